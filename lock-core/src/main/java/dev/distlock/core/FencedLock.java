@@ -1,0 +1,47 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A reentrant, leased distributed lock on one key. The owner is the calling thread of
+ * one registry. Besides {@link Lock}, it hands out {@link LockHandle}s that carry the
+ * {@link FencingToken} of the hold.
+ *
+ * <p>{@link #unlock()} by a thread that holds nothing throws
+ * {@link IllegalMonitorStateException}; {@link #newCondition()} is not supported.
+ */
+public interface FencedLock extends Lock {
+
+    /** The key as the caller named it. */
+    String key();
+
+    /** Waits as long as it takes; the lease is renewed by the watchdog while held. */
+    LockHandle acquire() throws InterruptedException;
+
+    /** Waits at most {@code waitTime}; the lease is renewed by the watchdog while held. */
+    Optional<LockHandle> tryAcquire(Duration waitTime) throws InterruptedException;
+
+    /**
+     * Waits at most {@code waitTime}; the lease ends after {@code leaseTime} and is not
+     * renewed. A reentrant acquisition keeps the lease of the hold it joins.
+     */
+    Optional<LockHandle> tryAcquire(Duration waitTime, Duration leaseTime) throws InterruptedException;
+
+    /** True when the current thread holds the key and its lease is not known to be lost. */
+    boolean isHeldByCurrentThread();
+
+    /** How many holds the current thread has on this key (0 when none). */
+    int holdCount();
+
+    /** The token of the current thread's hold, for callers that use {@link #lock()}. */
+    Optional<FencingToken> currentToken();
+
+    /** Not supported: a distributed lock has no condition variables. */
+    @Override
+    default Condition newCondition() {
+        throw new UnsupportedOperationException("Distributed lock '" + key() + "' does not support conditions");
+    }
+}

@@ -1,0 +1,60 @@
+package dev.distlock.core;
+
+import dev.distlock.core.spi.BackendLease;
+import dev.distlock.core.spi.LockBackend;
+import dev.distlock.core.spi.LockRequest;
+import java.time.Duration;
+import java.util.Optional;
+
+/** The in-memory backend over a {@link MemoryLockStore}. */
+final class MemoryLockBackend implements LockBackend<MemoryLockBackend.MemoryLease> {
+
+    private final MemoryLockStore store;
+
+    MemoryLockBackend(MemoryLockStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public String name() {
+        return "memory";
+    }
+
+    @Override
+    public String address() {
+        return "in-process store " + Integer.toHexString(System.identityHashCode(store));
+    }
+
+    @Override
+    public int maxKeyLength() {
+        return 4096;
+    }
+
+    @Override
+    public Optional<MemoryLease> tryAcquire(LockRequest request) throws InterruptedException {
+        long requestedAt = System.nanoTime();
+        MemoryLockStore.Grant grant = store.tryAcquire(
+                request.key(),
+                request.owner().value(),
+                MemoryLockStore.nanos(request.leaseTime()),
+                request.deadline().remainingNanos());
+        if (grant == null) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                new MemoryLease(request.key(), request.owner().value(), FencingToken.of(grant.token()), requestedAt));
+    }
+
+    @Override
+    public boolean renew(MemoryLease lease, Duration leaseTime) {
+        return store.renew(lease.key(), lease.owner(), MemoryLockStore.nanos(leaseTime));
+    }
+
+    @Override
+    public boolean release(MemoryLease lease) {
+        return store.release(lease.key(), lease.owner());
+    }
+
+    record MemoryLease(String key, String owner, FencingToken token, long grantRequestedAtNanos)
+            implements BackendLease {}
+}

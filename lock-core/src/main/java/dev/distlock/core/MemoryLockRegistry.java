@@ -1,0 +1,68 @@
+package dev.distlock.core;
+
+import dev.distlock.core.spi.LockRegistrySupport;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Locks within one JVM, with the same semantics as the distributed backends: leases,
+ * watchdog, fencing tokens. For single-instance applications and for users' unit tests;
+ * registries built over one {@link MemoryLockStore} behave like separate JVMs sharing a server.
+ */
+public final class MemoryLockRegistry extends LockRegistrySupport {
+
+    private final MemoryLockStore store;
+
+    private MemoryLockRegistry(MemoryLockStore store, RegistryOptions options) {
+        super(new MemoryLockBackend(store), options);
+        this.store = store;
+    }
+
+    /** A registry with its own store and default options. */
+    public MemoryLockRegistry() {
+        this(new MemoryLockStore(), RegistryOptions.defaults());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The store behind this registry. */
+    public MemoryLockStore store() {
+        return store;
+    }
+
+    /** Builds a {@link MemoryLockRegistry}. */
+    public static final class Builder {
+
+        private MemoryLockStore store;
+        private RegistryOptions options = RegistryOptions.defaults();
+
+        private Builder() {}
+
+        /** Share a store with other registries; by default each registry has its own. */
+        public Builder store(MemoryLockStore store) {
+            this.store = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        public Builder leaseTime(Duration leaseTime) {
+            options = options.withLeaseTime(leaseTime);
+            return this;
+        }
+
+        public Builder keyPrefix(String keyPrefix) {
+            options = options.withKeyPrefix(keyPrefix);
+            return this;
+        }
+
+        public Builder options(RegistryOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        public MemoryLockRegistry build() {
+            return new MemoryLockRegistry(store != null ? store : new MemoryLockStore(), options);
+        }
+    }
+}

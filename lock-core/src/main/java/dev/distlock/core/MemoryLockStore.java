@@ -1,0 +1,137 @@
+package dev.distlock.core;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The "server" of the in-memory backend: owners, leases and tokens of one JVM. Registries
+ * built over the same store exclude each other like registries of different JVMs over one
+ * Redis; in tests that is how two owners are simulated.
+ *
+ * <p>Tokens come from one counter for all keys, so they rise per key without keeping a
+ * counter per key; expiry follows {@link System#nanoTime()}, which stands in for the
+ * server's clock.
+ */
+public final class MemoryLockStore {
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<String, Slot> slots = new HashMap<>();
+    private long lastToken;
+
+    /** Takes {@code key} for {@code owner}, waiting until {@code deadlineNanos} (a nanoTime) at most. */
+    Grant tryAcquire(String key, String owner, long leaseNanos, long waitNanos) throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            Slot slot = slots.computeIfAbsent(key, k -> new Slot(lock.newCondition()));
+            slot.waiters++;
+            try {
+                long remaining = waitNanos;
+                while (true) {
+                    long now = System.nanoTime();
+                    if (slot.owner == null || slot.expiresAt - now <= 0) {
+                        slot.owner = owner;
+                        slot.expiresAt = now + leaseNanos;
+                        slot.token = ++lastToken;
+                        return new Grant(slot.token);
+                    }
+                    if (remaining <= 0) {
+                        return null;
+                    }
+                    // Woken by release; bounded by the holder's lease, so expiry needs no wake-up call.
+                    long slice = Math.min(remaining, slot.expiresAt - now);
+                    long left = slot.freed.awaitNanos(slice);
+                    remaining -= slice - Math.max(0, left);
+                }
+            } finally {
+                slot.waiters--;
+                dropIfIdle(key, slot);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean renew(String key, String owner, long leaseNanos) {
+        lock.lock();
+        try {
+            Slot slot = slots.get(key);
+            long now = System.nanoTime();
+            if (slot == null || !owner.equals(slot.owner) || slot.expiresAt - now <= 0) {
+                return false;
+            }
+            slot.expiresAt = now + leaseNanos;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean release(String key, String owner) {
+        lock.lock();
+        try {
+            Slot slot = slots.get(key);
+            if (slot == null || !owner.equals(slot.owner)) {
+                return false;
+            }
+            boolean live = slot.expiresAt - System.nanoTime() > 0;
+            slot.owner = null;
+            slot.freed.signal();
+            dropIfIdle(key, slot);
+            return live;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Drops the lease of {@code key} as if it had expired; for tests of lease loss. */
+    public void expire(String key) {
+        lock.lock();
+        try {
+            Slot slot = slots.get(key);
+            if (slot != null) {
+                slot.owner = null;
+                slot.freed.signal();
+                dropIfIdle(key, slot);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keys held or waited for; expired holds that nobody released count until touched again. */
+    public int size() {
+        lock.lock();
+        try {
+            return slots.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void dropIfIdle(String key, Slot slot) {
+        if (slot.waiters == 0 && (slot.owner == null || slot.expiresAt - System.nanoTime() <= 0)) {
+            slots.remove(key, slot);
+        }
+    }
+
+    record Grant(long token) {}
+
+    private static final class Slot {
+        final Condition freed;
+        String owner;
+        long expiresAt;
+        long token;
+        int waiters;
+
+        Slot(Condition freed) {
+            this.freed = freed;
+        }
+    }
+
+    static long nanos(java.time.Duration duration) {
+        return Math.min(duration.toNanos(), TimeUnit.DAYS.toNanos(365L * 100));
+    }
+}

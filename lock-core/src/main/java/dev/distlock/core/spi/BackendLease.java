@@ -1,0 +1,21 @@
+package dev.distlock.core.spi;
+
+import dev.distlock.core.FencingToken;
+
+/**
+ * What a backend returns for a granted lock: the token plus whatever the backend needs to
+ * renew and release it (node path, lease id, ...). Implementations are immutable.
+ */
+public interface BackendLease {
+
+    /** The key as passed to the backend (with the registry's prefix). */
+    String key();
+
+    FencingToken token();
+
+    /**
+     * {@link System#nanoTime()} read just before sending the request that was granted. The
+     * local view of the lease counts from here, so it never outlives the server's.
+     */
+    long grantRequestedAtNanos();
+}

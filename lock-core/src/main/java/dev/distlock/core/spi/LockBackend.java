@@ -1,0 +1,81 @@
+package dev.distlock.core.spi;
+
+import dev.distlock.core.LockBackendException;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The atomic operations a backend implements; {@link LockRegistrySupport} builds everything
+ * else on them (reentrancy, the local gate per key, the watchdog, lease-loss marking).
+ *
+ * <p>Calls for one key come from one thread of a registry at a time: the registry's local
+ * gate queues the others. Every method may throw {@link LockBackendException} when the
+ * server cannot be reached or answers an error.
+ *
+ * @param <L> the backend's lease type
+ */
+public interface LockBackend<L extends BackendLease> extends AutoCloseable {
+
+    /** "redis", "zookeeper", "etcd", "jdbc" or "memory". */
+    String name();
+
+    /** Where the server is, for messages (host:port, JDBC URL without credentials, ...). */
+    String address();
+
+    /** The longest full key (prefix included) in characters that this backend accepts. */
+    int maxKeyLength();
+
+    /**
+     * Takes the key for {@code request.owner()} if it is free or its lease has expired,
+     * waiting until {@code request.deadline()} for it to come free. Waits are woken by the
+     * backend (pub/sub, watch, ...) or, where it has no such means, by capped back-off.
+     *
+     * @return the lease, or empty when the deadline passed; a backend that queued something on
+     *     the server for this attempt removes it before returning empty or throwing
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    Optional<L> tryAcquire(LockRequest request) throws InterruptedException;
+
+    /**
+     * Extends the lease by {@code leaseTime} from now, if {@code lease}'s owner still holds it.
+     *
+     * @return false when the lock is no longer held by that owner
+     */
+    boolean renew(L lease, Duration leaseTime);
+
+    /**
+     * Releases the lock if {@code lease}'s owner still holds it, and wakes a waiter.
+     *
+     * @return false when the owner no longer held it (the lease had expired); the next owner's
+     *     lock is never touched
+     */
+    boolean release(L lease);
+
+    /**
+     * How leases end without renewal. {@link LeaseExpiry#SERVER} (Redis, etcd, JDBC, memory):
+     * the server drops the lock after the lease time; the registry renews it. {@link
+     * LeaseExpiry#SESSION} (ZooKeeper): the lock lives as long as the client session; the
+     * registry does not renew, and ends fixed leases by releasing them itself.
+     */
+    default LeaseExpiry leaseExpiry() {
+        return LeaseExpiry.SERVER;
+    }
+
+    /** A cheap local check, no I/O: false while the backend knows the lease may be gone (connection suspended). */
+    default boolean isLeaseSafe(L lease) {
+        return true;
+    }
+
+    /** Called once by the registry before first use. */
+    default void setLeaseListener(LeaseListener listener) {}
+
+    /** Frees what the backend itself opened; resources the application passed in stay open. */
+    @Override
+    default void close() {}
+
+    /** How leases end without renewal; see {@link #leaseExpiry()}. */
+    enum LeaseExpiry {
+        SERVER,
+        SESSION
+    }
+}
