@@ -32,7 +32,6 @@ final class MemoryLockBackend implements LockBackend<MemoryLockBackend.MemoryLea
 
     @Override
     public Optional<MemoryLease> tryAcquire(LockRequest request) throws InterruptedException {
-        long requestedAt = System.nanoTime();
         MemoryLockStore.Grant grant = store.tryAcquire(
                 request.key(),
                 request.owner().value(),
@@ -41,8 +40,8 @@ final class MemoryLockBackend implements LockBackend<MemoryLockBackend.MemoryLea
         if (grant == null) {
             return Optional.empty();
         }
-        return Optional.of(
-                new MemoryLease(request.key(), request.owner().value(), FencingToken.of(grant.token()), requestedAt));
+        return Optional.of(new MemoryLease(
+                request.key(), request.owner().value(), FencingToken.of(grant.token()), grant.grantedAtNanos()));
     }
 
     @Override

@@ -21,7 +21,7 @@ public final class MemoryLockStore {
     private final Map<String, Slot> slots = new HashMap<>();
     private long lastToken;
 
-    /** Takes {@code key} for {@code owner}, waiting until {@code deadlineNanos} (a nanoTime) at most. */
+    /** Takes {@code key} for {@code owner}, waiting {@code waitNanos} at most; null when that ran out. */
     Grant tryAcquire(String key, String owner, long leaseNanos, long waitNanos) throws InterruptedException {
         lock.lockInterruptibly();
         try {
@@ -35,7 +35,7 @@ public final class MemoryLockStore {
                         slot.owner = owner;
                         slot.expiresAt = now + leaseNanos;
                         slot.token = ++lastToken;
-                        return new Grant(slot.token);
+                        return new Grant(slot.token, now);
                     }
                     if (remaining <= 0) {
                         return null;
@@ -117,7 +117,8 @@ public final class MemoryLockStore {
         }
     }
 
-    record Grant(long token) {}
+    /** A granted lease: its token and the store's time of the grant. */
+    record Grant(long token, long grantedAtNanos) {}
 
     private static final class Slot {
         final Condition freed;

@@ -1,0 +1,13 @@
+package dev.distlock.core;
+
+import dev.distlock.core.contract.LockRegistryContract;
+
+class MemoryLockRegistryContractTest extends LockRegistryContract {
+
+    private final MemoryLockStore store = new MemoryLockStore();
+
+    @Override
+    protected LockRegistry createRegistry(RegistryOptions options) {
+        return MemoryLockRegistry.builder().store(store).options(options).build();
+    }
+}

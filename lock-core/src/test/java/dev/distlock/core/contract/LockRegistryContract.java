@@ -1,0 +1,705 @@
+package dev.distlock.core.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockNotAcquiredException;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.RegistryOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The contract every backend keeps (DESIGN.md, "Semantics every backend keeps"). A backend's
+ * test class extends this and supplies registries over one shared server; each registry stands
+ * for another JVM. Backends with documented differences override the timing hooks, never an
+ * assertion.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+public abstract class LockRegistryContract {
+
+    private final List<LockRegistry> registries = new ArrayList<>();
+    private ExecutorService threads;
+    private String testName;
+
+    /** Registry of "JVM A" and "JVM B": independent registries over the same server. */
+    protected LockRegistry registryA;
+
+    protected LockRegistry registryB;
+
+    /**
+     * A new registry over the server under test, built with {@code options} (lease time of
+     * the watchdog, key prefix). The kit closes it after the test.
+     */
+    protected abstract LockRegistry createRegistry(RegistryOptions options);
+
+    /** The lease used for watchdog and fixed-lease tests; override where the backend has a coarser minimum. */
+    protected Duration leaseTime() {
+        return Duration.ofMillis(1000);
+    }
+
+    /** How late a wake-up or a timed-out wait may return, given the backend's round trips. */
+    protected Duration timingSlack() {
+        return Duration.ofMillis(750);
+    }
+
+    /** Threads per registry in the contention tests. */
+    protected int contendersPerRegistry() {
+        return 3;
+    }
+
+    @BeforeEach
+    void openRegistries(TestInfo info) {
+        testName = info.getTestMethod().map(m -> m.getName()).orElse("test");
+        threads = Executors.newCachedThreadPool();
+        registryA = newRegistry();
+        registryB = newRegistry();
+    }
+
+    @AfterEach
+    void closeRegistries() throws InterruptedException {
+        threads.shutdownNow();
+        threads.awaitTermination(10, TimeUnit.SECONDS);
+        for (LockRegistry registry : registries) {
+            registry.close();
+        }
+        registries.clear();
+    }
+
+    /** Another registry ("JVM") over the same server, closed after the test. */
+    protected final LockRegistry newRegistry() {
+        return newRegistry(RegistryOptions.defaults().withLeaseTime(leaseTime()));
+    }
+
+    protected final LockRegistry newRegistry(RegistryOptions options) {
+        LockRegistry registry = createRegistry(options);
+        registries.add(registry);
+        return registry;
+    }
+
+    /** A key no other test (or earlier run against a persistent server) uses. */
+    protected final String key(String suffix) {
+        return "contract-" + testName + "-" + suffix + "-"
+                + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    protected final String key() {
+        return key("k");
+    }
+
+    protected final <T> Future<T> inThread(Callable<T> task) {
+        return threads.submit(task);
+    }
+
+    private static <T> T await(Future<T> future) throws Exception {
+        return future.get(60, TimeUnit.SECONDS);
+    }
+
+    private static Optional<LockHandle> tryNow(LockRegistry registry, String key) throws InterruptedException {
+        return registry.obtain(key).tryAcquire(Duration.ZERO);
+    }
+
+    // --- 1. Mutual exclusion -------------------------------------------------------------
+
+    @Test
+    void secondRegistryCannotAcquireWhileFirstHolds() throws Exception {
+        String key = key();
+        try (LockHandle held = registryA.obtain(key).tryAcquire(Duration.ZERO).orElseThrow()) {
+            assertThat(tryNow(registryB, key)).isEmpty();
+            assertThat(held.isValid()).isTrue();
+        }
+    }
+
+    @Test
+    void releaseFreesKeyForAnotherRegistry() throws Exception {
+        String key = key();
+        registryA.obtain(key).tryAcquire(Duration.ZERO).orElseThrow().close();
+        Optional<LockHandle> second = tryNow(registryB, key);
+        assertThat(second).isPresent();
+        second.get().close();
+    }
+
+    @Test
+    void otherThreadOfSameRegistryWaitsLikeAnyoneElse() throws Exception {
+        String key = key();
+        FencedLock lock = registryA.obtain(key);
+        try (LockHandle held = lock.tryAcquire(Duration.ZERO).orElseThrow()) {
+            Optional<LockHandle> other =
+                    await(inThread(() -> registryA.obtain(key).tryAcquire(Duration.ofMillis(100))));
+            assertThat(other).isEmpty();
+            assertThat(held.isValid()).isTrue();
+        }
+    }
+
+    @Test
+    void waiterAcquiresPromptlyWhenHolderReleases() throws Exception {
+        String key = key();
+        LockHandle held = registryA.obtain(key).tryAcquire(Duration.ZERO).orElseThrow();
+        CountDownLatch waiting = new CountDownLatch(1);
+        Future<Long> waiter = inThread(() -> {
+            waiting.countDown();
+            FencedLock lock = registryB.obtain(key);
+            Optional<LockHandle> handle = lock.tryAcquire(Duration.ofSeconds(30));
+            long acquiredAt = System.nanoTime();
+            handle.orElseThrow().close();
+            return acquiredAt;
+        });
+        waiting.await();
+        Thread.sleep(200);
+        assertThat(waiter.isDone())
+                .as("waiter must not acquire while the key is held")
+                .isFalse();
+        long releasedAt = System.nanoTime();
+        held.close();
+        long wokeAfter = await(waiter) - releasedAt;
+        assertThat(Duration.ofNanos(wokeAfter)).isLessThan(timingSlack().plus(timingSlack()));
+    }
+
+    @Test
+    void threadsOfOneRegistryNeverOverlap() throws Exception {
+        assertNoOverlap(List.of(registryA), contendersPerRegistry() * 2, 8);
+    }
+
+    @Test
+    void threadsOfTwoRegistriesNeverOverlap() throws Exception {
+        assertNoOverlap(List.of(registryA, registryB), contendersPerRegistry(), 8);
+    }
+
+    @Test
+    void overlapDetectorCatchesUnlockedIncrements() throws Exception {
+        // Control run: the same workload as the mutual-exclusion tests, with the lock bypassed.
+        OverlapDetector detector = new OverlapDetector(5);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Void>> workers = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            workers.add(inThread(() -> {
+                start.await();
+                for (int i = 0; i < 5; i++) {
+                    detector.criticalSection();
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<Void> worker : workers) {
+            await(worker);
+        }
+        assertThat(detector.completed()).isEqualTo(20);
+        assertThat(detector.overlapSeen()).isTrue();
+        assertThat(detector.count()).isLessThan(detector.completed());
+    }
+
+    private void assertNoOverlap(List<LockRegistry> owners, int threadsPerRegistry, int passes) throws Exception {
+        String key = key();
+        OverlapDetector detector = new OverlapDetector(2);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Void>> workers = new ArrayList<>();
+        for (LockRegistry registry : owners) {
+            for (int t = 0; t < threadsPerRegistry; t++) {
+                workers.add(inThread(() -> {
+                    FencedLock lock = registry.obtain(key);
+                    start.await();
+                    for (int i = 0; i < passes; i++) {
+                        try (LockHandle handle =
+                                lock.tryAcquire(Duration.ofSeconds(60)).orElseThrow()) {
+                            detector.criticalSection();
+                        }
+                    }
+                    return null;
+                }));
+            }
+        }
+        start.countDown();
+        for (Future<Void> worker : workers) {
+            await(worker);
+        }
+        int expected = owners.size() * threadsPerRegistry * passes;
+        assertThat(detector.completed()).isEqualTo(expected);
+        assertThat(detector.count())
+                .as("lost updates mean two owners overlapped")
+                .isEqualTo(expected);
+        assertThat(detector.maxActive()).isEqualTo(1);
+    }
+
+    // --- 2. Reentrancy -------------------------------------------------------------------
+
+    @Test
+    void ownerAcquiresAgainAndHoldCountRises() throws Exception {
+        FencedLock lock = registryA.obtain(key());
+        try (LockHandle first = lock.acquire();
+                LockHandle second = lock.tryAcquire(Duration.ZERO).orElseThrow()) {
+            assertThat(lock.holdCount()).isEqualTo(2);
+            assertThat(lock.isHeldByCurrentThread()).isTrue();
+            assertThat(second.token()).isEqualTo(first.token());
+        }
+        assertThat(lock.holdCount()).isZero();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+    }
+
+    @Test
+    void onlyTheLastReleaseFreesTheKey() throws Exception {
+        String key = key();
+        FencedLock lock = registryA.obtain(key);
+        LockHandle outer = lock.acquire();
+        LockHandle inner = lock.acquire();
+        inner.close();
+        assertThat(tryNow(registryB, key))
+                .as("key still held by the outer hold")
+                .isEmpty();
+        assertThat(outer.isValid()).isTrue();
+        outer.close();
+        Optional<LockHandle> next = tryNow(registryB, key);
+        assertThat(next).isPresent();
+        next.get().close();
+    }
+
+    @Test
+    void holdCountIsPerThread() throws Exception {
+        String key = key();
+        FencedLock lock = registryA.obtain(key);
+        try (LockHandle held = lock.acquire()) {
+            assertThat(await(inThread(() -> registryA.obtain(key).holdCount()))).isZero();
+            assertThat(await(inThread(() -> registryA.obtain(key).isHeldByCurrentThread())))
+                    .isFalse();
+            assertThat(lock.holdCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void lockAndUnlockFollowTheLockInterface() throws Exception {
+        String key = key();
+        FencedLock lock = registryA.obtain(key);
+        lock.lock();
+        try {
+            assertThat(lock.tryLock()).isTrue();
+            assertThat(lock.holdCount()).isEqualTo(2);
+            assertThat(lock.currentToken()).isPresent();
+            lock.unlock();
+            assertThat(registryB.obtain(key).tryLock(50, TimeUnit.MILLISECONDS)).isFalse();
+        } finally {
+            lock.unlock();
+        }
+        assertThat(lock.currentToken()).isEmpty();
+        FencedLock other = registryB.obtain(key);
+        assertThat(other.tryLock(5, TimeUnit.SECONDS)).isTrue();
+        other.unlock();
+    }
+
+    // --- 3. Owner-only release -----------------------------------------------------------
+
+    @Test
+    void unlockByThreadThatHoldsNothingIsRefused() {
+        FencedLock lock = registryA.obtain(key());
+        assertThatThrownBy(lock::unlock)
+                .isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining(lock.key());
+    }
+
+    @Test
+    void unlockByAnotherThreadOfTheOwnerRegistryIsRefused() throws Exception {
+        String key = key();
+        FencedLock lock = registryA.obtain(key);
+        try (LockHandle held = lock.acquire()) {
+            Future<Throwable> stranger = inThread(() -> {
+                try {
+                    registryA.obtain(key).unlock();
+                    return null;
+                } catch (Throwable e) {
+                    return e;
+                }
+            });
+            assertThat(await(stranger)).isInstanceOf(IllegalMonitorStateException.class);
+            assertThat(held.isValid()).isTrue();
+            assertThat(tryNow(registryB, key)).isEmpty();
+        }
+    }
+
+    @Test
+    void closingAHandleTwiceReleasesOnlyOnce() throws Exception {
+        FencedLock lock = registryA.obtain(key());
+        LockHandle outer = lock.acquire();
+        LockHandle inner = lock.acquire();
+        inner.close();
+        inner.close();
+        assertThat(lock.holdCount()).isEqualTo(1);
+        assertThat(inner.isValid()).isFalse();
+        assertThat(outer.isValid()).isTrue();
+        outer.close();
+        assertThat(lock.holdCount()).isZero();
+    }
+
+    @Test
+    void releaseAfterLeaseLossDoesNotFreeTheNextOwner() throws Exception {
+        String key = key();
+        LockHandle stale =
+                registryA.obtain(key).tryAcquire(Duration.ZERO, leaseTime()).orElseThrow();
+        LockHandle next = registryB
+                .obtain(key)
+                .tryAcquire(leaseTime().plus(timingSlack()).multipliedBy(3))
+                .orElseThrow(() -> new AssertionError("the fixed lease never expired"));
+        assertThat(stale.isValid()).isFalse();
+        stale.close(); // must not throw, must not free the next owner's lock
+        assertThat(registryA.obtain(key).holdCount()).isZero();
+        Optional<LockHandle> third = newRegistry().obtain(key).tryAcquire(Duration.ZERO);
+        assertThat(third).as("the next owner's lock survived the stale release").isEmpty();
+        assertThat(next.isValid()).isTrue();
+        assertThat(next.token().isNewerThan(stale.token())).isTrue();
+        next.close();
+    }
+
+    // --- 4. Leases -----------------------------------------------------------------------
+
+    @Test
+    void fixedLeaseExpiresAndAnotherOwnerAcquires() throws Exception {
+        String key = key();
+        long start = System.nanoTime();
+        LockHandle crashed =
+                registryA.obtain(key).tryAcquire(Duration.ZERO, leaseTime()).orElseThrow();
+        Optional<LockHandle> next =
+                registryB.obtain(key).tryAcquire(leaseTime().plus(timingSlack()).multipliedBy(3));
+        Duration waited = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(next)
+                .as("the lease of a holder that never releases must end")
+                .isPresent();
+        assertThat(waited)
+                .as("not before the lease ran out")
+                .isGreaterThanOrEqualTo(leaseTime().dividedBy(2));
+        assertThat(crashed.isValid()).isFalse();
+        next.get().close();
+        crashed.close();
+    }
+
+    @Test
+    void watchdogKeepsTheKeyHeldPastItsLease() throws Exception {
+        String key = key();
+        try (LockHandle held = registryA.obtain(key).acquire()) {
+            FencingToken token = held.token();
+            Thread.sleep(leaseTime().multipliedBy(5).dividedBy(2).toMillis());
+            assertThat(held.isValid()).isTrue();
+            assertThat(tryNow(registryB, key))
+                    .as("the renewed lease must still exclude others")
+                    .isEmpty();
+            assertThat(held.token()).as("renewal keeps the token").isEqualTo(token);
+            assertThat(registryA.obtain(key).currentToken()).contains(token);
+        }
+    }
+
+    @Test
+    void handleTurnsInvalidWhenItsFixedLeaseRunsOut() throws Exception {
+        try (LockHandle held =
+                registryA.obtain(key()).tryAcquire(Duration.ZERO, leaseTime()).orElseThrow()) {
+            assertThat(held.isValid()).isTrue();
+            Thread.sleep(leaseTime().plus(timingSlack()).toMillis());
+            assertThat(held.isValid()).isFalse();
+        }
+    }
+
+    @Test
+    void closingTheRegistryReleasesItsHolds() throws Exception {
+        String key = key();
+        LockRegistry closing = newRegistry();
+        closing.obtain(key).acquire();
+        closing.close();
+        Optional<LockHandle> next = registryB.obtain(key).tryAcquire(timingSlack());
+        assertThat(next).isPresent();
+        next.get().close();
+        assertThatThrownBy(() -> closing.obtain(key)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void handleIsInvalidOnceReleased() throws Exception {
+        LockHandle handle = registryA.obtain(key()).acquire();
+        assertThat(handle.isValid()).isTrue();
+        handle.close();
+        assertThat(handle.isValid()).isFalse();
+    }
+
+    // --- 5. Fencing tokens ---------------------------------------------------------------
+
+    @Test
+    void tokensStrictlyRiseAcrossOwners() throws Exception {
+        String key = key();
+        FencingToken last = null;
+        for (int i = 0; i < 30; i++) {
+            LockRegistry owner = i % 3 == 0 ? registryA : registryB;
+            try (LockHandle handle =
+                    owner.obtain(key).tryAcquire(Duration.ofSeconds(10)).orElseThrow()) {
+                if (last != null) {
+                    assertThat(handle.token().isNewerThan(last))
+                            .as("token %s after %s", handle.token(), last)
+                            .isTrue();
+                }
+                last = handle.token();
+            }
+        }
+    }
+
+    @Test
+    void tokensRiseAcrossExpiredLeases() throws Exception {
+        String key = key();
+        FencingToken first = registryA
+                .obtain(key)
+                .tryAcquire(Duration.ZERO, leaseTime())
+                .orElseThrow()
+                .token();
+        try (LockHandle second = registryB
+                .obtain(key)
+                .tryAcquire(leaseTime().plus(timingSlack()).multipliedBy(3))
+                .orElseThrow()) {
+            assertThat(second.token().isNewerThan(first)).isTrue();
+        }
+    }
+
+    @Test
+    void tokensOfDifferentHoldsOfOneThreadRise() throws Exception {
+        FencedLock lock = registryA.obtain(key());
+        FencingToken first;
+        try (LockHandle handle = lock.acquire()) {
+            first = handle.token();
+        }
+        try (LockHandle handle = lock.acquire()) {
+            assertThat(handle.token().isNewerThan(first)).isTrue();
+        }
+    }
+
+    // --- 6. Waiting ----------------------------------------------------------------------
+
+    @Test
+    void tryAcquireGivesUpWithinItsWaitTime() throws Exception {
+        String key = key();
+        try (LockHandle held = registryA.obtain(key).acquire()) {
+            Duration wait = Duration.ofMillis(400);
+            long start = System.nanoTime();
+            Optional<LockHandle> result = registryB.obtain(key).tryAcquire(wait);
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(result).isEmpty();
+            assertThat(took).isGreaterThanOrEqualTo(wait.minusMillis(50));
+            assertThat(took).isLessThan(wait.plus(timingSlack()));
+        }
+    }
+
+    @Test
+    void zeroWaitReturnsAtOnceWhenHeld() throws Exception {
+        String key = key();
+        try (LockHandle held = registryA.obtain(key).acquire()) {
+            long start = System.nanoTime();
+            assertThat(tryNow(registryB, key)).isEmpty();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(timingSlack());
+        }
+    }
+
+    @Test
+    void waitingThreadCanBeInterrupted() throws Exception {
+        String key = key();
+        try (LockHandle held = registryA.obtain(key).acquire()) {
+            AtomicReference<Thread> waiterThread = new AtomicReference<>();
+            Future<Throwable> waiter = inThread(() -> {
+                waiterThread.set(Thread.currentThread());
+                try {
+                    registryB.obtain(key).acquire();
+                    return null;
+                } catch (InterruptedException e) {
+                    return e;
+                }
+            });
+            Thread.sleep(200);
+            long interruptedAt = System.nanoTime();
+            waiterThread.get().interrupt();
+            assertThat(await(waiter)).isInstanceOf(InterruptedException.class);
+            assertThat(Duration.ofNanos(System.nanoTime() - interruptedAt)).isLessThan(timingSlack());
+            assertThat(held.isValid()).isTrue();
+        }
+        Optional<LockHandle> after = tryNow(registryB, key);
+        assertThat(after).as("an interrupted waiter leaves nothing behind").isPresent();
+        after.get().close();
+    }
+
+    @Test
+    void localWaiterOfSameRegistryIsInterruptible() throws Exception {
+        String key = key();
+        try (LockHandle held = registryA.obtain(key).acquire()) {
+            AtomicBoolean interrupted = new AtomicBoolean();
+            Thread waiter = new Thread(() -> {
+                try {
+                    registryA.obtain(key).lockInterruptibly();
+                } catch (InterruptedException e) {
+                    interrupted.set(true);
+                }
+            });
+            waiter.start();
+            Thread.sleep(100);
+            waiter.interrupt();
+            waiter.join(timingSlack().toMillis() + 1000);
+            assertThat(interrupted).isTrue();
+        }
+    }
+
+    // --- executeLocked and independence of keys ------------------------------------------
+
+    @Test
+    void executeLockedRunsTheTaskUnderTheLock() throws Exception {
+        String key = key();
+        String result = registryA.executeLocked(key, Duration.ofSeconds(5), handle -> {
+            assertThat(handle.isValid()).isTrue();
+            assertThat(tryNow(registryB, key)).isEmpty();
+            return "done:" + handle.key();
+        });
+        assertThat(result).isEqualTo("done:" + key);
+        Optional<LockHandle> after = tryNow(registryB, key);
+        assertThat(after).isPresent();
+        after.get().close();
+    }
+
+    @Test
+    void executeLockedThrowsWhenTheWaitRunsOut() throws Exception {
+        String key = key();
+        try (LockHandle held = registryA.obtain(key).acquire()) {
+            assertThatThrownBy(() -> registryB.executeLocked(key, Duration.ofMillis(100), handle -> "ran"))
+                    .isInstanceOf(LockNotAcquiredException.class)
+                    .hasMessageContaining(key)
+                    .hasMessageContaining(registryB.backend());
+        }
+    }
+
+    @Test
+    void executeLockedReleasesWhenTheTaskThrows() throws Exception {
+        String key = key();
+        assertThatThrownBy(() -> registryA.executeLocked(key, Duration.ZERO, handle -> {
+                    throw new IllegalStateException("task failed");
+                }))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("task failed");
+        Optional<LockHandle> after = tryNow(registryB, key);
+        assertThat(after).isPresent();
+        after.get().close();
+    }
+
+    @Test
+    void distinctKeysAreIndependent() throws Exception {
+        String first = key("first");
+        String second = key("second");
+        try (LockHandle a = registryA.obtain(first).acquire();
+                LockHandle b =
+                        registryB.obtain(second).tryAcquire(Duration.ZERO).orElseThrow()) {
+            assertThat(a.isValid()).isTrue();
+            assertThat(b.isValid()).isTrue();
+        }
+    }
+
+    @Test
+    void keysThatLookAlikeStayDistinct() throws Exception {
+        String base = key();
+        List<String> keys = List.of(
+                base,
+                base + "/child",
+                base + "/../x",
+                base + "\n",
+                base + " ",
+                base + "%2F",
+                base + "é",
+                base.toUpperCase(),
+                base + ":" + base,
+                base + "'; DROP TABLE x; --");
+        List<LockHandle> handles = new ArrayList<>();
+        try {
+            for (int i = 0; i < keys.size(); i++) {
+                LockRegistry owner = i % 2 == 0 ? registryA : registryB;
+                Optional<LockHandle> handle = owner.obtain(keys.get(i)).tryAcquire(Duration.ZERO);
+                assertThat(handle)
+                        .as("key %s must not collide with another", keys.get(i))
+                        .isPresent();
+                handles.add(handle.get());
+                assertThat(handle.get().key()).isEqualTo(keys.get(i));
+            }
+        } finally {
+            handles.forEach(LockHandle::close);
+        }
+    }
+
+    @Test
+    void keyPrefixSeparatesApplications() throws Exception {
+        String key = key();
+        LockRegistry orders = newRegistry(
+                RegistryOptions.defaults().withLeaseTime(leaseTime()).withKeyPrefix("orders:"));
+        LockRegistry billing = newRegistry(
+                RegistryOptions.defaults().withLeaseTime(leaseTime()).withKeyPrefix("billing:"));
+        LockRegistry moreOrders = newRegistry(
+                RegistryOptions.defaults().withLeaseTime(leaseTime()).withKeyPrefix("orders:"));
+        try (LockHandle held = orders.obtain(key).acquire()) {
+            assertThat(held.key()).isEqualTo(key);
+            Optional<LockHandle> other = tryNow(billing, key);
+            assertThat(other).isPresent();
+            other.get().close();
+            assertThat(tryNow(moreOrders, key)).isEmpty();
+        }
+    }
+
+    // --- 8. Bad input --------------------------------------------------------------------
+
+    @Test
+    void nullAndBlankKeysAreRejected() {
+        assertThatThrownBy(() -> registryA.obtain(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("null")
+                .hasMessageContaining(registryA.backend());
+        assertThatThrownBy(() -> registryA.obtain("  "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("blank");
+    }
+
+    @Test
+    void oversizedKeyIsRejectedWithItsLimit() {
+        String huge = "k".repeat(100_000);
+        assertThatThrownBy(() -> registryA.obtain(huge))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(registryA.backend())
+                .hasMessageContaining("at most");
+    }
+
+    @Test
+    void negativeDurationsAreRejected() {
+        FencedLock lock = registryA.obtain(key());
+        assertThatThrownBy(() -> lock.tryAcquire(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("waitTime")
+                .hasMessageContaining(lock.key());
+        assertThatThrownBy(() -> lock.tryAcquire(Duration.ZERO, Duration.ofMillis(-5)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("leaseTime");
+        assertThatThrownBy(() -> lock.tryAcquire(Duration.ZERO, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("leaseTime");
+        assertThat(lock.holdCount()).isZero();
+    }
+
+    @Test
+    void conditionsAreNotSupported() {
+        FencedLock lock = registryA.obtain(key());
+        assertThatThrownBy(lock::newCondition).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void registryNamesItsBackend() {
+        assertThat(registryA.backend()).isIn("redis", "zookeeper", "etcd", "jdbc", "memory");
+        assertThat(registryA.obtain(key()).key()).startsWith("contract-");
+    }
+}
