@@ -1,0 +1,333 @@
+package dev.distlock.core.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.MemoryLockRegistry;
+import dev.distlock.core.MemoryLockStore;
+import dev.distlock.core.RegistryOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** The registry machinery that the contract kit cannot reach through a well-behaved backend. */
+class LockRegistrySupportTest {
+
+    @Test
+    void idleKeysLeaveNothingBehind() throws Exception {
+        MemoryLockRegistry registry = new MemoryLockRegistry();
+        for (int i = 0; i < 1_000_000; i++) {
+            FencedLock lock = registry.obtain("key-" + i);
+            lock.tryAcquire(Duration.ZERO).orElseThrow().close();
+        }
+        assertThat(tracked(registry)).isZero();
+        assertThat(registry.store().size()).isZero();
+        registry.close();
+    }
+
+    @Test
+    void heldAndWaitedKeysAreTrackedUntilReleased() throws Exception {
+        MemoryLockRegistry registry = new MemoryLockRegistry();
+        LockHandle a = registry.obtain("a").acquire();
+        LockHandle b = registry.obtain("b").acquire();
+        registry.obtain("c");
+        assertThat(tracked(registry)).isEqualTo(2);
+        a.close();
+        b.close();
+        assertThat(tracked(registry)).isZero();
+    }
+
+    @Test
+    void handleTurnsInvalidWhenTheServerDropsTheLease() throws Exception {
+        MemoryLockStore store = new MemoryLockStore();
+        MemoryLockRegistry registry = MemoryLockRegistry.builder()
+                .store(store)
+                .leaseTime(Duration.ofMillis(300))
+                .build();
+        LockHandle handle = registry.obtain("k").acquire();
+        store.expire("k");
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (handle.isValid() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(handle.isValid()).as("the watchdog found the lease gone").isFalse();
+        assertThat(registry.obtain("k").isHeldByCurrentThread()).isFalse();
+        handle.close(); // no exception after loss
+        assertThat(registry.obtain("k").holdCount()).isZero();
+        registry.close();
+    }
+
+    @Test
+    void failingRenewalsInvalidateTheHoldOnceTheLeaseRunsOut() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        TestRegistry registry = new TestRegistry(backend, Duration.ofMillis(300));
+        LockHandle handle = registry.obtain("k").acquire();
+        backend.failRenewals.set(true);
+        Thread.sleep(150);
+        assertThat(handle.isValid()).as("still inside the lease").isTrue();
+        Thread.sleep(400);
+        assertThat(handle.isValid()).isFalse();
+        assertThat(backend.renewCalls.get()).as("renewal was retried").isGreaterThan(1);
+        handle.close();
+        registry.close();
+    }
+
+    @Test
+    void renewalStopsWhenTheHoldEnds() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        TestRegistry registry = new TestRegistry(backend, Duration.ofMillis(150));
+        registry.obtain("k").acquire().close();
+        int renewals = backend.renewCalls.get();
+        Thread.sleep(400);
+        assertThat(backend.renewCalls.get()).isEqualTo(renewals);
+        registry.close();
+    }
+
+    @Test
+    void sessionBackendIsNotRenewedAndFixedLeasesEndByRelease() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SESSION);
+        TestRegistry registry = new TestRegistry(backend, Duration.ofMillis(150));
+        LockHandle renewed = registry.obtain("session").acquire();
+        LockHandle fixed = registry.obtain("fixed")
+                .tryAcquire(Duration.ZERO, Duration.ofMillis(200))
+                .orElseThrow();
+        Thread.sleep(500);
+        assertThat(backend.renewCalls).hasValue(0);
+        assertThat(renewed.isValid())
+                .as("a session lease lasts while the session does")
+                .isTrue();
+        assertThat(fixed.isValid()).isFalse();
+        assertThat(backend.held).doesNotContainKey("fixed").containsKey("session");
+        fixed.close();
+        renewed.close();
+        registry.close();
+    }
+
+    @Test
+    void leaseLossReportedByTheBackendInvalidatesTheHold() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SESSION);
+        TestRegistry registry = new TestRegistry(backend, Duration.ofSeconds(30));
+        LockHandle handle = registry.obtain("k").acquire();
+        backend.listener.get().leaseLost(backend.held.get("k"), "session expired");
+        assertThat(handle.isValid()).isFalse();
+        handle.close();
+        assertThat(backend.held).isEmpty();
+        registry.close();
+    }
+
+    @Test
+    void unsafeLeaseMakesTheHandleInvalidWhileItLasts() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SESSION);
+        TestRegistry registry = new TestRegistry(backend, Duration.ofSeconds(30));
+        LockHandle handle = registry.obtain("k").acquire();
+        backend.safe.set(false);
+        assertThat(handle.isValid()).isFalse();
+        backend.safe.set(true);
+        assertThat(handle.isValid()).isTrue();
+        handle.close();
+        registry.close();
+    }
+
+    @Test
+    void backendFailureOnReleaseReachesTheCallerAndFreesLocalState() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        TestRegistry registry = new TestRegistry(backend, Duration.ofSeconds(30));
+        FencedLock lock = registry.obtain("k");
+        LockHandle handle = lock.acquire();
+        backend.failReleases.set(true);
+        assertThatThrownBy(handle::close)
+                .isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("'k'");
+        assertThat(lock.holdCount()).isZero();
+        assertThat(tracked(registry)).isZero();
+        backend.failReleases.set(false);
+        assertThat(lock.tryAcquire(Duration.ZERO))
+                .as("the local gate was given back")
+                .isPresent();
+        registry.close();
+    }
+
+    @Test
+    void threadsOfOneRegistryReachTheServerOneAtATime() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        TestRegistry registry = new TestRegistry(backend, Duration.ofSeconds(30));
+        LockHandle held = registry.obtain("k").acquire();
+        List<Thread> waiters = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Thread waiter = new Thread(() -> {
+                try {
+                    registry.obtain("k").tryAcquire(Duration.ofMillis(300));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            waiter.start();
+            waiters.add(waiter);
+        }
+        for (Thread waiter : waiters) {
+            waiter.join();
+        }
+        assertThat(backend.acquireCalls).as("waiters queue on the local gate").hasValue(1);
+        held.close();
+        registry.close();
+    }
+
+    @Test
+    void closingTheRegistryStopsRenewalsAndReleasesHolds() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        TestRegistry registry = new TestRegistry(backend, Duration.ofMillis(150));
+        LockHandle handle = registry.obtain("k").acquire();
+        registry.close();
+        int renewals = backend.renewCalls.get();
+        Thread.sleep(300);
+        assertThat(backend.renewCalls.get()).isEqualTo(renewals);
+        assertThat(backend.held).isEmpty();
+        assertThat(backend.closed).isTrue();
+        assertThat(handle.isValid()).isFalse();
+        handle.close();
+    }
+
+    @Test
+    void keyPrefixIsAppliedAndCountsTowardsTheLimit() {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        TestRegistry registry = new TestRegistry(backend, Duration.ofSeconds(30), "app:");
+        assertThat(registry.obtain("k".repeat(6)).key()).isEqualTo("kkkkkk");
+        assertThatThrownBy(() -> registry.obtain("k".repeat(7)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most 10")
+                .hasMessageContaining("fake");
+        registry.close();
+    }
+
+    @Test
+    void ownerIdsDifferAcrossRegistriesAndHolds() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        TestRegistry first = new TestRegistry(backend, Duration.ofSeconds(30));
+        TestRegistry second = new TestRegistry(backend, Duration.ofSeconds(30));
+        first.obtain("a").acquire().close();
+        first.obtain("a").acquire().close();
+        second.obtain("a").acquire().close();
+        assertThat(backend.owners).hasSize(3).doesNotHaveDuplicates();
+        assertThat(backend.owners.get(0).registry())
+                .isEqualTo(backend.owners.get(1).registry());
+        assertThat(backend.owners.get(0).registry())
+                .isNotEqualTo(backend.owners.get(2).registry());
+        assertThat(backend.owners)
+                .allSatisfy(o -> assertThat(o.value().length()).isLessThanOrEqualTo(60));
+        first.close();
+        second.close();
+    }
+
+    private static int tracked(LockRegistrySupport registry) {
+        return registry.trackedKeys();
+    }
+
+    private static final class TestRegistry extends LockRegistrySupport {
+        TestRegistry(FakeBackend backend, Duration leaseTime) {
+            this(backend, leaseTime, "");
+        }
+
+        TestRegistry(FakeBackend backend, Duration leaseTime, String prefix) {
+            super(backend, new RegistryOptions(leaseTime, prefix));
+        }
+    }
+
+    /** A scriptable backend: grants free keys at once, counts calls, fails on request. */
+    private static final class FakeBackend implements LockBackend<FakeBackend.Lease> {
+
+        record Lease(String key, FencingToken token, long grantRequestedAtNanos) implements BackendLease {}
+
+        final LockBackend.LeaseExpiry expiry;
+        final ConcurrentHashMap<String, Lease> held = new ConcurrentHashMap<>();
+        final List<OwnerId> owners = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final AtomicLong tokens = new AtomicLong();
+        final AtomicInteger acquireCalls = new AtomicInteger();
+        final AtomicInteger renewCalls = new AtomicInteger();
+        final AtomicBoolean failRenewals = new AtomicBoolean();
+        final AtomicBoolean failReleases = new AtomicBoolean();
+        final AtomicBoolean safe = new AtomicBoolean(true);
+        final AtomicBoolean closed = new AtomicBoolean();
+        final AtomicReference<LeaseListener> listener = new AtomicReference<>();
+
+        FakeBackend(LockBackend.LeaseExpiry expiry) {
+            this.expiry = expiry;
+        }
+
+        @Override
+        public String name() {
+            return "fake";
+        }
+
+        @Override
+        public String address() {
+            return "nowhere:0";
+        }
+
+        @Override
+        public int maxKeyLength() {
+            return 10;
+        }
+
+        @Override
+        public Optional<Lease> tryAcquire(LockRequest request) throws InterruptedException {
+            acquireCalls.incrementAndGet();
+            owners.add(request.owner());
+            long now = System.nanoTime();
+            Lease lease = new Lease(request.key(), FencingToken.of(tokens.incrementAndGet()), now);
+            if (held.putIfAbsent(request.key(), lease) == null) {
+                return Optional.of(lease);
+            }
+            Thread.sleep(request.deadline().remainingMillis());
+            return Optional.empty();
+        }
+
+        @Override
+        public boolean renew(Lease lease, Duration leaseTime) {
+            renewCalls.incrementAndGet();
+            if (failRenewals.get()) {
+                throw new LockBackendException("fake", "nowhere:0", lease.key(), "unreachable");
+            }
+            return held.get(lease.key()) == lease;
+        }
+
+        @Override
+        public boolean release(Lease lease) {
+            if (failReleases.get()) {
+                held.remove(lease.key(), lease);
+                throw new LockBackendException("fake", "nowhere:0", lease.key(), "unreachable");
+            }
+            return held.remove(lease.key(), lease);
+        }
+
+        @Override
+        public LeaseExpiry leaseExpiry() {
+            return expiry;
+        }
+
+        @Override
+        public boolean isLeaseSafe(Lease lease) {
+            return safe.get();
+        }
+
+        @Override
+        public void setLeaseListener(LeaseListener leaseListener) {
+            listener.set(leaseListener);
+        }
+
+        @Override
+        public void close() {
+            closed.set(true);
+        }
+    }
+}
