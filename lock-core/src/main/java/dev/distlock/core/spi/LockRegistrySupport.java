@@ -163,7 +163,8 @@ public class LockRegistrySupport implements LockRegistry {
 
         private void startLeaseKeeping(Hold<L> hold) {
             if (hold.autoRenew && !sessionLeases()) {
-                scheduleRenewal(hold, hold.leaseTime.toNanos() / 3);
+                scheduleRenewal(
+                        hold, hold.lease.grantRequestedAtNanos() + hold.leaseTime.toNanos() / 3 - System.nanoTime());
             } else if (!hold.autoRenew && sessionLeases()) {
                 hold.setTimer(watchdog.schedule(() -> expire(hold), hold.localLeaseLeft(System.nanoTime())));
             }

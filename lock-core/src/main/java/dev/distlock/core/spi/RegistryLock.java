@@ -105,7 +105,8 @@ final class RegistryLock implements FencedLock {
 
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        return tryAcquire(Duration.ofNanos(unit.toNanos(time))).isPresent();
+        // As Lock specifies: a time of zero or less means "don't wait".
+        return tryAcquire(Duration.ofNanos(Math.max(0, unit.toNanos(time)))).isPresent();
     }
 
     @Override

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs when it is missing, starts the local database
+# servers when they are down, and runs every test: the whole build on Spring Boot 4.1,
+# then the starter and the sample again on Spring Boot 3.5.
+#
+#   scripts/test.sh                 # everything
+#   scripts/test.sh -pl lock-redis  # extra arguments go to both Maven runs
+#
+# Redis and etcd are not started here: the tests start their own redis-server and etcd
+# processes on free loopback ports. ZooKeeper and H2 run inside the test JVM.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '==> %s\n' "$*"; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }
+
+install_missing_packages() {
+  local missing=()
+  command -v mvn >/dev/null || missing+=(maven)
+  command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
+  [ -x /usr/bin/redis-server ] || missing+=(redis-server)
+  [ -x /usr/bin/etcd ] || missing+=(etcd-server)
+  command -v pg_ctlcluster >/dev/null || missing+=(postgresql)
+  [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "installing ${missing[*]}"
+  if ! command -v apt-get >/dev/null || ! as_root true 2>/dev/null; then
+    echo "Missing ${missing[*]} and no root apt-get to install them; install them and run again." >&2
+    exit 1
+  fi
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Debian starts nothing in containers; make sure a packaged Redis on 6379 does not linger as a dependency.
+}
+
+wait_for() { # description, command...
+  local what=$1; shift
+  for _ in $(seq 1 60); do "$@" >/dev/null 2>&1 && return 0; sleep 1; done
+  echo "$what did not come up within 60s" >&2
+  return 1
+}
+
+pg_ok() { psql -h 127.0.0.1 -p 5432 -U postgres -d test -Atc 'select 1' >/dev/null 2>&1; }
+
+ensure_postgres() {
+  pg_ok && return 0
+  log "starting PostgreSQL on 127.0.0.1:5432"
+  local version
+  version=$(ls /etc/postgresql | sort -V | tail -1)
+  as_root pg_ctlcluster --skip-systemctl-redirect "$version" main start 2>/dev/null || true
+  wait_for "PostgreSQL" pg_isready -h 127.0.0.1 -p 5432
+  if ! psql -h 127.0.0.1 -U postgres -d postgres -Atc 'select 1' >/dev/null 2>&1; then
+    # A fresh Debian cluster asks for passwords over TCP; the tests connect as postgres without one.
+    local hba="/etc/postgresql/$version/main/pg_hba.conf"
+    as_root sed -i '1i host all all 127.0.0.1/32 trust\nhost all all ::1/128 trust' "$hba"
+    as_root pg_ctlcluster --skip-systemctl-redirect "$version" main reload
+  fi
+  psql -h 127.0.0.1 -U postgres -d postgres -Atc "select 1 from pg_database where datname = 'test'" | grep -q 1 \
+    || psql -h 127.0.0.1 -U postgres -d postgres -c 'create database test' >/dev/null
+  pg_ok
+}
+
+mariadb_ok() { mariadb -h 127.0.0.1 -P 3306 -u root -e 'select 1' test >/dev/null 2>&1; }
+
+ensure_mariadb() {
+  mariadb_ok && return 0
+  log "starting MariaDB on 127.0.0.1:3306"
+  if ! mariadb-admin ping >/dev/null 2>&1; then
+    as_root mkdir -p /run/mysqld && as_root chown mysql:mysql /run/mysqld 2>/dev/null || true
+    as_root start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd -- --user=mysql
+    wait_for "MariaDB" mariadb-admin ping
+  fi
+  # A fresh install lets root in through the socket only; the tests connect over TCP without a password.
+  as_root mariadb -e "CREATE USER IF NOT EXISTS 'root'@'127.0.0.1' IDENTIFIED BY '';
+    GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;
+    CREATE DATABASE IF NOT EXISTS test;" 2>/dev/null || true
+  wait_for "MariaDB over TCP" mariadb_ok
+}
+
+install_missing_packages
+ensure_postgres
+ensure_mariadb
+
+MAVEN=(mvn -B -ntp -e)
+log "Spring Boot 4.1: full build and tests"
+"${MAVEN[@]}" install "$@"
+
+log "Spring Boot 3.5: starter and sample"
+"${MAVEN[@]}" -Pboot35 verify -pl lock-spring-boot-starter,samples/inventory-service "$@"
