@@ -1,0 +1,135 @@
+package dev.distlock.jdbc;
+
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.spi.LockRegistrySupport;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Locks kept as rows of a lock table in PostgreSQL, MySQL/MariaDB or H2, over the application's
+ * {@link DataSource}. Each key's row carries its owner, an expiry computed by the database's
+ * clock and a {@code fence} column that gives the fencing tokens. Lock statements run in their
+ * own short transactions on connections borrowed only for the statement.
+ */
+public final class JdbcLockRegistry extends LockRegistrySupport {
+
+    private static final Logger log = LoggerFactory.getLogger(JdbcLockRegistry.class);
+
+    /** Above this, the JVM's clock and the database's are reported as apart. */
+    private static final Duration REPORTED_CLOCK_OFFSET = Duration.ofSeconds(1);
+
+    private final LockTable table;
+    private final Duration clockOffset;
+
+    private JdbcLockRegistry(LockTable table, RegistryOptions options, Duration clockOffset) {
+        super(new JdbcLockBackend(table, Backoff.DEFAULT), options);
+        this.table = table;
+        this.clockOffset = clockOffset;
+    }
+
+    /** A builder over {@code dataSource}, which the registry uses but never closes. */
+    public static Builder builder(DataSource dataSource) {
+        return new Builder(dataSource);
+    }
+
+    /** The lock table's name. */
+    public String tableName() {
+        return table.table().value();
+    }
+
+    /**
+     * How far the clock given to the builder was ahead of the database's clock at start-up
+     * (negative: behind). Reported only; expiry never depends on it.
+     */
+    Duration clockOffset() {
+        return clockOffset;
+    }
+
+    private static Duration measureClockOffset(LockTable table, Clock clock) {
+        Instant before = clock.instant();
+        Instant database = table.databaseNow();
+        Instant after = clock.instant();
+        Instant local = before.plus(Duration.between(before, after).dividedBy(2));
+        Duration offset = Duration.between(database, local);
+        if (offset.abs().compareTo(REPORTED_CLOCK_OFFSET) > 0) {
+            log.warn(
+                    "This JVM's clock is {} {} the clock of the database at {}. Locks are not affected (their expiry"
+                            + " is decided by the database's clock), but times in logs and in the lock table's"
+                            + " expires_at column will not line up; check NTP on both hosts.",
+                    offset.abs(),
+                    offset.isNegative() ? "behind" : "ahead of",
+                    table.address());
+        }
+        return offset;
+    }
+
+    /** Builds a {@link JdbcLockRegistry}; {@link #build()} checks the lock table. */
+    public static final class Builder {
+
+        private final DataSource dataSource;
+        private TableName tableName = new TableName(TableName.DEFAULT);
+        private boolean initializeSchema;
+        private RegistryOptions options = RegistryOptions.defaults();
+        private Clock clock = Clock.systemUTC();
+
+        private Builder(DataSource dataSource) {
+            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        }
+
+        /**
+         * The lock table, default {@code distributed_lock}; a plain identifier, optionally
+         * {@code schema.table}. Anything else is rejected, as the name goes into SQL text.
+         */
+        public Builder tableName(String tableName) {
+            this.tableName = new TableName(tableName);
+            return this;
+        }
+
+        /** Create the table (if it does not exist) on {@link #build()}; by default a missing table fails the build. */
+        public Builder initializeSchema(boolean initializeSchema) {
+            this.initializeSchema = initializeSchema;
+            return this;
+        }
+
+        public Builder options(RegistryOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        public Builder leaseTime(Duration leaseTime) {
+            options = options.withLeaseTime(leaseTime);
+            return this;
+        }
+
+        public Builder keyPrefix(String keyPrefix) {
+            options = options.withKeyPrefix(keyPrefix);
+            return this;
+        }
+
+        /**
+         * The clock compared with the database's at start-up, to warn when they are apart. It is
+         * never used for expiry, which the database decides by its own clock.
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Connects, detects the database, checks (or creates) the table.
+         *
+         * @throws IllegalStateException when the table is missing and {@link #initializeSchema} is off,
+         *     with the DDL to create it
+         * @throws dev.distlock.core.LockBackendException when the database cannot be reached
+         */
+        public JdbcLockRegistry build() {
+            LockTable table = LockTable.open(dataSource, tableName, initializeSchema);
+            return new JdbcLockRegistry(table, options, measureClockOffset(table, clock));
+        }
+    }
+}

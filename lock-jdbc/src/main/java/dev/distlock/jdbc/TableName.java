@@ -1,0 +1,34 @@
+package dev.distlock.jdbc;
+
+import java.util.regex.Pattern;
+
+/**
+ * The lock table's name, checked to be a plain SQL identifier (optionally schema-qualified)
+ * before it is ever placed into a statement: table names cannot be bound as parameters, so
+ * this check is what keeps them from carrying SQL.
+ */
+record TableName(String value) {
+
+    static final String DEFAULT = "distributed_lock";
+
+    private static final String IDENTIFIER = "[A-Za-z_][A-Za-z0-9_]{0,62}";
+    private static final Pattern VALID = Pattern.compile(IDENTIFIER + "(\\." + IDENTIFIER + ")?");
+
+    TableName {
+        if (value == null || !VALID.matcher(value).matches()) {
+            throw new IllegalArgumentException("Invalid lock table name '" + value + "' (jdbc backend): use letters,"
+                    + " digits and underscores, starting with a letter or underscore, at most 63 characters,"
+                    + " optionally qualified by a schema as schema.table");
+        }
+    }
+
+    /** Puts the name where {@code ${table}} stands in a statement or script. */
+    String into(String sql) {
+        return sql.replace("${table}", value);
+    }
+
+    @Override
+    public String toString() {
+        return value;
+    }
+}
