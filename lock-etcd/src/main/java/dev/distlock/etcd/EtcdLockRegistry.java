@@ -1,0 +1,95 @@
+package dev.distlock.etcd;
+
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.spi.LockRegistrySupport;
+import io.etcd.jetcd.Client;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Locks in etcd, over the application's jetcd {@link Client}. Each hold is a key under the
+ * namespace attached to an etcd lease of its own; the fencing token is that key's create
+ * revision. Closing the registry releases its holds and leaves the client open.
+ */
+public final class EtcdLockRegistry extends LockRegistrySupport {
+
+    /** How long one etcd request may take before the lock call fails with a {@code LockBackendException}. */
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
+
+    private final String namespace;
+
+    private EtcdLockRegistry(EtcdLockBackend backend, RegistryOptions options) {
+        super(backend, options);
+        this.namespace = backend.keys().namespace();
+    }
+
+    /** A builder over {@code client}, which stays the caller's: the registry never closes it. */
+    public static Builder builder(Client client) {
+        return new Builder(client);
+    }
+
+    /** The etcd key prefix under which this registry keeps its locks. */
+    public String namespace() {
+        return namespace;
+    }
+
+    /** Builds an {@link EtcdLockRegistry}. */
+    public static final class Builder {
+
+        private final Client client;
+        private String namespace = EtcdKeys.DEFAULT_NAMESPACE;
+        private RegistryOptions options = RegistryOptions.defaults();
+        private String address = "the endpoints of the given jetcd Client";
+        private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+
+        private Builder(Client client) {
+            this.client = Objects.requireNonNull(client, "client");
+        }
+
+        /** The etcd key prefix of all locks, {@code /distlock/} by default; a missing trailing {@code /} is added. */
+        public Builder namespace(String namespace) {
+            this.namespace = new EtcdKeys(namespace).namespace();
+            return this;
+        }
+
+        public Builder options(RegistryOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /** The lease of watchdog-renewed holds; etcd counts whole seconds, so it is rounded up on the server. */
+        public Builder leaseTime(Duration leaseTime) {
+            options = options.withLeaseTime(leaseTime);
+            return this;
+        }
+
+        public Builder keyPrefix(String keyPrefix) {
+            options = options.withKeyPrefix(keyPrefix);
+            return this;
+        }
+
+        /** Where etcd is, for error messages (the client does not tell), e.g. its endpoints joined by commas. */
+        public Builder address(String address) {
+            this.address = Objects.requireNonNull(address, "address");
+            return this;
+        }
+
+        /**
+         * The longest one etcd request may take (default 5s). Waits shorter than this still give
+         * each request up to 1s, so a zero-wait {@code tryLock} can reach a busy server.
+         */
+        public Builder requestTimeout(Duration requestTimeout) {
+            Objects.requireNonNull(requestTimeout, "requestTimeout");
+            if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+                throw new IllegalArgumentException("requestTimeout must be positive, was " + requestTimeout);
+            }
+            this.requestTimeout = requestTimeout;
+            return this;
+        }
+
+        public EtcdLockRegistry build() {
+            EtcdRequests requests = new EtcdRequests(address, requestTimeout);
+            return new EtcdLockRegistry(new EtcdLockBackend(client, new EtcdKeys(namespace), requests), options);
+        }
+    }
+}
