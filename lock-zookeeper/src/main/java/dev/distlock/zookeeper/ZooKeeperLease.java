@@ -1,0 +1,16 @@
+package dev.distlock.zookeeper;
+
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.spi.BackendLease;
+
+/**
+ * A granted ZooKeeper lock: the owner's ephemeral-sequential node.
+ *
+ * @param key the full lock key
+ * @param path the owner's node, relative to the client's namespace
+ * @param token the node's {@code czxid}
+ * @param sessionId the session that owns the node (its {@code ephemeralOwner}); the lease ends with it
+ * @param grantRequestedAtNanos {@link System#nanoTime()} before the read that found the node first in line
+ */
+record ZooKeeperLease(String key, String path, FencingToken token, long sessionId, long grantRequestedAtNanos)
+        implements BackendLease {}

@@ -1,0 +1,101 @@
+package dev.distlock.zookeeper;
+
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.spi.LockRegistrySupport;
+import java.time.Duration;
+import java.util.Objects;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+
+/**
+ * Distributed locks on ZooKeeper, over the application's {@link CuratorFramework} (its
+ * connection string, namespace, ACL provider and authentication are used as they are; the
+ * registry never closes it).
+ *
+ * <p>A hold is an ephemeral-sequential node, so it lasts as long as the client's session:
+ * there is no lease to renew, and a crashed owner's lock frees itself after the session
+ * timeout. A fixed lease ({@code tryAcquire(wait, lease)}) is enforced by the owner, which
+ * deletes its node when the lease ends: the server only knows sessions. Fencing tokens are
+ * the owner node's {@code czxid}.
+ */
+public final class ZooKeeperLockRegistry extends LockRegistrySupport {
+
+    /** Where lock nodes live unless {@link Builder#rootPath(String)} says otherwise. */
+    public static final String DEFAULT_ROOT_PATH = "/distlock";
+
+    private final ZooKeeperLockBackend backend;
+    private final String rootPath;
+
+    private ZooKeeperLockRegistry(ZooKeeperLockBackend backend, String rootPath, RegistryOptions options) {
+        super(backend, options);
+        this.backend = backend;
+        this.rootPath = rootPath;
+    }
+
+    /** A builder over {@code client}, which must be started; the registry uses it and never closes it. */
+    public static Builder builder(CuratorFramework client) {
+        return new Builder(client);
+    }
+
+    /** The node under which every key has its own child (inside the client's namespace). */
+    public String rootPath() {
+        return rootPath;
+    }
+
+    ZooKeeperLockBackend zooKeeperBackend() {
+        return backend;
+    }
+
+    /** Builds a {@link ZooKeeperLockRegistry}. */
+    public static final class Builder {
+
+        private final CuratorFramework client;
+        private String rootPath = DEFAULT_ROOT_PATH;
+        private RegistryOptions options = RegistryOptions.defaults();
+        private ZooKeeperLockBackend.Watching watching = ZooKeeperLockBackend.Watching.PREDECESSOR;
+
+        private Builder(CuratorFramework client) {
+            this.client = Objects.requireNonNull(client, "client");
+        }
+
+        /** The node under which lock nodes are created, {@value #DEFAULT_ROOT_PATH} by default; created as needed. */
+        public Builder rootPath(String rootPath) {
+            this.rootPath = rootPath;
+            return this;
+        }
+
+        public Builder options(RegistryOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /**
+         * The lease of holds without a fixed lease. On ZooKeeper they last as long as the session,
+         * so this only matters for options shared with other backends.
+         */
+        public Builder leaseTime(Duration leaseTime) {
+            options = options.withLeaseTime(leaseTime);
+            return this;
+        }
+
+        public Builder keyPrefix(String keyPrefix) {
+            options = options.withKeyPrefix(keyPrefix);
+            return this;
+        }
+
+        Builder watching(ZooKeeperLockBackend.Watching watching) {
+            this.watching = watching;
+            return this;
+        }
+
+        public ZooKeeperLockRegistry build() {
+            LockPaths paths = new LockPaths(rootPath);
+            if (client.getState() != CuratorFrameworkState.STARTED) {
+                throw new IllegalStateException("The CuratorFramework for the ZooKeeper lock registry is "
+                        + client.getState() + "; start it before building the registry (the registry never starts"
+                        + " or closes the application's client).");
+            }
+            return new ZooKeeperLockRegistry(new ZooKeeperLockBackend(client, paths, watching), paths.root(), options);
+        }
+    }
+}
