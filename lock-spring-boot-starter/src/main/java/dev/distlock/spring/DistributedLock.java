@@ -1,0 +1,63 @@
+package dev.distlock.spring;
+
+import dev.distlock.core.LockNotAcquiredException;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method of a Spring bean while holding a distributed lock. The lock key is
+ * {@code name + ":" + key}, or just {@code name} when {@link #key()} is empty. The lock wraps any
+ * {@code @Transactional} on the same method, so it is released only after the commit. Inside the
+ * method, {@link LockContext#currentToken()} gives the hold's fencing token.
+ *
+ * <p>The method may be declared on a class or on an interface the bean implements.
+ */
+@Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Inherited
+@Documented
+public @interface DistributedLock {
+
+    /** The lock's name: a literal. Empty = {@code SimpleClassName.methodName}. */
+    String name() default "";
+
+    /**
+     * A SpEL expression over the method's parameters (by name, or {@code #p0}/{@code #a0}), like
+     * {@code @Cacheable}'s key, e.g. {@code "#order.sku"}. Empty = one lock for the whole method.
+     * A {@code null} result is an error.
+     */
+    String key() default "";
+
+    /**
+     * How long to wait for the lock: a duration string ({@code 500ms}, {@code 2s}, {@code PT1S});
+     * {@code ${...}} placeholders allowed. Empty = {@code distributed-lock.wait-time}.
+     */
+    String waitTime() default "";
+
+    /**
+     * A fixed lease ending after this duration, not renewed. Empty = the watchdog lease
+     * ({@code distributed-lock.lease-time}, renewed while the method runs).
+     */
+    String leaseTime() default "";
+
+    /** What to do when the lock was not acquired within the wait time. */
+    OnFailure onFailure() default OnFailure.THROW;
+
+    /** Bean name of the {@link dev.distlock.core.LockRegistry} to use, when there are several. */
+    String registry() default "";
+
+    /** What a {@link DistributedLock} method does when the lock is not acquired in time. */
+    enum OnFailure {
+        /** Throw {@link LockNotAcquiredException}. */
+        THROW,
+        /**
+         * Do not run the method; return {@code null}, or an empty {@code Optional}. Not allowed on
+         * methods returning a primitive (checked at start-up).
+         */
+        SKIP
+    }
+}

@@ -1,0 +1,90 @@
+package dev.distlock.spring;
+
+import dev.distlock.core.LockRegistry;
+import dev.distlock.etcd.EtcdLockRegistry;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.ClientBuilder;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import javax.net.ssl.SSLException;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The etcd backend over the application's jetcd {@link Client}, or one built from the properties. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = "dev.distlock.etcd.EtcdLockRegistry")
+@ConditionalOnLockBackend("etcd")
+class EtcdBackendConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    Client distributedLockEtcdClient(DistributedLockProperties properties) {
+        DistributedLockProperties.Etcd etcd = properties.getEtcd();
+        List<String> endpoints = etcd.getEndpoints();
+        if (endpoints == null || endpoints.isEmpty() || endpoints.stream().anyMatch(e -> e == null || e.isBlank())) {
+            throw PropertyChecks.invalid(
+                    "etcd.endpoints", endpoints, "must list etcd URLs, e.g. http://127.0.0.1:2379");
+        }
+        ClientBuilder builder = Client.builder().endpoints(endpoints.toArray(String[]::new));
+        if (etcd.getUsername() != null && !etcd.getUsername().isBlank()) {
+            builder.user(bytes(etcd.getUsername()))
+                    .password(bytes(PropertyChecks.notBlank("etcd.password", etcd.getPassword())));
+        }
+        DistributedLockProperties.Etcd.Tls tls = etcd.getTls();
+        if (tls.getCaFile() != null || tls.getCertFile() != null) {
+            configureTls(builder, tls);
+        }
+        return builder.build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(LockRegistry.class)
+    EtcdLockRegistry lockRegistry(DistributedLockProperties properties, Client client) {
+        return EtcdLockRegistry.builder(client)
+                .namespace(PropertyChecks.notBlank(
+                        "etcd.namespace", properties.getEtcd().getNamespace()))
+                .address(String.join(",", properties.getEtcd().getEndpoints()))
+                .options(PropertyChecks.registryOptions(properties))
+                .build();
+    }
+
+    private static void configureTls(ClientBuilder builder, DistributedLockProperties.Etcd.Tls tls) {
+        if ((tls.getCertFile() == null) != (tls.getKeyFile() == null)) {
+            throw PropertyChecks.invalid(
+                    "etcd.tls.cert-file",
+                    tls.getCertFile(),
+                    "and distributed-lock.etcd.tls.key-file must be set together");
+        }
+        try {
+            builder.sslContext(ssl -> {
+                if (tls.getCaFile() != null) {
+                    ssl.trustManager(readable("etcd.tls.ca-file", tls.getCaFile()));
+                }
+                if (tls.getCertFile() != null) {
+                    ssl.keyManager(
+                            readable("etcd.tls.cert-file", tls.getCertFile()),
+                            readable("etcd.tls.key-file", tls.getKeyFile()));
+                }
+            });
+        } catch (SSLException e) {
+            throw new IllegalStateException(
+                    "Could not set up TLS for etcd from distributed-lock.etcd.tls.*: " + e.getMessage(), e);
+        }
+    }
+
+    private static File readable(String property, String path) {
+        File file = new File(path);
+        if (!file.canRead()) {
+            throw PropertyChecks.invalid(property, path, "must name a readable PEM file");
+        }
+        return file;
+    }
+
+    private static ByteSequence bytes(String value) {
+        return ByteSequence.from(value, StandardCharsets.UTF_8);
+    }
+}

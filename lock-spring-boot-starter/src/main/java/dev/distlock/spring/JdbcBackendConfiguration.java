@@ -1,0 +1,67 @@
+package dev.distlock.spring;
+
+import dev.distlock.core.LockRegistry;
+import dev.distlock.jdbc.JdbcLockRegistry;
+import dev.distlock.spring.DistributedLockProperties.SchemaInitialization;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The JDBC backend over the application's {@link DataSource}. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = "dev.distlock.jdbc.JdbcLockRegistry")
+@ConditionalOnLockBackend("jdbc")
+class JdbcBackendConfiguration {
+
+    /** JDBC URL prefixes of databases that live in this JVM's memory. */
+    private static final List<String> IN_MEMORY_URLS =
+            List.of("jdbc:h2:mem:", "jdbc:hsqldb:mem:", "jdbc:derby:memory:");
+
+    @Bean
+    @ConditionalOnMissingBean(LockRegistry.class)
+    JdbcLockRegistry lockRegistry(DistributedLockProperties properties, ObjectProvider<DataSource> dataSources) {
+        DataSource dataSource = dataSources.getIfUnique();
+        if (dataSource == null) {
+            throw new IllegalStateException("distributed-lock.backend=jdbc needs one DataSource bean, and there is "
+                    + (dataSources.stream().findAny().isPresent() ? "more than one (mark one @Primary)" : "none")
+                    + ". Add spring-boot-starter-jdbc and a JDBC driver and set spring.datasource.url, or choose"
+                    + " another distributed-lock.backend.");
+        }
+        DistributedLockProperties.Jdbc jdbc = properties.getJdbc();
+        return JdbcLockRegistry.builder(dataSource)
+                .tableName(PropertyChecks.notBlank("jdbc.table-name", jdbc.getTableName()))
+                .initializeSchema(initializeSchema(jdbc.getInitializeSchema(), dataSource))
+                .options(PropertyChecks.registryOptions(properties))
+                .build();
+    }
+
+    static boolean initializeSchema(SchemaInitialization mode, DataSource dataSource) {
+        return switch (mode) {
+            case ALWAYS -> true;
+            case NEVER -> false;
+            case EMBEDDED -> isInMemory(dataSource);
+        };
+    }
+
+    private static boolean isInMemory(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            String url = connection.getMetaData().getURL();
+            String lower = url == null ? "" : url.toLowerCase(Locale.ROOT);
+            return IN_MEMORY_URLS.stream().anyMatch(lower::startsWith);
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "Could not connect to the DataSource to decide whether to create the lock table"
+                            + " (distributed-lock.jdbc.initialize-schema=embedded): " + e.getMessage()
+                            + ". Check spring.datasource.*, or set distributed-lock.jdbc.initialize-schema to"
+                            + " always or never.",
+                    e);
+        }
+    }
+}

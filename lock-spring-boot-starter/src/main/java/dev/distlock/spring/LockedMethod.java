@@ -1,0 +1,50 @@
+package dev.distlock.spring;
+
+import dev.distlock.spring.DistributedLock.OnFailure;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import org.springframework.context.expression.BeanFactoryResolver;
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.Expression;
+
+/**
+ * One {@link DistributedLock} method, its annotation parsed and checked once.
+ *
+ * @param method the most specific method (on the bean's class), for parameter names
+ * @param name the lock name
+ * @param key the parsed key expression, or null for one lock per method
+ * @param waitTime the wait time, or null for {@code distributed-lock.wait-time}
+ * @param leaseTime a fixed lease, or null for the watchdog lease
+ * @param registry the registry's bean name, or empty for the only (or primary) one
+ * @param skipValue what a skipped call returns
+ */
+record LockedMethod(
+        Method method,
+        String name,
+        Expression key,
+        Duration waitTime,
+        Duration leaseTime,
+        OnFailure onFailure,
+        String registry,
+        Object skipValue) {
+
+    String lockKey(Object[] args, ParameterNameDiscoverer parameterNames, BeanFactoryResolver beans) {
+        if (key == null) {
+            return name;
+        }
+        MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(null, method, args, parameterNames);
+        context.setBeanResolver(beans);
+        Object value = key.getValue(context);
+        if (value == null) {
+            throw new IllegalArgumentException("The @DistributedLock key '" + key.getExpressionString() + "' of "
+                    + describe(method) + " evaluated to null; a lock key needs a value. Check the arguments, or"
+                    + " use the Elvis operator for a default (e.g. \"#id ?: 'none'\").");
+        }
+        return name + ":" + value;
+    }
+
+    static String describe(Method method) {
+        return method.getDeclaringClass().getSimpleName() + "." + method.getName() + "()";
+    }
+}

@@ -1,0 +1,214 @@
+package dev.distlock.spring;
+
+import dev.distlock.core.LockRegistry;
+import dev.distlock.spring.DistributedLock.OnFailure;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.context.expression.BeanFactoryResolver;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Parses each {@link DistributedLock} method once and keeps the result. As a bean post-processor
+ * it parses every annotated method of every bean at start-up, so that a bad key expression, an
+ * unresolvable duration or SKIP on a primitive return type fails start-up rather than a call.
+ */
+final class LockedMethods implements BeanPostProcessor {
+
+    private static final LockedMethod NOT_LOCKED =
+            new LockedMethod(null, "", null, null, null, OnFailure.THROW, "", null);
+
+    private final Environment environment;
+    private final BeanFactory beanFactory;
+    private final BeanFactoryResolver beanResolver;
+    private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+    private final SpelExpressionParser parser = new SpelExpressionParser();
+    private final Map<MethodClassKey, LockedMethod> cache = new ConcurrentHashMap<>();
+
+    LockedMethods(Environment environment, BeanFactory beanFactory) {
+        this.environment = environment;
+        this.beanFactory = beanFactory;
+        this.beanResolver = new BeanFactoryResolver(beanFactory);
+    }
+
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) {
+        Class<?> type = AopProxyUtils.ultimateTargetClass(bean);
+        if (type.getName().startsWith("org.springframework.")) {
+            return bean;
+        }
+        Map<Method, DistributedLock> annotated =
+                MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<DistributedLock>)
+                        method -> AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class));
+        annotated.keySet().forEach(method -> find(method, type));
+        return bean;
+    }
+
+    /** True when the method carries {@link DistributedLock}, on the class or an interface it implements. */
+    static boolean isAnnotated(Method method, Class<?> targetClass) {
+        return annotation(method, targetClass) != null;
+    }
+
+    /** The parsed annotation of {@code method} as called on {@code targetClass}, or null when it has none. */
+    LockedMethod find(Method method, Class<?> targetClass) {
+        LockedMethod locked = cache.get(new MethodClassKey(method, targetClass));
+        if (locked == null) {
+            Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+            locked =
+                    cache.computeIfAbsent(new MethodClassKey(specific, targetClass), k -> parse(specific, targetClass));
+            cache.putIfAbsent(new MethodClassKey(method, targetClass), locked);
+        }
+        return locked == NOT_LOCKED ? null : locked;
+    }
+
+    String lockKey(LockedMethod locked, Object[] args) {
+        return locked.lockKey(args, parameterNames, beanResolver);
+    }
+
+    private static DistributedLock annotation(Method method, Class<?> targetClass) {
+        Method specific = targetClass == null ? method : AopUtils.getMostSpecificMethod(method, targetClass);
+        DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
+        if (annotation == null && specific != method) {
+            annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+        }
+        return annotation;
+    }
+
+    private LockedMethod parse(Method method, Class<?> targetClass) {
+        DistributedLock annotation = annotation(method, targetClass);
+        if (annotation == null) {
+            return NOT_LOCKED;
+        }
+        String where = "@DistributedLock on " + LockedMethod.describe(method);
+        Class<?> userClass = ClassUtils.getUserClass(targetClass != null ? targetClass : method.getDeclaringClass());
+        String name = annotation.name().isBlank()
+                ? userClass.getSimpleName() + "." + method.getName()
+                : annotation.name().trim();
+        Expression key = annotation.key().isBlank() ? null : parseKey(annotation.key(), method, where);
+        Duration waitTime = duration(annotation.waitTime(), "waitTime", where, true);
+        Duration leaseTime = duration(annotation.leaseTime(), "leaseTime", where, false);
+        Class<?> returnType = method.getReturnType();
+        if (annotation.onFailure() == OnFailure.SKIP && returnType.isPrimitive() && returnType != void.class) {
+            throw new IllegalArgumentException(where + " uses onFailure = SKIP, but the method returns "
+                    + returnType.getName() + ": a skipped call has no value to return. Return a wrapper type or"
+                    + " Optional, or use onFailure = THROW.");
+        }
+        String registry = annotation.registry().trim();
+        if (!registry.isEmpty() && !beanFactory.containsBean(registry)) {
+            throw new IllegalArgumentException(where + " names registry '" + registry
+                    + "', but there is no bean of that name. Name a " + LockRegistry.class.getSimpleName()
+                    + " bean, or leave registry empty to use the only one.");
+        }
+        return new LockedMethod(
+                method, name, key, waitTime, leaseTime, annotation.onFailure(), registry, skipValue(returnType));
+    }
+
+    private Expression parseKey(String source, Method method, String where) {
+        Expression expression;
+        try {
+            expression = parser.parseExpression(source);
+        } catch (ParseException e) {
+            throw new IllegalArgumentException(
+                    where + " has an invalid SpEL key '" + source + "': " + e.getMessage(), e);
+        }
+        if (expression instanceof SpelExpression spel) {
+            Set<String> known = knownVariables(method);
+            for (String variable : variables(spel.getAST(), new ArrayList<>())) {
+                if (!known.contains(variable)) {
+                    throw new IllegalArgumentException(where + " has the key '" + source + "', which refers to #"
+                            + variable + ", but the method has no such parameter. Parameters: "
+                            + String.join(", ", parameterNames(method)) + " (or #p0, #a0, ...).");
+                }
+            }
+        }
+        return expression;
+    }
+
+    private Set<String> knownVariables(Method method) {
+        Set<String> known = new HashSet<>(parameterNames(method));
+        known.add("root");
+        known.add("this");
+        for (int i = 0; i < method.getParameterCount(); i++) {
+            known.add("p" + i);
+            known.add("a" + i);
+        }
+        return known;
+    }
+
+    private List<String> parameterNames(Method method) {
+        String[] names = parameterNames.getParameterNames(method);
+        return names == null ? List.of() : List.of(names);
+    }
+
+    private static List<String> variables(SpelNode node, List<String> found) {
+        if (node instanceof VariableReference) {
+            found.add(node.toStringAST().substring(1));
+        }
+        for (int i = 0; i < node.getChildCount(); i++) {
+            variables(node.getChild(i), found);
+        }
+        return found;
+    }
+
+    private Duration duration(String text, String attribute, String where, boolean zeroAllowed) {
+        if (text.isBlank()) {
+            return null;
+        }
+        Duration value;
+        try {
+            value = DurationStyle.detectAndParse(environment.resolveRequiredPlaceholders(text.trim()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    where + " has " + attribute + " = \"" + text + "\", which is not a duration (e.g. 500ms, 2s,"
+                            + " PT1S, or a ${placeholder} that resolves to one): " + e.getMessage(),
+                    e);
+        }
+        if (value.isNegative() || (!zeroAllowed && value.isZero())) {
+            throw new IllegalArgumentException(where + " has " + attribute + " = \"" + text + "\" (" + value
+                    + "); it must be " + (zeroAllowed ? "zero or positive." : "positive."));
+        }
+        return value;
+    }
+
+    private static Object skipValue(Class<?> returnType) {
+        if (returnType == Optional.class) {
+            return Optional.empty();
+        }
+        if (returnType == OptionalInt.class) {
+            return OptionalInt.empty();
+        }
+        if (returnType == OptionalLong.class) {
+            return OptionalLong.empty();
+        }
+        if (returnType == OptionalDouble.class) {
+            return OptionalDouble.empty();
+        }
+        return null;
+    }
+}

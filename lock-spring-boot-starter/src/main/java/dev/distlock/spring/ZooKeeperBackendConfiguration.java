@@ -1,0 +1,44 @@
+package dev.distlock.spring;
+
+import dev.distlock.core.LockRegistry;
+import dev.distlock.zookeeper.ZooKeeperLockRegistry;
+import java.time.Duration;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The ZooKeeper backend over the application's {@link CuratorFramework}, or one built from the properties. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = "dev.distlock.zookeeper.ZooKeeperLockRegistry")
+@ConditionalOnLockBackend("zookeeper")
+class ZooKeeperBackendConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    CuratorFramework distributedLockCuratorFramework(DistributedLockProperties properties) {
+        DistributedLockProperties.ZooKeeper zookeeper = properties.getZookeeper();
+        Duration sessionTimeout = PropertyChecks.positive("zookeeper.session-timeout", zookeeper.getSessionTimeout());
+        CuratorFramework client = CuratorFrameworkFactory.builder()
+                .connectString(PropertyChecks.notBlank("zookeeper.connect-string", zookeeper.getConnectString()))
+                .sessionTimeoutMs(Math.toIntExact(sessionTimeout.toMillis()))
+                .connectionTimeoutMs(Math.toIntExact(Math.min(sessionTimeout.toMillis(), 15_000)))
+                .retryPolicy(new ExponentialBackoffRetry(200, 5, 5_000))
+                .build();
+        client.start();
+        return client;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(LockRegistry.class)
+    ZooKeeperLockRegistry lockRegistry(DistributedLockProperties properties, CuratorFramework client) {
+        return ZooKeeperLockRegistry.builder(client)
+                .rootPath(PropertyChecks.notBlank(
+                        "zookeeper.root-path", properties.getZookeeper().getRootPath()))
+                .options(PropertyChecks.registryOptions(properties))
+                .build();
+    }
+}
