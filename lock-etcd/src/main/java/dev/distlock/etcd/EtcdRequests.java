@@ -4,9 +4,10 @@ import dev.distlock.core.LockBackendException;
 import dev.distlock.core.spi.Deadline;
 import io.etcd.jetcd.common.exception.ErrorCode;
 import io.etcd.jetcd.common.exception.EtcdException;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -108,10 +109,11 @@ final class EtcdRequests {
     /** True when etcd answered that the lease does not exist (expired or revoked). */
     static boolean isLeaseNotFound(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof CompletionException || t instanceof ExecutionException) {
-                continue;
-            }
             if (t instanceof EtcdException etcd && etcd.getErrorCode() == ErrorCode.NOT_FOUND) {
+                return true;
+            }
+            // Some jetcd calls (revoke) hand gRPC's status through unconverted.
+            if (t instanceof StatusRuntimeException grpc && grpc.getStatus().getCode() == Status.Code.NOT_FOUND) {
                 return true;
             }
         }

@@ -1,0 +1,147 @@
+package dev.distlock.etcd;
+
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.testing.FreePorts;
+import dev.distlock.core.testing.ManagedProcess;
+import dev.distlock.core.testing.RequiredServer;
+import io.etcd.jetcd.Client;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * etcd members started as child processes on free loopback ports, each with a data directory
+ * under {@code dir}, so a test can kill one and start it again on the same data. Raft runs with
+ * a 50 ms heartbeat and a 500 ms election timeout: etcd's shortest lease is 1.5 election
+ * timeouts, and with the default 1 s it would stretch the contract's 1 s leases to 2 s.
+ */
+final class EtcdCluster implements AutoCloseable {
+
+    private final List<ManagedProcess> members = new ArrayList<>();
+    private final List<String> clientUrls = new ArrayList<>();
+
+    private EtcdCluster() {}
+
+    /** Starts {@code size} members forming one new cluster and waits until it answers. */
+    static EtcdCluster start(int size, Path dir) {
+        Path etcd = ManagedProcess.findExecutable("etcd").orElse(null);
+        RequiredServer.require(
+                etcd != null, "etcd", "no etcd executable on the PATH or in /usr/bin (Debian package etcd-server)");
+        EtcdCluster cluster = new EtcdCluster();
+        List<Integer> clientPorts = new ArrayList<>();
+        List<Integer> peerPorts = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            clientPorts.add(FreePorts.next());
+            peerPorts.add(FreePorts.next());
+        }
+        String initialCluster = "";
+        for (int i = 0; i < size; i++) {
+            initialCluster += (i == 0 ? "" : ",") + "n" + i + "=http://127.0.0.1:" + peerPorts.get(i);
+        }
+        try {
+            for (int i = 0; i < size; i++) {
+                String clientUrl = "http://127.0.0.1:" + clientPorts.get(i);
+                String peerUrl = "http://127.0.0.1:" + peerPorts.get(i);
+                List<String> command = List.of(
+                        etcd.toString(),
+                        "--name=n" + i,
+                        "--data-dir=" + dir.resolve("n" + i + ".etcd"),
+                        "--listen-client-urls=" + clientUrl,
+                        "--advertise-client-urls=" + clientUrl,
+                        "--listen-peer-urls=" + peerUrl,
+                        "--initial-advertise-peer-urls=" + peerUrl,
+                        "--initial-cluster=" + initialCluster,
+                        "--initial-cluster-state=new",
+                        "--initial-cluster-token=distlock-test",
+                        "--heartbeat-interval=50",
+                        "--election-timeout=500",
+                        "--logger=zap",
+                        "--log-outputs=stderr");
+                cluster.clientUrls.add(clientUrl);
+                cluster.members.add(
+                        ManagedProcess.start("etcd-n" + i, command, dir, clientPorts.get(i), Duration.ofSeconds(20)));
+            }
+            cluster.awaitReady(Duration.ofSeconds(30));
+            return cluster;
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    int size() {
+        return members.size();
+    }
+
+    ManagedProcess member(int index) {
+        return members.get(index);
+    }
+
+    String clientUrl(int index) {
+        return clientUrls.get(index);
+    }
+
+    /** The client URLs joined by commas, as in messages. */
+    String endpoints() {
+        return String.join(",", clientUrls);
+    }
+
+    /** A jetcd client over every member (the caller closes it). */
+    Client newClient() {
+        return Client.builder().endpoints(clientUrls.toArray(String[]::new)).build();
+    }
+
+    /** A client over every member but the ones in {@code skip}. */
+    Client newClientExcept(int skip) {
+        List<String> urls = new ArrayList<>(clientUrls);
+        urls.remove(skip);
+        return Client.builder().endpoints(urls.toArray(String[]::new)).build();
+    }
+
+    /** A registry with a client of its own, standing for another JVM; closing it closes the client too. */
+    LockRegistry newRegistry(RegistryOptions options) {
+        Client client = newClient();
+        return new OwnClientRegistry(
+                EtcdLockRegistry.builder(client)
+                        .options(options)
+                        .address(endpoints())
+                        .build(),
+                client);
+    }
+
+    /** Waits until a linearizable read succeeds, which needs an elected leader. */
+    void awaitReady(Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        try (Client client = newClient()) {
+            Exception last = null;
+            while (System.nanoTime() < end) {
+                try {
+                    client.getKVClient()
+                            .get(io.etcd.jetcd.ByteSequence.from("/ready", StandardCharsets.UTF_8))
+                            .get(1, TimeUnit.SECONDS);
+                    return;
+                } catch (Exception e) {
+                    last = e;
+                }
+            }
+            throw new IllegalStateException(
+                    "etcd at " + endpoints() + " did not answer within " + timeout + "; see the etcd-n*.log files",
+                    last);
+        }
+    }
+
+    @Override
+    public void close() {
+        members.forEach(ManagedProcess::close);
+    }
+
+    @Override
+    public String toString() {
+        return members.stream().map(ManagedProcess::address).collect(Collectors.joining(",", "etcd[", "]"));
+    }
+}
