@@ -1,0 +1,73 @@
+package dev.distlock.redis;
+
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.spi.LockRegistrySupport;
+import java.time.Duration;
+import java.util.Objects;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Locks on one Redis server or a Redis Cluster, over the application's {@link
+ * RedisConnectionFactory}. Closing the registry releases its locks and its one pub/sub
+ * subscription; the connection factory stays open.
+ */
+public final class RedisLockRegistry extends LockRegistrySupport {
+
+    private RedisLockRegistry(RedisLockBackend backend, RegistryOptions options) {
+        super(backend, options);
+    }
+
+    public static Builder builder(RedisConnectionFactory connectionFactory) {
+        return new Builder(connectionFactory);
+    }
+
+    /** Builds a {@link RedisLockRegistry}. */
+    public static final class Builder {
+
+        private final RedisConnectionFactory connectionFactory;
+        private RegistryOptions options = RegistryOptions.defaults();
+        private Duration commandTimeout = Duration.ofSeconds(2);
+
+        private Builder(RedisConnectionFactory connectionFactory) {
+            this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+        }
+
+        public Builder options(RegistryOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        public Builder leaseTime(Duration leaseTime) {
+            options = options.withLeaseTime(leaseTime);
+            return this;
+        }
+
+        public Builder keyPrefix(String keyPrefix) {
+            options = options.withKeyPrefix(keyPrefix);
+            return this;
+        }
+
+        /**
+         * How long one call to Redis may go unanswered before the lock operation fails with a
+         * {@code LockBackendException} (Lettuce only; other clients use their own timeout). Default 2s.
+         */
+        public Builder commandTimeout(Duration commandTimeout) {
+            this.commandTimeout = positive(commandTimeout, "commandTimeout");
+            return this;
+        }
+
+        public RedisLockRegistry build() {
+            RedisNode node = new RedisNode(connectionFactory, false);
+            return new RedisLockRegistry(
+                    new RedisLockBackend(node, new ReleaseSubscriber(connectionFactory), commandTimeout), options);
+        }
+    }
+
+    static Duration positive(Duration value, String name) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + value);
+        }
+        return value;
+    }
+}

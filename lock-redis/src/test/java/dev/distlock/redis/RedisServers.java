@@ -1,0 +1,153 @@
+package dev.distlock.redis;
+
+import dev.distlock.core.testing.FreePorts;
+import dev.distlock.core.testing.ManagedProcess;
+import dev.distlock.core.testing.RequiredServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * redis-server processes for the tests: free loopback ports, temporary directories, no
+ * persistence. Everything started is stopped by {@link #close()}.
+ */
+final class RedisServers implements AutoCloseable {
+
+    private final List<ManagedProcess> processes = new ArrayList<>();
+    private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+    private final Path root;
+
+    RedisServers() {
+        RequiredServer.require(
+                ManagedProcess.findExecutable("redis-server").isPresent(),
+                "redis-server",
+                "no redis-server executable on the PATH");
+        try {
+            root = Files.createTempDirectory("distlock-redis-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A standalone server without persistence. */
+    ManagedProcess start() {
+        return start(List.of());
+    }
+
+    ManagedProcess start(List<String> extraArgs) {
+        int port = FreePorts.next();
+        List<String> command = new ArrayList<>(List.of(
+                ManagedProcess.findExecutable("redis-server").orElseThrow().toString(),
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no"));
+        command.addAll(extraArgs);
+        ManagedProcess process = ManagedProcess.start(
+                "redis-" + port, command, root.resolve("redis-" + port), port, Duration.ofSeconds(20));
+        processes.add(process);
+        return process;
+    }
+
+    /** Three masters with their slots assigned; returns once the cluster reports ok. */
+    List<ManagedProcess> startCluster() throws Exception {
+        RequiredServer.require(
+                ManagedProcess.findExecutable("redis-cli").isPresent(),
+                "redis-cli",
+                "needed to create a Redis Cluster");
+        List<ManagedProcess> masters = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            masters.add(start(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")));
+        }
+        List<String> create = new ArrayList<>(
+                List.of(ManagedProcess.findExecutable("redis-cli").orElseThrow().toString(), "--cluster", "create"));
+        masters.forEach(master -> create.add(master.address()));
+        create.add("--cluster-yes");
+        run(create);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (ManagedProcess master : masters) {
+            while (!run(List.of(
+                            ManagedProcess.findExecutable("redis-cli")
+                                    .orElseThrow()
+                                    .toString(),
+                            "-p",
+                            Integer.toString(master.port()),
+                            "cluster",
+                            "info"))
+                    .contains("cluster_state:ok")) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("Redis Cluster did not reach cluster_state:ok within 30s");
+                }
+                Thread.sleep(100);
+            }
+        }
+        return masters;
+    }
+
+    /** Runs redis-cli against {@code port}; returns its output. */
+    static String cli(int port, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                ManagedProcess.findExecutable("redis-cli").orElseThrow().toString(), "-p", Integer.toString(port)));
+        command.addAll(List.of(args));
+        return run(command);
+    }
+
+    private static String run(List<String> command) throws Exception {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("Timed out: " + command);
+        }
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException(command + " failed: " + output);
+        }
+        return output;
+    }
+
+    /** A started Lettuce factory for one server, with Lettuce's default client options. */
+    LettuceConnectionFactory factory(ManagedProcess server) {
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration("127.0.0.1", server.port()),
+                LettuceClientConfiguration.builder()
+                        .commandTimeout(Duration.ofSeconds(10))
+                        .build());
+        return started(factory);
+    }
+
+    LettuceConnectionFactory clusterFactory(List<ManagedProcess> masters) {
+        RedisClusterConfiguration cluster = new RedisClusterConfiguration(
+                masters.stream().map(ManagedProcess::address).toList());
+        return started(new LettuceConnectionFactory(
+                cluster,
+                LettuceClientConfiguration.builder()
+                        .commandTimeout(Duration.ofSeconds(10))
+                        .build()));
+    }
+
+    private LettuceConnectionFactory started(LettuceConnectionFactory factory) {
+        factory.afterPropertiesSet();
+        factory.start();
+        factories.add(factory);
+        return factory;
+    }
+
+    @Override
+    public void close() {
+        factories.forEach(LettuceConnectionFactory::destroy);
+        processes.forEach(ManagedProcess::close);
+    }
+}
