@@ -96,10 +96,11 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
                 bytes(request.owner().value()),
                 bytes(Long.toString(leaseMillis(request.leaseTime()))),
                 willWait ? WAIT : NO_WAIT);
+        RedisNode.Call call =
+                node.start(LockScripts.ACQUIRE, request.key(), List.of(keys.lockBytes(), keys.fenceBytes()), args);
         Object answer;
         try {
-            answer = node.run(
-                    LockScripts.ACQUIRE, request.key(), List.of(keys.lockBytes(), keys.fenceBytes()), args, timeout);
+            answer = call.await(timeout);
         } catch (RuntimeException e) {
             // The script may have run with the answer lost: free what it may have taken for this owner.
             node.start(
