@@ -1,0 +1,57 @@
+package dev.distlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class DialectTest {
+
+    @Test
+    void dialectFollowsTheDatabaseProductName() {
+        assertThat(Dialect.of("PostgreSQL")).isEqualTo(Dialect.POSTGRESQL);
+        assertThat(Dialect.of("MySQL")).isEqualTo(Dialect.MYSQL);
+        assertThat(Dialect.of("MariaDB")).isEqualTo(Dialect.MYSQL);
+        assertThat(Dialect.of("H2")).isEqualTo(Dialect.H2);
+    }
+
+    @Test
+    void unsupportedDatabaseIsNamedInTheError() {
+        assertThatThrownBy(() -> Dialect.of("Oracle"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Oracle")
+                .hasMessageContaining("PostgreSQL, MySQL, MariaDB and H2");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Dialect.class)
+    void statementsTakeNoClientTimeOnlyALeaseLength(Dialect dialect) {
+        for (String sql : new String[] {dialect.take, dialect.renew, dialect.releaseLive, dialect.insert}) {
+            if (sql != null) {
+                assertThat(sql).contains("${table}").doesNotContainIgnoringCase("NOW()");
+            }
+        }
+        assertThat(dialect.leaseAmount(Duration.ofMillis(1500))).isGreaterThanOrEqualTo(1500);
+    }
+
+    @Test
+    void leaseIsRoundedUpNeverDown() {
+        assertThat(Dialect.POSTGRESQL.leaseAmount(Duration.ofNanos(1_000_001))).isEqualTo(2);
+        assertThat(Dialect.H2.leaseAmount(Duration.ofMillis(1000))).isEqualTo(1000);
+        // MySQL binds microseconds plus one millisecond for DATETIME(3)'s truncation of the current time.
+        assertThat(Dialect.MYSQL.leaseAmount(Duration.ofMillis(1000))).isEqualTo(1_001_000);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Dialect.class)
+    void schemaResourceExistsAndUsesThePlaceholder(Dialect dialect) throws Exception {
+        try (var in = getClass().getClassLoader().getResourceAsStream(dialect.schemaResource())) {
+            assertThat(in).as(dialect.schemaResource()).isNotNull();
+            String ddl = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(ddl).contains("CREATE TABLE IF NOT EXISTS ${table}").contains("fence");
+        }
+    }
+}

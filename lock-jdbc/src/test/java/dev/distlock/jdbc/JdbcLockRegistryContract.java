@@ -1,0 +1,347 @@
+package dev.distlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.contract.LockRegistryContract;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The lock-core contract plus what is particular to a lock table, run against one database.
+ * Registries alternate between two connection pools, standing for two JVMs.
+ */
+abstract class JdbcLockRegistryContract extends LockRegistryContract {
+
+    private static Fixture fixture;
+    private int created;
+
+    /** Two pools over the database under test and the lock table of this test class. */
+    private record Fixture(TestDatabase database, String table, HikariDataSource poolA, HikariDataSource poolB) {}
+
+    protected abstract TestDatabase database();
+
+    @Override
+    protected LockRegistry createRegistry(RegistryOptions options) {
+        Fixture f = fixture();
+        DataSource pool = created++ % 2 == 0 ? f.poolA : f.poolB;
+        return JdbcLockRegistry.builder(pool)
+                .tableName(f.table)
+                .options(options)
+                .build();
+    }
+
+    private Fixture fixture() {
+        database().require();
+        if (fixture == null) {
+            TestDatabase database = database();
+            String table = TestDatabase.uniqueTableName("it");
+            HikariDataSource poolA = database.pool("distlock-a", 4);
+            HikariDataSource poolB = database.pool("distlock-b", 4);
+            JdbcLockRegistry.builder(poolA)
+                    .tableName(table)
+                    .initializeSchema(true)
+                    .build()
+                    .close();
+            fixture = new Fixture(database, table, poolA, poolB);
+        }
+        return fixture;
+    }
+
+    @AfterAll
+    static void dropTableAndClosePools() {
+        if (fixture != null) {
+            fixture.database.dropTable(fixture.poolA, fixture.table);
+            fixture.poolA.close();
+            fixture.poolB.close();
+            fixture = null;
+        }
+    }
+
+    private String table() {
+        return fixture().table;
+    }
+
+    private JdbcLockRegistry.Builder builder(DataSource dataSource) {
+        return JdbcLockRegistry.builder(dataSource).tableName(table()).leaseTime(leaseTime());
+    }
+
+    // --- Fencing: the row stays, its fence keeps rising ----------------------------------
+
+    @Test
+    void releaseKeepsTheRowSoTheTokenKeepsRisingInANewRegistry() throws Exception {
+        String key = key();
+        FencingToken first;
+        try (LockHandle handle = registryA.obtain(key).acquire()) {
+            first = handle.token();
+        }
+        Row released = row(fixture().poolB, key);
+        assertThat(released.owner()).as("release clears the owner").isNull();
+        assertThat(released.fence()).as("release keeps the fence").isEqualTo(first.value());
+
+        try (HikariDataSource otherJvm = database().pool("distlock-restarted", 1);
+                JdbcLockRegistry restarted = builder(otherJvm).build();
+                LockHandle handle = restarted.obtain(key).acquire()) {
+            assertThat(handle.token().isNewerThan(first)).isTrue();
+            assertThat(row(otherJvm, key).owner()).isNotNull();
+        }
+    }
+
+    // --- Expiry by the database's clock ---------------------------------------------------
+
+    @Test
+    void registriesWhoseClocksDisagreeByMinutesStillExcludeEachOther() throws Exception {
+        String key = key();
+        // Two "JVMs": clocks 7 minutes ahead and 5 minutes behind, sessions 16 hours apart in time zone.
+        try (HikariDataSource eastPool = database().pool("distlock-east", 2, "+09:00", true);
+                HikariDataSource westPool = database().pool("distlock-west", 2, "-07:00", true);
+                JdbcLockRegistry ahead = builder(eastPool)
+                        .clock(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(7)))
+                        .build();
+                JdbcLockRegistry behind = builder(westPool)
+                        .clock(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(-5)))
+                        .build()) {
+            assertThat(ahead.clockOffset()).isBetween(Duration.ofSeconds(415), Duration.ofSeconds(425));
+            assertThat(behind.clockOffset()).isBetween(Duration.ofSeconds(-305), Duration.ofSeconds(-295));
+
+            long start = System.nanoTime();
+            LockHandle first =
+                    ahead.obtain(key).tryAcquire(Duration.ZERO, leaseTime()).orElseThrow();
+            assertThat(behind.obtain(key).tryAcquire(Duration.ZERO))
+                    .as("the registry whose clock is behind must not see the lease as expired")
+                    .isEmpty();
+            Optional<LockHandle> second = behind.obtain(key)
+                    .tryAcquire(leaseTime().plus(timingSlack()).multipliedBy(3), leaseTime());
+            Duration waited = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(second)
+                    .as("the lease ends after its lease time, not minutes or hours later")
+                    .isPresent();
+            assertThat(waited).isGreaterThanOrEqualTo(leaseTime().dividedBy(2));
+            assertThat(first.isValid()).isFalse();
+            first.close(); // a stale release: must leave the new owner's row alone
+            assertThat(ahead.obtain(key).tryAcquire(Duration.ZERO))
+                    .as("the registry whose clock is ahead must not see the new lease as expired")
+                    .isEmpty();
+            assertThat(second.get().token().isNewerThan(first.token())).isTrue();
+            second.get().close();
+        }
+    }
+
+    // --- Own short transactions ------------------------------------------------------------
+
+    @Test
+    void lockRowIsCommittedWhileTheCallersTransactionIsStillOpen() throws Exception {
+        String key = key();
+        HikariDataSource pool = fixture().poolA;
+        TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(pool));
+        // Over the proxy, a plain getConnection() would return the caller's transactional connection.
+        try (JdbcLockRegistry inTransaction =
+                builder(new TransactionAwareDataSourceProxy(pool)).build()) {
+            LockHandle handle = transaction.execute(status -> {
+                try {
+                    LockHandle held = inTransaction.obtain(key).acquire();
+                    Row seenElsewhere = row(fixture().poolB, key);
+                    assertThat(seenElsewhere.owner())
+                            .as("another connection sees the lock row before the caller commits")
+                            .isNotNull();
+                    assertThat(registryB.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
+                    status.setRollbackOnly();
+                    return held;
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(registryB.obtain(key).tryAcquire(Duration.ZERO))
+                    .as("the caller's rollback does not undo the lock")
+                    .isEmpty();
+            assertThat(row(fixture().poolB, key).fence())
+                    .isEqualTo(handle.token().value());
+            handle.close();
+        }
+        Optional<LockHandle> next = registryB.obtain(key).tryAcquire(Duration.ZERO);
+        assertThat(next).isPresent();
+        next.get().close();
+    }
+
+    @Test
+    void poolsWithoutAutoCommitStillCommitEachLockStatement() throws Exception {
+        String key = key();
+        try (HikariDataSource manualCommit = database().pool("distlock-manual", 2, null, false);
+                JdbcLockRegistry registry = builder(manualCommit).build()) {
+            LockHandle held = registry.obtain(key).acquire();
+            assertThat(registryB.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
+            held.close();
+            Optional<LockHandle> next = registryB.obtain(key).tryAcquire(Duration.ZERO);
+            assertThat(next).as("the release was committed").isPresent();
+            next.get().close();
+        }
+    }
+
+    // --- First use of a key ---------------------------------------------------------------
+
+    @Test
+    void racingFirstUsesOfAKeyYieldExactlyOneOwner() throws Exception {
+        List<LockRegistry> racers = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            racers.add(newRegistry());
+        }
+        for (int round = 0; round < 10; round++) {
+            String fresh = key("fresh" + round);
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Optional<LockHandle>>> attempts = new ArrayList<>();
+            for (LockRegistry racer : racers) {
+                attempts.add(inThread(() -> {
+                    start.await();
+                    return racer.obtain(fresh).tryAcquire(Duration.ZERO);
+                }));
+            }
+            start.countDown();
+            List<LockHandle> winners = new ArrayList<>();
+            for (Future<Optional<LockHandle>> attempt : attempts) {
+                attempt.get(30, TimeUnit.SECONDS).ifPresent(winners::add);
+            }
+            assertThat(winners).as("owners of %s", fresh).hasSize(1);
+            assertThat(winners.get(0).token()).isEqualTo(FencingToken.of(1));
+            winners.forEach(LockHandle::close);
+        }
+    }
+
+    // --- No connection held ---------------------------------------------------------------
+
+    @Test
+    void holderAndWaiterOnAOneConnectionPoolLeaveItFreeForOthers() throws Exception {
+        String key = key();
+        try (HikariDataSource single = database().pool("distlock-single", 1);
+                JdbcLockRegistry holder = builder(single).build();
+                JdbcLockRegistry waiter = builder(single).build()) {
+            single.setConnectionTimeout(2000);
+            LockHandle held = holder.obtain(key).acquire(); // renewed by the watchdog over the same connection
+            Future<Optional<LockHandle>> waiting =
+                    inThread(() -> waiter.obtain(key).tryAcquire(Duration.ofSeconds(20)));
+            long until = System.nanoTime() + leaseTime().multipliedBy(2).toNanos();
+            int borrowed = 0;
+            while (System.nanoTime() < until) {
+                try (Connection connection = single.getConnection()) {
+                    assertThat(connection.isValid(1)).isTrue();
+                    borrowed++;
+                }
+                Thread.sleep(50);
+            }
+            assertThat(borrowed).isGreaterThan(5);
+            assertThat(waiting.isDone()).as("the waiter still waits").isFalse();
+            assertThat(held.isValid())
+                    .as("the holder's renewals got the connection")
+                    .isTrue();
+            held.close();
+            Optional<LockHandle> acquired = waiting.get(10, TimeUnit.SECONDS);
+            assertThat(acquired).isPresent();
+            try (Connection connection = single.getConnection()) {
+                assertThat(connection.isValid(1))
+                        .as("a held lock keeps no connection")
+                        .isTrue();
+            }
+            acquired.get().close();
+        }
+    }
+
+    // --- Keys, tables, failures -----------------------------------------------------------
+
+    @Test
+    void keyAsWideAsTheColumnIsStoredWhateverItsCharacters() throws Exception {
+        String wide = "é😀".repeat(84) + "xyz"; // 255 UTF-16 chars, 843 UTF-8 bytes
+        assertThat(wide).hasSize(255);
+        try (LockHandle held = registryA.obtain(wide).acquire()) {
+            assertThat(registryB.obtain(wide).tryAcquire(Duration.ZERO)).isEmpty();
+            assertThat(registryB.obtain(wide.substring(0, 254)).tryAcquire(Duration.ZERO))
+                    .hasValueSatisfying(LockHandle::close);
+        }
+        assertThatThrownBy(() -> registryA.obtain(wide + "x"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most 255");
+    }
+
+    @Test
+    void missingTableFailsAtStartUpWithTheDdlToRun() {
+        String missing = TestDatabase.uniqueTableName("missing");
+        assertThatThrownBy(() -> JdbcLockRegistry.builder(fixture().poolA)
+                        .tableName(missing)
+                        .build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("'" + missing + "'")
+                .hasMessageContaining("classpath:dev/distlock/jdbc/schema-")
+                .hasMessageContaining("CREATE TABLE IF NOT EXISTS " + missing)
+                .hasMessageContaining("initializeSchema(true)");
+    }
+
+    @Test
+    void initializeSchemaCreatesAMissingTableAndToleratesAnExistingOne() throws Exception {
+        String created = TestDatabase.uniqueTableName("created");
+        try {
+            for (int run = 0; run < 2; run++) {
+                try (JdbcLockRegistry registry = JdbcLockRegistry.builder(fixture().poolA)
+                                .tableName(created)
+                                .initializeSchema(true)
+                                .build();
+                        LockHandle handle = registry.obtain(key()).acquire()) {
+                    assertThat(handle.token()).isEqualTo(FencingToken.of(1));
+                    assertThat(registry.tableName()).isEqualTo(created);
+                }
+            }
+        } finally {
+            database().dropTable(fixture().poolA, created);
+        }
+    }
+
+    @Test
+    void databaseFailureNamesBackendAddressAndKey() throws Exception {
+        HikariDataSource closing = database().pool("distlock-closing", 1);
+        try (JdbcLockRegistry registry = builder(closing).build()) {
+            closing.close();
+            String key = key();
+            assertThatThrownBy(() -> registry.obtain(key).tryAcquire(Duration.ofSeconds(5)))
+                    .isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining("jdbc")
+                    .hasMessageContaining(key)
+                    .hasMessageContaining(database().hostPart())
+                    .hasMessageNotContaining("password");
+        }
+    }
+
+    private Row row(DataSource dataSource, String key) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement =
+                        connection.prepareStatement("SELECT owner, fence FROM " + table() + " WHERE lock_key = ?")) {
+            statement.setString(1, key);
+            try (ResultSet rs = statement.executeQuery()) {
+                assertThat(rs.next()).as("row of %s", key).isTrue();
+                return new Row(rs.getString(1), rs.getLong(2));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private record Row(String owner, long fence) {}
+}

@@ -1,0 +1,115 @@
+package dev.distlock.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.core.testing.RequiredServer;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The databases the tests run against: H2 in-process, PostgreSQL and MariaDB on loopback (or where env vars say). */
+enum TestDatabase {
+    H2("H2", "jdbc:h2:mem:distlock;DB_CLOSE_DELAY=-1", "sa", "", "SET TIME ZONE '%s'"),
+    POSTGRESQL(
+            "PostgreSQL",
+            env("DISTLOCK_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?connectTimeout=3"),
+            env("DISTLOCK_POSTGRES_USER", "postgres"),
+            env("DISTLOCK_POSTGRES_PASSWORD", ""),
+            "SET TIME ZONE '%s'"),
+    MARIADB(
+            "MariaDB",
+            env("DISTLOCK_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test?connectTimeout=3000"),
+            env("DISTLOCK_MARIADB_USER", "root"),
+            env("DISTLOCK_MARIADB_PASSWORD", ""),
+            "SET time_zone = '%s'");
+
+    final String server;
+    final String url;
+    final String user;
+    final String password;
+    private final String setTimeZone;
+    private Boolean available;
+    private String reason;
+
+    TestDatabase(String server, String url, String user, String password, String setTimeZone) {
+        this.server = server;
+        this.url = url;
+        this.user = user;
+        this.password = password;
+        this.setTimeZone = setTimeZone;
+    }
+
+    /** Skips the test (fails it with CI=true) when the server cannot be reached. */
+    synchronized void require() {
+        if (available == null) {
+            Properties credentials = new Properties();
+            credentials.setProperty("user", user);
+            credentials.setProperty("password", password);
+            try (Connection ignored = DriverManager.getConnection(url, credentials)) {
+                available = true;
+            } catch (SQLException e) {
+                available = false;
+                reason = e.getMessage();
+            }
+        }
+        RequiredServer.require(available, server + " at " + url, "cannot connect: " + reason);
+    }
+
+    /** A table name no other test run uses. */
+    static String uniqueTableName(String purpose) {
+        return "distlock_" + purpose + "_"
+                + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    }
+
+    HikariDataSource pool(String name, int size) {
+        return pool(name, size, null, true);
+    }
+
+    /**
+     * A connection pool; {@code timeZone} (an offset like +09:00) sets the session time zone of
+     * each connection, standing for an application server configured for another zone.
+     */
+    HikariDataSource pool(String name, int size, String timeZone, boolean autoCommit) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(name);
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(1);
+        config.setConnectionTimeout(5000);
+        config.setAutoCommit(autoCommit);
+        if (timeZone != null) {
+            config.setConnectionInitSql(String.format(setTimeZone, timeZone));
+        }
+        return new HikariDataSource(config);
+    }
+
+    void dropTable(javax.sql.DataSource dataSource, String table) {
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + table);
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not drop test table " + table, e);
+        }
+    }
+
+    /** The URL up to the host (or H2's database name), as drivers report it back in metadata. */
+    String hostPart() {
+        Matcher matcher = Pattern.compile("^jdbc:[a-z0-9]+:(//[^:/?;]+|[^;?]+)").matcher(url);
+        return matcher.find() ? matcher.group() : url;
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}
