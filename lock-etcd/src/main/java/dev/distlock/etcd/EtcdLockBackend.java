@@ -87,7 +87,8 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
      */
     @Override
     public boolean renew(EtcdLease lease, Duration leaseTime) {
-        long timeout = Math.min(requests.timeout(), leaseTime.toNanos());
+        // A third of the lease leaves time for the watchdog's retry when one request hangs (a dead member).
+        long timeout = Math.min(requests.timeout(), Math.max(1, leaseTime.toNanos() / 3));
         try {
             long ttl = requests.await(
                             client.getLeaseClient().keepAliveOnce(lease.leaseId()),

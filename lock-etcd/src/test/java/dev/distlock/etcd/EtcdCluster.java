@@ -6,6 +6,7 @@ import dev.distlock.core.testing.FreePorts;
 import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.core.testing.RequiredServer;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.maintenance.StatusResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -105,13 +106,38 @@ final class EtcdCluster implements AutoCloseable {
 
     /** A registry with a client of its own, standing for another JVM; closing it closes the client too. */
     LockRegistry newRegistry(RegistryOptions options) {
+        return newRegistry(options, EtcdLockRegistry.DEFAULT_REQUEST_TIMEOUT);
+    }
+
+    LockRegistry newRegistry(RegistryOptions options, Duration requestTimeout) {
         Client client = newClient();
         return new OwnClientRegistry(
                 EtcdLockRegistry.builder(client)
                         .options(options)
                         .address(endpoints())
+                        .requestTimeout(requestTimeout)
                         .build(),
                 client);
+    }
+
+    /** The member that is Raft leader now. */
+    int leaderIndex() {
+        try (Client client = newClient()) {
+            for (int i = 0; i < members.size(); i++) {
+                if (!members.get(i).isAlive()) {
+                    continue;
+                }
+                StatusResponse status = client.getMaintenanceClient()
+                        .statusMember(members.get(i).address())
+                        .get(5, TimeUnit.SECONDS);
+                if (status.getLeader() == status.getHeader().getMemberId()) {
+                    return i;
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not ask " + this + " for its leader", e);
+        }
+        throw new IllegalStateException("No member of " + this + " says it is the leader");
     }
 
     /** Waits until a linearizable read succeeds, which needs an elected leader. */
