@@ -1,0 +1,1 @@
+create table stock_write (sku varchar(64) not null);
