@@ -1,0 +1,172 @@
+package dev.distlock.redis;
+
+import static dev.distlock.redis.RedisLockRegistry.positive;
+
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.spi.LockRegistrySupport;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisPassword;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Redlock: locks held on a majority of N independent Redis servers, so that a minority of them
+ * may fail. Read the README's Redlock section before choosing it: the fencing token, not the
+ * lock, is what protects a resource when clocks jump or a node restarts without persistence.
+ * Closing the registry closes the connections it opened from {@link Builder#nodeUris}, never
+ * factories passed to {@link Builder#nodes}.
+ */
+public final class RedlockLockRegistry extends LockRegistrySupport {
+
+    private RedlockLockRegistry(RedlockBackend backend, RegistryOptions options) {
+        super(backend, options);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link RedlockLockRegistry}; give either {@link #nodes} or {@link #nodeUris}. */
+    public static final class Builder {
+
+        private List<RedisConnectionFactory> nodes = List.of();
+        private List<String> nodeUris = List.of();
+        private RegistryOptions options = RegistryOptions.defaults();
+        private Duration nodeTimeout = Duration.ofMillis(200);
+        private Duration commandTimeout = Duration.ofSeconds(2);
+
+        private Builder() {}
+
+        /** Connection factories of independent Redis servers (not replicas of one another); left open on close. */
+        public Builder nodes(List<RedisConnectionFactory> nodes) {
+            this.nodes = List.copyOf(Objects.requireNonNull(nodes, "nodes"));
+            return this;
+        }
+
+        /** {@code redis://[[user]:password@]host:port[/database]} of independent servers; the registry opens and closes them. */
+        public Builder nodeUris(List<String> nodeUris) {
+            this.nodeUris = List.copyOf(Objects.requireNonNull(nodeUris, "nodeUris"));
+            return this;
+        }
+
+        public Builder options(RegistryOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        public Builder leaseTime(Duration leaseTime) {
+            options = options.withLeaseTime(leaseTime);
+            return this;
+        }
+
+        public Builder keyPrefix(String keyPrefix) {
+            options = options.withKeyPrefix(keyPrefix);
+            return this;
+        }
+
+        /**
+         * How long one acquisition round waits for the nodes' answers; a node slower than this
+         * counts as not granting. Keep it far below the lease. Default 200ms.
+         */
+        public Builder nodeTimeout(Duration nodeTimeout) {
+            this.nodeTimeout = positive(nodeTimeout, "nodeTimeout");
+            return this;
+        }
+
+        /** How long renewals and releases wait for the nodes. Default 2s. */
+        public Builder commandTimeout(Duration commandTimeout) {
+            this.commandTimeout = positive(commandTimeout, "commandTimeout");
+            return this;
+        }
+
+        public RedlockLockRegistry build() {
+            if (nodes.isEmpty() == nodeUris.isEmpty()) {
+                throw new IllegalArgumentException("Redlock needs either nodes(...) or nodeUris(...), not "
+                        + (nodes.isEmpty() ? "neither" : "both")
+                        + " (property distributed-lock.redis.redlock-nodes)");
+            }
+            int count = Math.max(nodes.size(), nodeUris.size());
+            if (count < 3) {
+                throw new IllegalArgumentException("Redlock needs at least 3 independent Redis nodes (5 is usual), got "
+                        + count + ": set distributed-lock.redis.redlock-nodes, or use mode: single");
+            }
+            List<RedisNode> redisNodes = new ArrayList<>();
+            try {
+                nodes.forEach(factory -> redisNodes.add(new RedisNode(factory, false)));
+                for (String uri : nodeUris) {
+                    redisNodes.add(new RedisNode(open(uri), true));
+                }
+            } catch (RuntimeException e) {
+                redisNodes.forEach(RedisNode::close);
+                throw e;
+            }
+            return new RedlockLockRegistry(new RedlockBackend(redisNodes, nodeTimeout, commandTimeout), options);
+        }
+
+        /** Connects now, so the first acquisition round is not spent connecting; a node that is down is fine. */
+        private static void warmUp(LettuceConnectionFactory factory) {
+            try (RedisConnection connection = factory.getConnection()) {
+                connection.scriptingCommands().scriptLoad(LockScripts.ACQUIRE.body());
+            } catch (RuntimeException e) {
+                // the node is down or refuses; the rounds count it as not granting until it returns
+            }
+        }
+
+        private LettuceConnectionFactory open(String uri) {
+            URI parsed;
+            try {
+                parsed = URI.create(uri);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "Redlock node '" + uri + "' is not a redis://host:port URI: " + e.getMessage(), e);
+            }
+            boolean ssl = "rediss".equals(parsed.getScheme());
+            if (!("redis".equals(parsed.getScheme()) || ssl) || parsed.getHost() == null) {
+                throw new IllegalArgumentException("Redlock node '" + uri
+                        + "' is not a redis://host:port URI (property distributed-lock.redis.redlock-nodes)");
+            }
+            RedisStandaloneConfiguration server =
+                    new RedisStandaloneConfiguration(parsed.getHost(), parsed.getPort() > 0 ? parsed.getPort() : 6379);
+            String path = parsed.getPath();
+            if (path != null && path.length() > 1) {
+                server.setDatabase(Integer.parseInt(path.substring(1)));
+            }
+            String userInfo = parsed.getUserInfo();
+            if (userInfo != null) {
+                int colon = userInfo.indexOf(':');
+                String user = colon < 0 ? null : userInfo.substring(0, colon);
+                if (user != null && !user.isEmpty()) {
+                    server.setUsername(user);
+                }
+                server.setPassword(RedisPassword.of(colon < 0 ? userInfo : userInfo.substring(colon + 1)));
+            }
+            // A node that is down must fail at once, not queue commands until it returns.
+            ClientOptions clientOptions = ClientOptions.builder()
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                    .socketOptions(SocketOptions.builder()
+                            .connectTimeout(Duration.ofSeconds(1))
+                            .build())
+                    .build();
+            LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
+                    .commandTimeout(commandTimeout)
+                    .clientOptions(clientOptions);
+            if (ssl) {
+                client.useSsl();
+            }
+            LettuceConnectionFactory factory = new LettuceConnectionFactory(server, client.build());
+            factory.afterPropertiesSet();
+            factory.start();
+            warmUp(factory);
+            return factory;
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.contract.LockRegistryContract;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/** The contract on a 3-master Redis Cluster started for this class. */
+class RedisClusterLockRegistryIT extends LockRegistryContract {
+
+    private static RedisServers servers;
+    private static LettuceConnectionFactory factory;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        servers = new RedisServers();
+        factory = servers.clusterFactory(servers.startCluster());
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (servers != null) {
+            servers.close();
+        }
+    }
+
+    @Override
+    protected LockRegistry createRegistry(RegistryOptions options) {
+        return RedisLockRegistry.builder(factory).options(options).build();
+    }
+
+    @Test
+    void keysWithBracesKeepLockAndCounterInOneSlot() throws Exception {
+        // Unescaped, "}x" would give an empty hash tag, and "a}{b" another one: the lock and its
+        // counter would land in different slots and the script would fail with CROSSSLOT.
+        List<LockHandle> handles = new ArrayList<>();
+        try {
+            for (String suffix : List.of("}x", "a}{b", "{", "{}", "%7B", "%")) {
+                String key = key(suffix);
+                LockHandle handle =
+                        registryA.obtain(key).tryAcquire(Duration.ZERO).orElseThrow();
+                assertThat(handle.token().value()).isPositive();
+                assertThat(registryB.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
+                handles.add(handle);
+            }
+        } finally {
+            handles.forEach(LockHandle::close);
+        }
+    }
+}
