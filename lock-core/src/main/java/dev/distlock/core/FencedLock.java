@@ -6,8 +6,11 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
 /**
- * A reentrant, leased distributed lock on one key. The owner is the calling thread of
- * one registry. Besides {@link Lock}, it hands out {@link LockHandle}s that carry the
+ * A reentrant, leased distributed lock on one key. A thread whose hold lost its lease
+ * cannot acquire the key again until it has released that hold: such an attempt throws
+ * {@link LockException} rather than join a hold that may belong to another owner by now.
+ *
+ * <p>The owner is the calling thread of one registry. Besides {@link Lock}, it hands out {@link LockHandle}s that carry the
  * {@link FencingToken} of the hold.
  *
  * <p>{@link #unlock()} by a thread that holds nothing throws

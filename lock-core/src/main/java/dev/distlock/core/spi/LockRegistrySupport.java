@@ -1,6 +1,7 @@
 package dev.distlock.core.spi;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
@@ -124,6 +125,13 @@ public class LockRegistrySupport implements LockRegistry {
             KeyState<L> state = retain(lock.fullKey);
             boolean keepReference = false;
             try {
+                Hold<L> own = state.ownedBy(current);
+                if (own != null && !own.isValid()) {
+                    // Joining would hand out a handle for a key that another owner may hold by now.
+                    throw new LockException("Lock '" + lock.key + "' on " + describe()
+                            + " is still held by this thread under a lease that was lost (fencing token "
+                            + own.lease.token() + "). Release that hold before acquiring the key again.");
+                }
                 Hold<L> joined = state.joinIfOwner(current);
                 if (joined != null) {
                     return Optional.of(new Handle<>(joined, lock.key));

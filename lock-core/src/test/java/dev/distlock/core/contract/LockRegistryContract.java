@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockRegistry;
@@ -364,6 +365,24 @@ public abstract class LockRegistryContract {
         assertThat(next.isValid()).isTrue();
         assertThat(next.token().isNewerThan(stale.token())).isTrue();
         next.close();
+    }
+
+    @Test
+    void reacquiringAfterLeaseLossIsRefusedUntilReleased() throws Exception {
+        String key = key();
+        FencedLock lock = registryA.obtain(key);
+        LockHandle lost = lock.tryAcquire(Duration.ZERO, leaseTime()).orElseThrow();
+        Thread.sleep(leaseTime().plus(timingSlack()).toMillis());
+        assertThat(lost.isValid()).isFalse();
+        assertThatThrownBy(() -> lock.tryAcquire(Duration.ZERO))
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining(key)
+                .hasMessageContaining("lost");
+        assertThat(lock.holdCount()).isEqualTo(1);
+        lost.close();
+        try (LockHandle fresh = lock.tryAcquire(Duration.ofSeconds(5)).orElseThrow()) {
+            assertThat(fresh.token().isNewerThan(lost.token())).isTrue();
+        }
     }
 
     // --- 4. Leases -----------------------------------------------------------------------
