@@ -20,6 +20,7 @@ import org.springframework.core.Ordered;
         })
 @EnableConfigurationProperties(DistributedLockProperties.class)
 @Import({
+    RedisBackendConfiguration.class,
     JdbcBackendConfiguration.class,
     ZooKeeperBackendConfiguration.class,
     EtcdBackendConfiguration.class,

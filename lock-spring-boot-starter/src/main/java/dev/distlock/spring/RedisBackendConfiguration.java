@@ -1,0 +1,57 @@
+package dev.distlock.spring;
+
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.spi.LockRegistrySupport;
+import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.redis.RedlockLockRegistry;
+import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * The Redis backend: over the application's {@link RedisConnectionFactory} ({@code spring.data.redis.*}),
+ * or Redlock over {@code distributed-lock.redis.redlock-nodes}.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = "dev.distlock.redis.RedisLockRegistry")
+@ConditionalOnLockBackend("redis")
+class RedisBackendConfiguration {
+
+    /** Redlock needs a majority of independent nodes to survive one failing. */
+    private static final int MIN_REDLOCK_NODES = 3;
+
+    @Bean
+    @ConditionalOnMissingBean(LockRegistry.class)
+    LockRegistrySupport lockRegistry(
+            DistributedLockProperties properties, ObjectProvider<RedisConnectionFactory> connectionFactories) {
+        DistributedLockProperties.Redis redis = properties.getRedis();
+        if (redis.getMode() == DistributedLockProperties.RedisMode.REDLOCK) {
+            List<String> nodes = redis.getRedlockNodes();
+            if (nodes == null || nodes.size() < MIN_REDLOCK_NODES) {
+                throw PropertyChecks.invalid(
+                        "redis.redlock-nodes",
+                        nodes,
+                        "must list at least " + MIN_REDLOCK_NODES + " independent Redis nodes (redis://host:port)"
+                                + " for distributed-lock.redis.mode=redlock, or set the mode to single");
+            }
+            return RedlockLockRegistry.builder()
+                    .nodeUris(nodes)
+                    .options(PropertyChecks.registryOptions(properties))
+                    .build();
+        }
+        RedisConnectionFactory connectionFactory = connectionFactories.getIfUnique();
+        if (connectionFactory == null) {
+            throw new IllegalStateException("distributed-lock.backend=redis needs one RedisConnectionFactory bean, and"
+                    + " there is " + (connectionFactories.stream().findAny().isPresent() ? "more than one" : "none")
+                    + ". Add spring-boot-starter-data-redis and set spring.data.redis.host/port (or url), or set"
+                    + " distributed-lock.redis.mode=redlock with distributed-lock.redis.redlock-nodes.");
+        }
+        return RedisLockRegistry.builder(connectionFactory)
+                .options(PropertyChecks.registryOptions(properties))
+                .build();
+    }
+}

@@ -1,0 +1,124 @@
+package dev.distlock.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.testing.FreePorts;
+import dev.distlock.core.testing.ManagedProcess;
+import dev.distlock.core.testing.RequiredServer;
+import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.redis.RedlockLockRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/** The Redis configuration against real redis-server processes started on free ports. */
+class RedisBackendConfigurationTest {
+
+    private static final List<ManagedProcess> servers = new ArrayList<>();
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+            .withPropertyValues("distributed-lock.backend=redis");
+
+    @BeforeAll
+    static void startRedis() throws Exception {
+        var executable = ManagedProcess.findExecutable("redis-server");
+        RequiredServer.require(executable.isPresent(), "redis-server", "not installed");
+        Path root = Files.createTempDirectory("distlock-starter-redis-");
+        for (int i = 0; i < 3; i++) {
+            int port = FreePorts.next();
+            servers.add(ManagedProcess.start(
+                    "redis-" + port,
+                    List.of(
+                            executable.get().toString(),
+                            "--port",
+                            Integer.toString(port),
+                            "--bind",
+                            "127.0.0.1",
+                            "--save",
+                            "",
+                            "--appendonly",
+                            "no"),
+                    root.resolve("redis-" + port),
+                    port,
+                    Duration.ofSeconds(20)));
+        }
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        servers.forEach(ManagedProcess::close);
+    }
+
+    private static String startupFailure(AssertableApplicationContext context) {
+        assertThat(context).hasFailed();
+        return NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure())
+                .getMessage();
+    }
+
+    private static void acquiresAToken(LockRegistry registry) throws InterruptedException {
+        try (LockHandle handle =
+                registry.obtain("order:1").tryAcquire(Duration.ofSeconds(5)).orElseThrow()) {
+            assertThat(handle.token().value()).isPositive();
+        }
+    }
+
+    @Test
+    void singleModeReusesTheApplicationsConnectionFactory() {
+        runner.withBean(
+                        RedisConnectionFactory.class,
+                        () -> new LettuceConnectionFactory(new RedisStandaloneConfiguration(
+                                "127.0.0.1", servers.get(0).port())))
+                .run(context -> {
+                    assertThat(context.getBean(LockRegistry.class)).isInstanceOf(RedisLockRegistry.class);
+                    acquiresAToken(context.getBean(LockRegistry.class));
+                });
+    }
+
+    @Test
+    void singleModeWithoutConnectionFactorySaysWhatToAdd() {
+        runner.run(context -> assertThat(startupFailure(context))
+                .contains("needs one RedisConnectionFactory bean")
+                .contains("spring-boot-starter-data-redis")
+                .contains("spring.data.redis"));
+    }
+
+    @Test
+    void redlockModeOpensTheListedNodes() {
+        runner.withPropertyValues(
+                        "distributed-lock.redis.mode=redlock",
+                        "distributed-lock.redis.redlock-nodes="
+                                + String.join(
+                                        ",",
+                                        servers.stream()
+                                                .map(s -> "redis://127.0.0.1:" + s.port())
+                                                .toList()))
+                .run(context -> {
+                    assertThat(context.getBean(LockRegistry.class)).isInstanceOf(RedlockLockRegistry.class);
+                    acquiresAToken(context.getBean(LockRegistry.class));
+                });
+    }
+
+    @Test
+    void redlockWithFewerThanThreeNodesNamesTheProperty() {
+        runner.withPropertyValues(
+                        "distributed-lock.redis.mode=redlock",
+                        "distributed-lock.redis.redlock-nodes=redis://127.0.0.1:1,redis://127.0.0.1:2")
+                .run(context -> assertThat(startupFailure(context))
+                        .contains("distributed-lock.redis.redlock-nodes must list at least 3"));
+    }
+}
