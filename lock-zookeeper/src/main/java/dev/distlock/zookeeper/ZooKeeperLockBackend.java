@@ -65,7 +65,9 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
     private final ConnectionStateListener connectionListener = (c, state) -> connectionChanged(state);
     private final AtomicLong sessionId = new AtomicLong();
-    private final AtomicLong sessionLosses = new AtomicLong();
+    /** Sessions known to have ended: their nodes are gone. One entry per session loss, so it stays tiny. */
+    private final Set<Long> endedSessions = ConcurrentHashMap.newKeySet();
+
     private volatile boolean connectionInterrupted;
     private volatile LeaseListener leaseListener = (lease, reason) -> {};
 
@@ -124,7 +126,6 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         long callsEnd = deadline.isForever()
                 ? Long.MAX_VALUE
                 : System.nanoTime() + deadline.remainingNanos() + OVERRUN.toNanos();
-        long lossesAtStart = sessionLosses.get();
         String keyPath = paths.keyPath(key);
 
         PendingCall create = new PendingCall(this::deleteAbandonedNode);
@@ -151,13 +152,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
             }
             sessionId.compareAndSet(0, stat.getEphemeralOwner());
             Optional<ZooKeeperLease> lease = waitInLine(
-                    request,
-                    keyPath,
-                    ownPath,
-                    FencingToken.of(stat.getCzxid()),
-                    stat.getEphemeralOwner(),
-                    lossesAtStart,
-                    callsEnd);
+                    request, keyPath, ownPath, FencingToken.of(stat.getCzxid()), stat.getEphemeralOwner(), callsEnd);
             granted = lease.isPresent();
             return lease;
         } finally {
@@ -168,13 +163,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     }
 
     private Optional<ZooKeeperLease> waitInLine(
-            LockRequest request,
-            String keyPath,
-            String ownPath,
-            FencingToken token,
-            long ownerSession,
-            long lossesAtStart,
-            long callsEnd)
+            LockRequest request, String keyPath, String ownPath, FencingToken token, long ownerSession, long callsEnd)
             throws InterruptedException {
         String key = request.key();
         Deadline deadline = request.deadline();
@@ -183,7 +172,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         waiters.add(waiter);
         try {
             while (true) {
-                checkSession(lossesAtStart, key);
+                checkSession(ownerSession, key);
                 if (connectionInterrupted) {
                     // Calls would only queue in Curator; wait for the connection to return or the session to end.
                     if (!waiter.await(deadline.remainingNanos())) {
@@ -201,9 +190,9 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
                 if (position == 0) {
                     ZooKeeperLease lease = new ZooKeeperLease(key, ownPath, token, ownerSession, askedAt);
                     leases.add(lease);
-                    if (sessionLosses.get() != lossesAtStart) {
+                    if (endedSessions.contains(ownerSession)) {
                         leases.remove(lease);
-                        checkSession(lossesAtStart, key);
+                        checkSession(ownerSession, key);
                     }
                     return Optional.of(lease);
                 }
@@ -292,15 +281,20 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
             }
             case LOST -> {
                 connectionInterrupted = true;
-                sessionLosses.incrementAndGet();
-                endLeases(lease -> true, "the ZooKeeper session was lost (expired, or not re-established in time)");
+                long lost = sessionId.getAndSet(0);
+                if (lost != 0) {
+                    endedSessions.add(lost);
+                    endLeases(
+                            lease -> lease.sessionId() == lost,
+                            "the ZooKeeper session was lost (expired, or not re-established in time)");
+                }
             }
             case CONNECTED, RECONNECTED -> {
                 long current = currentSessionId();
                 if (current != 0) {
                     long previous = sessionId.getAndSet(current);
                     if (previous != 0 && previous != current) {
-                        sessionLosses.incrementAndGet();
+                        endedSessions.add(previous);
                     }
                     endLeases(lease -> lease.sessionId() != current, "the client reconnected with a new session");
                 }
@@ -326,8 +320,8 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         }
     }
 
-    private void checkSession(long lossesAtStart, String key) {
-        if (sessionLosses.get() != lossesAtStart) {
+    private void checkSession(long ownerSession, String key) {
+        if (endedSessions.contains(ownerSession)) {
             throw failure(key, "the ZooKeeper session was lost while waiting; its place in line went with it", null);
         }
     }

@@ -1,0 +1,253 @@
+package dev.distlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockRegistry;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Session expiry, a lost ensemble member and a whole ensemble down, each on its own in-process servers. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ZooKeeperFaultIT {
+
+    private static final Duration SLACK = Duration.ofMillis(1500);
+
+    private final CuratorClients clients = new CuratorClients();
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private ZooKeeperLockRegistry[] registries = new ZooKeeperLockRegistry[0];
+    private AutoCloseable servers;
+
+    @AfterEach
+    void tearDown() throws Exception {
+        threads.shutdownNow();
+        for (ZooKeeperLockRegistry registry : registries) {
+            registry.close();
+        }
+        clients.closeAll();
+        if (servers != null) {
+            servers.close();
+        }
+    }
+
+    @Test
+    void expiredHolderSessionInvalidatesItsHandleAndAWaiterAcquiresWithALargerToken() throws Exception {
+        TestingServer server = new TestingServer(true);
+        servers = server;
+        CuratorFramework holderClient = clients.connect(server.getConnectString());
+        ZooKeeperLockRegistry holder = registry(holderClient);
+        ZooKeeperLockRegistry waiter = registry(clients.connect(server.getConnectString()));
+        String key = key();
+
+        LockHandle held = holder.obtain(key).acquire();
+        Future<LockHandle> next = threads.submit(
+                () -> waiter.obtain(key).tryAcquire(Duration.ofSeconds(30)).orElseThrow());
+        Thread.sleep(300);
+        assertThat(next.isDone())
+                .as("the waiter waits while the holder's session lives")
+                .isFalse();
+
+        expireSession(holderClient, server.getConnectString());
+
+        LockHandle taken = next.get(10, TimeUnit.SECONDS);
+        assertThat(taken.token().isNewerThan(held.token())).isTrue();
+        awaitTrue(() -> !held.isValid(), Duration.ofSeconds(10), "the holder's handle turns invalid");
+        held.close(); // must neither throw nor touch the new owner's node
+        assertThat(holder.obtain(key).holdCount()).isZero();
+        assertThat(registry(clients.connect(server.getConnectString()))
+                        .obtain(key)
+                        .tryAcquire(Duration.ZERO))
+                .as("the new owner's lock survives the stale release")
+                .isEmpty();
+        assertThat(taken.isValid()).isTrue();
+        taken.close();
+
+        try (LockHandle again =
+                holder.obtain(key).tryAcquire(Duration.ofSeconds(10)).orElseThrow()) {
+            assertThat(again.token().isNewerThan(taken.token()))
+                    .as("the expired holder locks again on its new session")
+                    .isTrue();
+        }
+    }
+
+    @Test
+    void lockingGoesOnWhenOneNodeOfThreeStops() throws Exception {
+        TestingCluster cluster = new TestingCluster(3);
+        cluster.start();
+        servers = cluster;
+        CuratorFramework clientA = clients.connect(cluster.getConnectString());
+        ZooKeeperLockRegistry registryA = registry(clientA);
+        ZooKeeperLockRegistry registryB = registry(clients.connect(cluster.getConnectString()));
+        String key = key();
+
+        LockHandle held = registryA.obtain(key).acquire();
+        InstanceSpec victim =
+                cluster.findConnectionInstance(clientA.getZookeeperClient().getZooKeeper());
+        assertThat(cluster.killServer(victim)).isTrue();
+
+        // A's client moves to another node within the session timeout: same session, the hold stays.
+        awaitTrue(
+                () -> clientA.getZookeeperClient().isConnected() && held.isValid(),
+                Duration.ofSeconds(15),
+                "the holder reconnects to a surviving node with its session");
+        assertThat(registryB.obtain(key).tryAcquire(Duration.ofMillis(200))).isEmpty();
+
+        FencingToken last = held.token();
+        held.close();
+        for (int i = 0; i < 6; i++) {
+            LockRegistry owner = i % 2 == 0 ? registryB : registryA;
+            try (LockHandle handle =
+                    owner.obtain(key).tryAcquire(Duration.ofSeconds(15)).orElseThrow()) {
+                assertThat(handle.token().isNewerThan(last)).isTrue();
+                assertThat((i % 2 == 0 ? registryA : registryB).obtain(key).tryAcquire(Duration.ZERO))
+                        .isEmpty();
+                last = handle.token();
+            }
+        }
+    }
+
+    @Test
+    void waitersFailWithinTheirWaitTimeWhileTheEnsembleIsDownAndLockingWorksAfterItsRestart() throws Exception {
+        TestingServer server = new TestingServer(true);
+        servers = server;
+        ZooKeeperLockRegistry registryA = registry(clients.connect(server.getConnectString()));
+        ZooKeeperLockRegistry registryB = registry(clients.connect(server.getConnectString()));
+        String key = key();
+
+        LockHandle held = registryA.obtain(key).acquire();
+        Duration wait = Duration.ofSeconds(3);
+        CountDownLatch waiting = new CountDownLatch(1);
+        Future<Throwable> waiter = threads.submit(() -> {
+            waiting.countDown();
+            long start = System.nanoTime();
+            try {
+                Optional<LockHandle> handle = registryB.obtain(key).tryAcquire(wait);
+                return new AssertionError("the wait ended with " + handle);
+            } catch (LockBackendException e) {
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                return took.compareTo(wait.plus(SLACK)) < 0 ? e : new AssertionError("failed only after " + took, e);
+            }
+        });
+        waiting.await();
+        Thread.sleep(300);
+        server.stop();
+
+        assertThat(waiter.get(wait.plus(SLACK).multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS))
+                .isInstanceOf(LockBackendException.class)
+                .hasMessageContaining(key)
+                .hasMessageContaining("zookeeper");
+        awaitTrue(() -> !held.isValid(), Duration.ofSeconds(5), "the hold is unsafe while the connection is down");
+
+        Duration shortWait = Duration.ofMillis(800);
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> registryB.obtain(key("other")).tryAcquire(shortWait))
+                .isInstanceOf(LockBackendException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(shortWait.plus(SLACK));
+
+        held.close(); // a release while the server is down: no exception, and the local hold is gone
+        assertThat(registryA.obtain(key).holdCount()).isZero();
+
+        server.restart();
+        try (LockHandle after =
+                registryB.obtain(key).tryAcquire(Duration.ofSeconds(30)).orElseThrow()) {
+            assertThat(after.isValid()).isTrue();
+            assertThat(after.token().isNewerThan(held.token())).isTrue();
+        }
+        try (LockHandle again =
+                registryA.obtain(key).tryAcquire(Duration.ofSeconds(10)).orElseThrow()) {
+            assertThat(again.isValid()).isTrue();
+        }
+    }
+
+    @Test
+    void waiterWithoutWaitTimeFailsWhenTheSessionIsLost() throws Exception {
+        TestingServer server = new TestingServer(true);
+        servers = server;
+        ZooKeeperLockRegistry registryA = registry(clients.connect(server.getConnectString()));
+        ZooKeeperLockRegistry registryB = registry(clients.connect(server.getConnectString()));
+        String key = key();
+        LockHandle held = registryA.obtain(key).acquire();
+        Future<Throwable> waiter = threads.submit(() -> {
+            try {
+                return new AssertionError("acquired " + registryB.obtain(key).acquire());
+            } catch (LockBackendException e) {
+                return e;
+            }
+        });
+        Thread.sleep(300);
+        server.stop();
+        Duration lossNoticed =
+                Duration.ofMillis(CuratorClients.SESSION_TIMEOUT_MS).multipliedBy(3);
+        assertThat(waiter.get(lossNoticed.toMillis(), TimeUnit.MILLISECONDS))
+                .isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("session");
+        assertThat(held.isValid()).isFalse();
+        held.close();
+    }
+
+    private ZooKeeperLockRegistry registry(CuratorFramework client) {
+        ZooKeeperLockRegistry registry = ZooKeeperLockRegistry.builder(client).build();
+        ZooKeeperLockRegistry[] more = java.util.Arrays.copyOf(registries, registries.length + 1);
+        more[registries.length] = registry;
+        registries = more;
+        return registry;
+    }
+
+    /** Ends the session on the server, as its timeout would: a second handle takes it over and closes it. */
+    private static void expireSession(CuratorFramework client, String connectString) throws Exception {
+        ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
+        CountDownLatch connected = new CountDownLatch(1);
+        ZooKeeper twin = new ZooKeeper(
+                connectString,
+                CuratorClients.SESSION_TIMEOUT_MS,
+                event -> {
+                    if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                        connected.countDown();
+                    }
+                },
+                zooKeeper.getSessionId(),
+                zooKeeper.getSessionPasswd());
+        try {
+            assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            twin.close();
+        }
+    }
+
+    private static void awaitTrue(BooleanSupplier condition, Duration within, String what) throws InterruptedException {
+        long end = System.nanoTime() + within.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("Not within " + within + ": " + what);
+            }
+            Thread.sleep(25);
+        }
+    }
+
+    private static String key() {
+        return key("k");
+    }
+
+    private static String key(String suffix) {
+        return "fault-" + suffix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+}
