@@ -1,0 +1,172 @@
+package dev.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.testing.ManagedProcess;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/** What callers see when the server dies, freezes or restarts without its data; each test has its own server. */
+class RedisFaultIT {
+
+    private RedisServers servers;
+    private ManagedProcess server;
+    private LettuceConnectionFactory factory;
+    private ExecutorService threads;
+
+    @BeforeEach
+    void startServer() {
+        servers = new RedisServers();
+        server = servers.start();
+        factory = servers.factory(server);
+        threads = Executors.newCachedThreadPool();
+    }
+
+    @AfterEach
+    void stopServer() throws InterruptedException {
+        threads.shutdownNow();
+        threads.awaitTermination(10, TimeUnit.SECONDS);
+        servers.close();
+    }
+
+    private RedisLockRegistry registry(Duration lease) {
+        return RedisLockRegistry.builder(factory).leaseTime(lease).build();
+    }
+
+    @Test
+    void tokenAboveTenToTheFifteenthRoundTripsExactly() throws Exception {
+        try (RedisLockRegistry registry = registry(Duration.ofSeconds(30))) {
+            // Above the server clock in microseconds (~1.8e15) and close to 2^53, where a Lua
+            // double printed with tostring would lose digits.
+            RedisServers.cli(server.port(), "SET", "distlock:{big}:fence", "8999999999999990");
+            try (LockHandle first = registry.obtain("big").acquire()) {
+                assertThat(first.token()).isEqualTo(FencingToken.of(8_999_999_999_999_991L));
+            }
+            try (LockHandle second = registry.obtain("big").acquire()) {
+                assertThat(second.token()).isEqualTo(FencingToken.of(8_999_999_999_999_992L));
+            }
+            assertThat(RedisServers.cli(server.port(), "GET", "distlock:{big}:fence")
+                            .trim())
+                    .isEqualTo("8999999999999992");
+        }
+    }
+
+    @Test
+    void tokenOfAFreshKeyIsTheServerClockInMicroseconds() throws Exception {
+        try (RedisLockRegistry registry = registry(Duration.ofSeconds(30))) {
+            long before = serverMicros();
+            long token;
+            try (LockHandle handle = registry.obtain("fresh").acquire()) {
+                token = handle.token().value();
+            }
+            assertThat(token).isBetween(before, serverMicros()).isGreaterThan(1_000_000_000_000_000L);
+        }
+    }
+
+    @Test
+    void tokenStillRisesAfterARestartThatLostTheCounter() throws Exception {
+        try (RedisLockRegistry registry = registry(Duration.ofSeconds(30))) {
+            FencingToken last = null;
+            for (int i = 0; i < 20; i++) {
+                try (LockHandle handle = registry.obtain("restart").acquire()) {
+                    last = handle.token();
+                }
+            }
+            server.restart(); // SIGKILL, no persistence: the counter is gone
+            assertThat(RedisServers.cli(server.port(), "EXISTS", "distlock:{restart}:fence")
+                            .trim())
+                    .isEqualTo("0");
+            LockHandle after = acquireOnceReconnected(registry, "restart");
+            assertThat(after.token().isNewerThan(last))
+                    .as("%s after %s", after.token(), last)
+                    .isTrue();
+            after.close();
+        }
+    }
+
+    @Test
+    void waiterGetsBackendExceptionWhenTheServerDiesWithinItsWaitTime() throws Exception {
+        try (RedisLockRegistry holder = registry(Duration.ofSeconds(30));
+                RedisLockRegistry waiter = registry(Duration.ofSeconds(30))) {
+            LockHandle held = holder.obtain("dies").acquire();
+            Duration wait = Duration.ofSeconds(8);
+            Future<Optional<LockHandle>> waiting =
+                    threads.submit(() -> waiter.obtain("dies").tryAcquire(wait));
+            Thread.sleep(500);
+            assertThat(waiting.isDone()).isFalse();
+            long killedAt = System.nanoTime();
+            server.kill();
+            assertThatThrownBy(() -> waiting.get(20, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining(server.address())
+                    .hasMessageContaining("dies");
+            Duration took = Duration.ofNanos(System.nanoTime() - killedAt);
+            assertThat(took).as("reported within the wait time").isLessThan(wait);
+            held.close(); // must not throw although the server is gone... or throw a backend error, never hang
+        } catch (LockBackendException expectedOnClose) {
+            assertThat(expectedOnClose.getMessage()).contains(server.address());
+        }
+    }
+
+    @Test
+    void holdTurnsInvalidWhenTheServerIsUnreachablePastTheLease() throws Exception {
+        try (RedisLockRegistry registry = registry(Duration.ofSeconds(1))) {
+            LockHandle held = registry.obtain("unreachable").acquire();
+            server.kill();
+            Thread.sleep(2500);
+            assertThat(held.isValid()).isFalse();
+            held.close(); // a lost hold closes quietly
+        }
+    }
+
+    @Test
+    void frozenServerFailsACallWithinTheWaitTime() throws Exception {
+        try (RedisLockRegistry registry = registry(Duration.ofSeconds(30))) {
+            registry.obtain("warm").acquire().close();
+            server.pause();
+            try {
+                long start = System.nanoTime();
+                assertThatThrownBy(() -> registry.obtain("frozen").tryAcquire(Duration.ofSeconds(1)))
+                        .isInstanceOf(LockBackendException.class)
+                        .hasMessageContaining(server.address());
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1800));
+            } finally {
+                server.resume();
+            }
+        }
+    }
+
+    private long serverMicros() throws Exception {
+        String[] time = RedisServers.cli(server.port(), "TIME").trim().split("\\s+");
+        return Long.parseLong(time[0]) * 1_000_000 + Long.parseLong(time[1]);
+    }
+
+    private static LockHandle acquireOnceReconnected(RedisLockRegistry registry, String key) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+            try {
+                return registry.obtain(key).tryAcquire(Duration.ofSeconds(5)).orElseThrow();
+            } catch (LockBackendException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+}
