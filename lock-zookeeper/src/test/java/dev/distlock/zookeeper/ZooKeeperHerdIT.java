@@ -1,0 +1,137 @@
+package dev.distlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.LockHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * No herd: 20 waiters queue on one key, and each release wakes exactly one of them. The count
+ * is of the watch notifications that reach the backend's waiters; the control run watches the
+ * first node instead of the predecessor, as a naive lock would, to show the count catches a herd.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ZooKeeperHerdIT {
+
+    private static final int WAITERS = 20;
+
+    private static TestingServer server;
+    private static final CuratorClients clients = new CuratorClients();
+    private final List<ZooKeeperLockRegistry> registries = new ArrayList<>();
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = new TestingServer(true);
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        clients.closeAll();
+        server.close();
+    }
+
+    @AfterEach
+    void closeRegistries() throws InterruptedException {
+        threads.shutdownNow();
+        threads.awaitTermination(10, TimeUnit.SECONDS);
+        registries.forEach(ZooKeeperLockRegistry::close);
+        registries.clear();
+    }
+
+    @Test
+    void eachReleaseWakesExactlyOneWaiterInTheOrderTheyQueued() throws Exception {
+        Queue run = queueAndRelease(ZooKeeperLockBackend.Watching.PREDECESSOR);
+        assertThat(run.notifications()).as("one watch notification per release").isEqualTo(WAITERS);
+        assertThat(run.reads()).as("one read of the waiting line per wake-up").isEqualTo(WAITERS);
+        assertThat(run.order()).as("first come, first served").isSorted();
+    }
+
+    @Test
+    void watchingTheFirstNodeInsteadWouldWakeEveryWaiter() throws Exception {
+        Queue run = queueAndRelease(ZooKeeperLockBackend.Watching.FIRST);
+        assertThat(run.notifications())
+                .as("the holder's release alone wakes all %d waiters", WAITERS)
+                .isGreaterThanOrEqualTo(WAITERS * 2L);
+        assertThat(run.reads()).isGreaterThan(WAITERS * 2L);
+    }
+
+    /** Queues the waiters one after another behind a holder, then lets the holder go and counts. */
+    private Queue queueAndRelease(ZooKeeperLockBackend.Watching watching) throws Exception {
+        CuratorFramework observer = clients.connect(server.getConnectString());
+        List<CuratorFramework> waiterClients =
+                List.of(clients.connect(server.getConnectString()), clients.connect(server.getConnectString()));
+        String key = "herd-" + UUID.randomUUID();
+        String keyPath = ZooKeeperLockRegistry.DEFAULT_ROOT_PATH + "/" + LockPaths.encode(key);
+        ZooKeeperLockRegistry holder = register(clients.connect(server.getConnectString()), watching);
+        LockHandle held = holder.obtain(key).acquire();
+
+        List<ZooKeeperLockRegistry> waiters = new ArrayList<>();
+        List<Future<Integer>> acquired = new ArrayList<>();
+        List<Integer> order = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int i = 0; i < WAITERS; i++) {
+            ZooKeeperLockRegistry waiter = register(waiterClients.get(i % waiterClients.size()), watching);
+            waiters.add(waiter);
+            int position = i;
+            acquired.add(threads.submit(() -> {
+                try (LockHandle handle =
+                        waiter.obtain(key).tryAcquire(Duration.ofSeconds(60)).orElseThrow()) {
+                    order.add(position);
+                    Thread.sleep(5);
+                }
+                return position;
+            }));
+            int queued = i + 2;
+            awaitQueueLength(observer, keyPath, queued);
+        }
+        long notificationsBefore = sum(waiters, true);
+        long readsBefore = sum(waiters, false);
+        held.close();
+        for (Future<Integer> done : acquired) {
+            done.get(60, TimeUnit.SECONDS);
+        }
+        return new Queue(sum(waiters, true) - notificationsBefore, sum(waiters, false) - readsBefore, order);
+    }
+
+    private ZooKeeperLockRegistry register(CuratorFramework client, ZooKeeperLockBackend.Watching watching) {
+        ZooKeeperLockRegistry registry =
+                ZooKeeperLockRegistry.builder(client).watching(watching).build();
+        registries.add(registry);
+        return registry;
+    }
+
+    private static long sum(List<ZooKeeperLockRegistry> registries, boolean notifications) {
+        return registries.stream()
+                .map(ZooKeeperLockRegistry::zooKeeperBackend)
+                .mapToLong(backend -> notifications ? backend.watchNotifications() : backend.queueReads())
+                .sum();
+    }
+
+    private static void awaitQueueLength(CuratorFramework observer, String keyPath, int length) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (observer.getChildren().forPath(keyPath).size() < length) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("the waiting line never reached " + length);
+            }
+            Thread.sleep(5);
+        }
+        // The waiter reads the line and sets its watch just after its node appears.
+        Thread.sleep(30);
+    }
+
+    private record Queue(long notifications, long reads, List<Integer> order) {}
+}
