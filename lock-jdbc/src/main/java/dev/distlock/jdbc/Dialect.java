@@ -9,94 +9,24 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Locale;
 
-/**
- * The SQL of each supported database. Every time in a statement is the database's own clock;
- * the client only ever binds a lease length, so JVMs whose clocks disagree stay safe.
- *
- * <p>Parameter order, the same in every dialect: take (owner, lease, key) and, for PostgreSQL's
- * upsert, (key, owner, lease); insert (key, owner, lease); readFence (key, owner); renew (lease,
- * key, owner); releaseLive and clearOwn (key, owner).
- */
+/** The databases the lock table runs on, each with its {@link Statements} and DDL resource. */
 enum Dialect {
-
-    /**
-     * One upsert takes a free, expired or missing row and returns the fence. {@code
-     * clock_timestamp()} is the time the statement runs, not when a transaction began.
-     */
-    POSTGRESQL("postgresql", """
-            INSERT INTO ${table} AS l (lock_key, owner, expires_at, fence)
-            VALUES (?, ?, clock_timestamp() + ? * INTERVAL '1 millisecond', 1)
-            ON CONFLICT (lock_key) DO UPDATE
-               SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at, fence = l.fence + 1
-             WHERE l.owner IS NULL OR l.expires_at <= clock_timestamp()
-            RETURNING fence""", null, null, """
-            UPDATE ${table} SET expires_at = clock_timestamp() + ? * INTERVAL '1 millisecond'
-             WHERE lock_key = ? AND owner = ? AND expires_at > clock_timestamp()""", """
-            UPDATE ${table} SET owner = NULL, expires_at = NULL
-             WHERE lock_key = ? AND owner = ? AND expires_at > clock_timestamp()""", "SELECT clock_timestamp()"),
-
-    /**
-     * MySQL and MariaDB have no UPDATE ... RETURNING: the fence is read back by owner (owners are
-     * unique per hold, so the row read is the one just taken). UTC_TIMESTAMP, unlike NOW(), does
-     * not depend on the session's time zone.
-     */
-    MYSQL(
-            "mysql",
-            """
-            UPDATE ${table}
-               SET owner = ?, expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, fence = fence + 1
-             WHERE lock_key = ? AND (owner IS NULL OR expires_at <= UTC_TIMESTAMP(3))""",
-            "SELECT fence FROM ${table} WHERE lock_key = ? AND owner = ?",
-            """
-            INSERT INTO ${table} (lock_key, owner, expires_at, fence)
-            VALUES (?, ?, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, 1)""",
-            """
-            UPDATE ${table} SET expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND
-             WHERE lock_key = ? AND owner = ? AND expires_at > UTC_TIMESTAMP(3)""",
-            """
-            UPDATE ${table} SET owner = NULL, expires_at = NULL
-             WHERE lock_key = ? AND owner = ? AND expires_at > UTC_TIMESTAMP(3)""",
-            "SELECT UTC_TIMESTAMP(3)"),
-
-    /** H2 returns the updated row's fence through a FINAL TABLE query. */
-    H2("h2", """
-            SELECT fence FROM FINAL TABLE (
-              UPDATE ${table}
-                 SET owner = ?, expires_at = DATEADD(MILLISECOND, ?, CURRENT_TIMESTAMP), fence = fence + 1
-               WHERE lock_key = ? AND (owner IS NULL OR expires_at <= CURRENT_TIMESTAMP))""", null, """
-            INSERT INTO ${table} (lock_key, owner, expires_at, fence)
-            VALUES (?, ?, DATEADD(MILLISECOND, ?, CURRENT_TIMESTAMP), 1)""", """
-            UPDATE ${table} SET expires_at = DATEADD(MILLISECOND, ?, CURRENT_TIMESTAMP)
-             WHERE lock_key = ? AND owner = ? AND expires_at > CURRENT_TIMESTAMP""", """
-            UPDATE ${table} SET owner = NULL, expires_at = NULL
-             WHERE lock_key = ? AND owner = ? AND expires_at > CURRENT_TIMESTAMP""", "SELECT CURRENT_TIMESTAMP");
-
-    /** Frees an expired row still marked with the releasing owner; never touches another owner's row. */
-    static final String CLEAR_OWN =
-            "UPDATE ${table} SET owner = NULL, expires_at = NULL WHERE lock_key = ? AND owner = ?";
-
-    /** Checks that the table exists with the expected columns, reading no rows. */
-    static final String PROBE = "SELECT lock_key, owner, expires_at, fence FROM ${table} WHERE 1 = 0";
+    POSTGRESQL("postgresql", Statements.postgresql()),
+    /** MySQL and MariaDB. */
+    MYSQL("mysql", Statements.mysql()),
+    H2("h2", Statements.h2());
 
     private final String id;
-    final String take;
-    /** Null when {@link #take} returns the fence itself. */
-    final String readFence;
-    /** Null when {@link #take} also inserts a missing row. */
-    final String insert;
+    private final Statements statements;
 
-    final String renew;
-    final String releaseLive;
-    final String now;
-
-    Dialect(String id, String take, String readFence, String insert, String renew, String releaseLive, String now) {
+    Dialect(String id, Statements statements) {
         this.id = id;
-        this.take = take;
-        this.readFence = readFence;
-        this.insert = insert;
-        this.renew = renew;
-        this.releaseLive = releaseLive;
-        this.now = now;
+        this.statements = statements;
+    }
+
+    /** The statements, with {@code ${table}} standing for the table name. */
+    Statements statements() {
+        return statements;
     }
 
     /** The dialect for {@link java.sql.DatabaseMetaData#getDatabaseProductName()}. */
@@ -118,11 +48,6 @@ enum Dialect {
     /** The DDL resource on the classpath, with {@code ${table}} standing for the table name. */
     String schemaResource() {
         return "dev/distlock/jdbc/schema-" + id + ".sql";
-    }
-
-    /** Whether {@link #take} is a query returning the fence, rather than an update. */
-    boolean takeReturnsFence() {
-        return readFence == null;
     }
 
     /** The lease as bound into the statements. */

@@ -47,6 +47,7 @@ final class LockTable {
     private final String renew;
     private final String releaseLive;
     private final String clearOwn;
+    private final String now;
 
     private LockTable(DataSource dataSource, TableName table, Dialect dialect, String address, String productName) {
         this.dataSource = dataSource;
@@ -54,12 +55,14 @@ final class LockTable {
         this.dialect = dialect;
         this.address = address;
         this.translator = new SQLErrorCodeSQLExceptionTranslator(productName);
-        this.take = table.into(dialect.take);
-        this.readFence = dialect.readFence == null ? null : table.into(dialect.readFence);
-        this.insert = dialect.insert == null ? null : table.into(dialect.insert);
-        this.renew = table.into(dialect.renew);
-        this.releaseLive = table.into(dialect.releaseLive);
-        this.clearOwn = table.into(Dialect.CLEAR_OWN);
+        Statements statements = dialect.statements();
+        this.take = table.into(statements.take());
+        this.readFence = statements.readFence() == null ? null : table.into(statements.readFence());
+        this.insert = statements.insert() == null ? null : table.into(statements.insert());
+        this.renew = table.into(statements.renew());
+        this.releaseLive = table.into(statements.releaseLive());
+        this.clearOwn = table.into(Statements.CLEAR_OWN);
+        this.now = statements.now();
     }
 
     /**
@@ -112,14 +115,10 @@ final class LockTable {
     /** Takes the row if it is free or expired (and, in PostgreSQL, if it is missing); returns the new fence. */
     OptionalLong take(String key, String owner, Duration lease, int timeoutSeconds) {
         return run(key, timeoutSeconds, connection -> {
-            if (dialect.takeReturnsFence()) {
+            if (readFence == null) { // an upsert that returns the fence
                 try (PreparedStatement statement = connection.prepareStatement(take)) {
                     statement.setQueryTimeout(timeoutSeconds);
-                    if (insert == null) {
-                        bind(statement, key, owner, dialect.leaseAmount(lease));
-                    } else {
-                        bind(statement, owner, dialect.leaseAmount(lease), key);
-                    }
+                    bind(statement, key, owner, dialect.leaseAmount(lease));
                     try (ResultSet rs = statement.executeQuery()) {
                         return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
                     }
@@ -147,6 +146,7 @@ final class LockTable {
     boolean insert(String key, String owner, Duration lease, int timeoutSeconds) {
         return run(key, timeoutSeconds, connection -> {
             try {
+                // 0 rows: MySQL's INSERT IGNORE met an existing row
                 return update(connection, insert, timeoutSeconds, key, owner, dialect.leaseAmount(lease)) == 1;
             } catch (SQLException e) {
                 if (translate("insert", insert, e) instanceof DuplicateKeyException) {
@@ -182,7 +182,7 @@ final class LockTable {
     /** The database's current time, for reports of how far a JVM's clock is off; never used for expiry. */
     Instant databaseNow() {
         return run(null, 5, connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(dialect.now);
+            try (PreparedStatement statement = connection.prepareStatement(now);
                     ResultSet rs = statement.executeQuery()) {
                 rs.next();
                 return dialect.readNow(rs);
@@ -232,7 +232,7 @@ final class LockTable {
 
     /** Null when the table can be read, else why not. */
     private SQLException probe() {
-        String sql = table.into(Dialect.PROBE);
+        String sql = table.into(Statements.PROBE);
         return run(null, 30, connection -> {
             try (PreparedStatement statement = connection.prepareStatement(sql);
                     ResultSet rs = statement.executeQuery()) {

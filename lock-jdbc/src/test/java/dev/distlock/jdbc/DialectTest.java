@@ -29,9 +29,10 @@ class DialectTest {
     @ParameterizedTest
     @EnumSource(Dialect.class)
     void statementsTakeNoClientTimeOnlyALeaseLength(Dialect dialect) {
-        for (String sql : new String[] {dialect.take, dialect.renew, dialect.releaseLive, dialect.insert}) {
-            if (sql != null) {
-                assertThat(sql).contains("${table}").doesNotContainIgnoringCase("NOW()");
+        Statements sql = dialect.statements();
+        for (String statement : new String[] {sql.take(), sql.renew(), sql.releaseLive(), sql.insert()}) {
+            if (statement != null) {
+                assertThat(statement).contains("${table}").doesNotContainIgnoringCase("NOW(");
             }
         }
         assertThat(dialect.leaseAmount(Duration.ofMillis(1500))).isGreaterThanOrEqualTo(1500);

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -159,14 +160,22 @@ abstract class JdbcLockRegistryContract extends LockRegistryContract {
         // Over the proxy, a plain getConnection() would return the caller's transactional connection.
         try (JdbcLockRegistry inTransaction =
                 builder(new TransactionAwareDataSourceProxy(pool)).build()) {
+            String callersKey = key("callers-own-row");
             LockHandle handle = transaction.execute(status -> {
                 try {
+                    new JdbcTemplate(pool)
+                            .update(
+                                    "INSERT INTO " + table() + " (lock_key, owner, fence) VALUES (?, 'caller', 99)",
+                                    callersKey);
                     LockHandle held = inTransaction.obtain(key).acquire();
                     Row seenElsewhere = row(fixture().poolB, key);
                     assertThat(seenElsewhere.owner())
                             .as("another connection sees the lock row before the caller commits")
                             .isNotNull();
                     assertThat(registryB.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
+                    assertThat(rowExists(fixture().poolB, callersKey))
+                            .as("the lock statements did not commit the caller's own work")
+                            .isFalse();
                     status.setRollbackOnly();
                     return held;
                 } catch (InterruptedException e) {
@@ -233,10 +242,10 @@ abstract class JdbcLockRegistryContract extends LockRegistryContract {
     @Test
     void holderAndWaiterOnAOneConnectionPoolLeaveItFreeForOthers() throws Exception {
         String key = key();
-        try (HikariDataSource single = database().pool("distlock-single", 1);
+        // A caller that kept the only connection would make the others' getConnection() time out.
+        try (HikariDataSource single = database().pool("distlock-single", 1, null, true, Duration.ofSeconds(2));
                 JdbcLockRegistry holder = builder(single).build();
                 JdbcLockRegistry waiter = builder(single).build()) {
-            single.setConnectionTimeout(2000);
             LockHandle held = holder.obtain(key).acquire(); // renewed by the watchdog over the same connection
             Future<Optional<LockHandle>> waiting =
                     inThread(() -> waiter.obtain(key).tryAcquire(Duration.ofSeconds(20)));
@@ -327,6 +336,12 @@ abstract class JdbcLockRegistryContract extends LockRegistryContract {
                     .hasMessageContaining(database().hostPart())
                     .hasMessageNotContaining("password");
         }
+    }
+
+    private boolean rowExists(DataSource dataSource, String key) {
+        Integer rows = new JdbcTemplate(dataSource)
+                .queryForObject("SELECT COUNT(*) FROM " + table() + " WHERE lock_key = ?", Integer.class, key);
+        return rows != null && rows > 0;
     }
 
     private Row row(DataSource dataSource, String key) {

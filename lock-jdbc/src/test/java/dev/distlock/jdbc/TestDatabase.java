@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -75,6 +76,11 @@ enum TestDatabase {
      * each connection, standing for an application server configured for another zone.
      */
     HikariDataSource pool(String name, int size, String timeZone, boolean autoCommit) {
+        return pool(name, size, timeZone, autoCommit, Duration.ofSeconds(5));
+    }
+
+    /** A pool whose {@code getConnection()} gives up after {@code connectionTimeout}. */
+    HikariDataSource pool(String name, int size, String timeZone, boolean autoCommit, Duration connectionTimeout) {
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
         config.setJdbcUrl(url);
@@ -82,7 +88,7 @@ enum TestDatabase {
         config.setPassword(password);
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(1);
-        config.setConnectionTimeout(5000);
+        config.setConnectionTimeout(connectionTimeout.toMillis());
         config.setAutoCommit(autoCommit);
         if (timeZone != null) {
             config.setConnectionInitSql(String.format(setTimeZone, timeZone));
