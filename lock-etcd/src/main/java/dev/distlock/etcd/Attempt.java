@@ -66,7 +66,11 @@ final class Attempt {
         this.leaseRefreshedAt = grantSentAt;
     }
 
-    /** Grants a lease for the attempt and queues its entry, reading in the same transaction who is ahead. */
+    /**
+     * Grants a lease for the attempt and queues its entry, reading in the same transaction who is
+     * ahead. Null when the lease ended before the entry could be written (etcd refuses the put);
+     * the caller may try again.
+     */
     static Attempt enqueue(Client client, EtcdRequests requests, EtcdKeys keys, LockRequest request)
             throws InterruptedException {
         long grantSentAt = System.nanoTime();
@@ -79,6 +83,12 @@ final class Attempt {
         Attempt attempt = new Attempt(client, requests, keys, request, leaseId, grantSentAt);
         try {
             attempt.putEntry();
+        } catch (LockBackendException e) {
+            attempt.abandon();
+            if (EtcdRequests.isLeaseNotFound(e.getCause())) {
+                return null;
+            }
+            throw e;
         } catch (InterruptedException e) {
             attempt.withdrawQuietly();
             throw e;

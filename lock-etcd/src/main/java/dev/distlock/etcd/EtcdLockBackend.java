@@ -54,6 +54,12 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
     public Optional<EtcdLease> tryAcquire(LockRequest request) throws InterruptedException {
         while (true) {
             Attempt attempt = Attempt.enqueue(client, requests, keys, request);
+            if (attempt == null) {
+                if (request.deadline().hasPassed()) {
+                    return Optional.empty();
+                }
+                continue;
+            }
             Attempt.Outcome outcome;
             try {
                 outcome = attempt.awaitTurn();
