@@ -60,7 +60,11 @@ public final class JdbcBenchmark {
                         + "Scenarios: *1 thread* = acquire+release on one key, no contention; *4 threads, one"
                         + " registry* = handoffs through the registry's local gate; *4 threads, 4 registries* ="
                         + " handoffs between registries that each have their own pool (as separate JVMs would),"
-                        + " where a waiter learns of a release only by polling (back-off 5 ms doubling to 200 ms).\n\n"
+                        + " where a waiter learns of a release only by polling (back-off 5 ms doubling to 200 ms):"
+                        + " polling is not fair, the releasing thread often takes the key again before a sleeping"
+                        + " waiter polls, so this row counts completed operations, not handoffs between owners.\n\n"
+                        + "Load average when the run started: " + loadAverage() + " (the machine was shared with"
+                        + " other builds, so absolute numbers are noisy).\n\n"
                         + "Run: `mvn -q -o install -pl lock-core,lock-jdbc -DskipTests && mvn -q -pl benchmarks/jdbc"
                         + " compile exec:java` from the repository root (or `java -cp <classpath>"
                         + " dev.distlock.bench.jdbc.JdbcBenchmark benchmarks/results/jdbc.md`).",
@@ -119,7 +123,7 @@ public final class JdbcBenchmark {
             });
             results.add(new Result(
                     library,
-                    "4 threads, 4 registries (own pools), one key: handoffs",
+                    "4 threads, 4 registries (own pools), one key: acquire+release, polling waiters",
                     polled.operations(),
                     polled.opsPerSecond(),
                     Double.NaN,
@@ -148,6 +152,14 @@ public final class JdbcBenchmark {
         try (Connection connection = pool.getConnection();
                 Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + table);
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).strip();
+        } catch (java.io.IOException | RuntimeException e) {
+            return "unknown";
         }
     }
 
