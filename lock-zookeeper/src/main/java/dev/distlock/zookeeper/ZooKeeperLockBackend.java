@@ -44,8 +44,13 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
 
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperLockBackend.class);
 
-    /** How far past its wait time an attempt may run to finish the calls it started (read, clean up). */
-    static final Duration OVERRUN = Duration.ofMillis(500);
+    /**
+     * How far past its wait time an attempt may run to finish the calls it started (a zero-wait
+     * try still needs its create and read; a timed-out one deletes its node). Past it, the
+     * attempt fails with {@link LockBackendException} even if the connection looks fine, which
+     * is what bounds a caller during a silent partition.
+     */
+    static final Duration OVERRUN = Duration.ofMillis(1000);
 
     /** Which node a waiter watches. */
     enum Watching {
@@ -128,20 +133,11 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
                 : System.nanoTime() + deadline.remainingNanos() + OVERRUN.toNanos();
         String keyPath = paths.keyPath(key);
 
-        PendingCall create = new PendingCall(this::deleteAbandonedNode);
-        try {
-            client.create()
-                    .creatingParentContainersIfNeeded()
-                    .withProtection()
-                    .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                    .inBackground(create)
-                    .forPath(
-                            LockPaths.lockNodePath(keyPath),
-                            request.owner().value().getBytes(StandardCharsets.US_ASCII));
-        } catch (Exception e) {
-            throw failure(key, "could not send the request that creates its lock node", e);
+        CuratorEvent created = createNode(keyPath, request.owner().value(), key, callsEnd);
+        for (int retry = 0; retry < 3 && created.getResultCode() == KeeperException.Code.NONODE.intValue(); retry++) {
+            // The server swept an empty parent container between Curator creating it and our node: again.
+            created = createNode(keyPath, request.owner().value(), key, callsEnd);
         }
-        CuratorEvent created = answer(create, key, "creating its lock node", callsEnd);
         checkResult(created, key, "creating its lock node under " + keyPath);
         String ownPath = created.getName();
         boolean granted = false;
@@ -160,6 +156,23 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
                 deleteOwnNode(ownPath, Math.min(OVERRUN.toNanos(), Math.max(0, callsEnd - System.nanoTime())));
             }
         }
+    }
+
+    /** Creates this attempt's protected ephemeral-sequential node, its parents as containers. */
+    private CuratorEvent createNode(String keyPath, String owner, String key, long callsEnd)
+            throws InterruptedException {
+        PendingCall create = new PendingCall(this::deleteAbandonedNode);
+        try {
+            client.create()
+                    .creatingParentContainersIfNeeded()
+                    .withProtection()
+                    .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                    .inBackground(create)
+                    .forPath(LockPaths.lockNodePath(keyPath), owner.getBytes(StandardCharsets.US_ASCII));
+        } catch (Exception e) {
+            throw failure(key, "could not send the request that creates its lock node", e);
+        }
+        return answer(create, key, "creating its lock node", callsEnd);
     }
 
     private Optional<ZooKeeperLease> waitInLine(
