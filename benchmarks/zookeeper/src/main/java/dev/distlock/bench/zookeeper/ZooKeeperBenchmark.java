@@ -66,8 +66,14 @@ public final class ZooKeeperBenchmark {
                         + " own registry and client (stands for 4 JVMs), so every handoff goes through the server.\n"
                         + "- *Curator InterProcessMutex*: one mutex per thread (the recipe's reentrancy is per"
                         + " thread), on one shared client, or each on its own client for the 4-client row.\n"
-                        + "- The machine was shared with other builds while this ran (load average above the 2"
-                        + " cores), so treat differences under ~20% as noise.",
+                        + "- Why distlock is slower here: every ZooKeeper call is a Curator background call whose"
+                        + " answer the caller awaits with its deadline (so a silent partition cannot hold it past"
+                        + " its wait time); that costs one more thread hop per call (ZooKeeper's event thread) than"
+                        + " Curator's blocking calls, which on an in-process server is a large share of a call."
+                        + " With 1 registry, the registry's local queue means a handoff is delete + create + read"
+                        + " in turn, where Curator's 4 mutexes already have their nodes queued on the server.\n"
+                        + "- The machine was shared with other builds while this ran (load average 3-8 on 2"
+                        + " cores); runs differed by up to 2x, so compare rows of one run only.",
                 results);
     }
 
