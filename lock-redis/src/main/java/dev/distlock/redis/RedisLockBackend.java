@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,7 +67,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         if (!mayWait || deadline.hasPassed()) {
             return Optional.empty();
         }
-        subscriber.ensureListening();
+        awaitSubscription(deadline);
         ReleaseSubscriber.Wakeup wakeup = subscriber.register(keys.lock());
         long waitingSince = System.nanoTime();
         try {
@@ -87,6 +89,16 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
             }
         } finally {
             subscriber.unregister(keys.lock(), wakeup);
+        }
+    }
+
+    /** Gives the first subscription a moment to be confirmed; without it waits only end at the holder's lease. */
+    private void awaitSubscription(Deadline deadline) throws InterruptedException {
+        long limit = Math.min(deadline.remainingNanos(), commandTimeout.toNanos());
+        try {
+            subscriber.ensureListening().get(limit, TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            log.debug("Release subscription not confirmed; waiting with capped waits only", e);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -9,48 +10,74 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * Wakes this registry's waiters when a lock they wait for is released. The registry holds ONE
  * subscription, to {@link RedisKeys#RELEASE_CHANNEL}, however many keys it locks; the message
  * names the released lock. It is opened on the first wait, not before, so registries that never
- * wait hold none. Waiters are kept only while they wait.
+ * wait hold none. Waiters are kept only while they wait. With Lettuce the subscription survives
+ * reconnects; while it is down, waits still end at the holder's remaining lease.
  */
 final class ReleaseSubscriber implements MessageListener, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReleaseSubscriber.class);
+    private static final byte[] CHANNEL = RedisKeys.RELEASE_CHANNEL.getBytes(StandardCharsets.UTF_8);
 
     private final RedisConnectionFactory factory;
     private final ConcurrentHashMap<String, Set<Wakeup>> waiters = new ConcurrentHashMap<>();
-    private RedisMessageListenerContainer container;
+    private CompletableFuture<RedisConnection> subscription;
     private boolean closed;
 
     ReleaseSubscriber(RedisConnectionFactory factory) {
         this.factory = factory;
     }
 
-    /** Subscribes if not yet done; returns once the subscription is confirmed (or failed: waits are capped anyway). */
-    synchronized void ensureListening() {
-        if (container != null || closed) {
-            return;
+    /**
+     * Subscribes unless done already, on a thread of its own so that a server that dies meanwhile
+     * cannot hold up a waiter. The stage completes once the subscription is confirmed.
+     */
+    synchronized CompletableFuture<?> ensureListening() {
+        if (closed) {
+            return CompletableFuture.completedFuture(null);
         }
-        RedisMessageListenerContainer created = new RedisMessageListenerContainer();
-        created.setConnectionFactory(factory);
-        created.setBeanName("distlock-release-subscriber");
-        created.addMessageListener(this, new ChannelTopic(RedisKeys.RELEASE_CHANNEL));
-        created.afterPropertiesSet();
+        if (subscription == null || subscription.isCompletedExceptionally()) {
+            subscription = new CompletableFuture<>();
+            CompletableFuture<RedisConnection> pending = subscription;
+            Thread thread = new Thread(() -> subscribe(pending), "distlock-redis-subscribe");
+            thread.setDaemon(true);
+            thread.start();
+        }
+        return subscription;
+    }
+
+    private void subscribe(CompletableFuture<RedisConnection> pending) {
+        RedisConnection connection = null;
         try {
-            created.start();
+            connection = factory.getConnection();
+            if (connection.getNativeConnection()
+                    instanceof io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands<?, ?>) {
+                // Lettuce subscribes and returns; it re-subscribes by itself after a reconnect.
+                connection.subscribe(this, CHANNEL);
+                pending.complete(connection);
+            } else {
+                // Other clients block the subscribing thread for as long as the subscription lasts.
+                pending.complete(connection);
+                connection.subscribe(this, CHANNEL);
+            }
         } catch (RuntimeException e) {
-            log.debug(
-                    "Subscription to {} is not confirmed yet; it is retried in the background",
-                    RedisKeys.RELEASE_CHANNEL,
-                    e);
+            log.debug("Subscribing to {} failed; the next waiter tries again", RedisKeys.RELEASE_CHANNEL, e);
+            if (connection != null) {
+                connection.close();
+            }
+            pending.completeExceptionally(e);
         }
-        container = created;
+        synchronized (this) {
+            if (closed) {
+                closeQuietly(pending);
+            }
+        }
     }
 
     Wakeup register(String lockKey) {
@@ -80,17 +107,31 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        closed = true;
-        if (container != null) {
-            try {
-                container.destroy();
-            } catch (Exception e) {
-                log.debug("Closing the release subscription failed", e);
-            }
-            container = null;
+    public void close() {
+        CompletableFuture<RedisConnection> current;
+        synchronized (this) {
+            closed = true;
+            current = subscription;
+        }
+        if (current != null) {
+            closeQuietly(current);
         }
         wakeAll();
+    }
+
+    private static void closeQuietly(CompletableFuture<RedisConnection> subscription) {
+        RedisConnection connection = subscription.getNow(null);
+        if (connection == null) {
+            return;
+        }
+        try {
+            if (connection.getSubscription() != null) {
+                connection.getSubscription().close();
+            }
+            connection.close();
+        } catch (RuntimeException e) {
+            log.debug("Closing the release subscription failed", e);
+        }
     }
 
     /** One waiting thread's signal. */

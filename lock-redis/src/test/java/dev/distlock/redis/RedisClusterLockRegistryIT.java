@@ -9,6 +9,8 @@ import dev.distlock.core.contract.LockRegistryContract;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,6 +56,36 @@ class RedisClusterLockRegistryIT extends LockRegistryContract {
             }
         } finally {
             handles.forEach(LockHandle::close);
+        }
+    }
+
+    @Test
+    void waiterWakesOnReleaseMessageFromAnyMaster() throws Exception {
+        // A 30s lease: only the release message can wake the waiter this fast. The keys spread
+        // over the three masters, while the registry subscribes on one node.
+        try (RedisLockRegistry holder = RedisLockRegistry.builder(factory)
+                        .leaseTime(Duration.ofSeconds(30))
+                        .build();
+                RedisLockRegistry waiter = RedisLockRegistry.builder(factory)
+                        .leaseTime(Duration.ofSeconds(30))
+                        .build()) {
+            long slowest = 0;
+            for (int i = 0; i < 6; i++) {
+                String key = key("handoff" + i);
+                LockHandle held = holder.obtain(key).acquire();
+                Future<Long> acquiredAt = inThread(() -> {
+                    try (LockHandle handle = waiter.obtain(key)
+                            .tryAcquire(Duration.ofSeconds(20))
+                            .orElseThrow()) {
+                        return System.nanoTime();
+                    }
+                });
+                Thread.sleep(300);
+                long releasedAt = System.nanoTime();
+                held.close();
+                slowest = Math.max(slowest, acquiredAt.get(20, TimeUnit.SECONDS) - releasedAt);
+            }
+            assertThat(Duration.ofNanos(slowest)).isLessThan(Duration.ofMillis(250));
         }
     }
 }
