@@ -1,7 +1,7 @@
 package dev.distlock.core;
 
 import dev.distlock.core.spi.LockRegistrySupport;
-import java.time.Duration;
+import dev.distlock.core.spi.RegistryBuilder;
 import java.util.Objects;
 
 /**
@@ -33,10 +33,9 @@ public final class MemoryLockRegistry extends LockRegistrySupport {
     }
 
     /** Builds a {@link MemoryLockRegistry}. */
-    public static final class Builder {
+    public static final class Builder extends RegistryBuilder<Builder, MemoryLockRegistry> {
 
         private MemoryLockStore store;
-        private RegistryOptions options = RegistryOptions.defaults();
 
         private Builder() {}
 
@@ -46,23 +45,9 @@ public final class MemoryLockRegistry extends LockRegistrySupport {
             return this;
         }
 
-        public Builder leaseTime(Duration leaseTime) {
-            options = options.withLeaseTime(leaseTime);
-            return this;
-        }
-
-        public Builder keyPrefix(String keyPrefix) {
-            options = options.withKeyPrefix(keyPrefix);
-            return this;
-        }
-
-        public Builder options(RegistryOptions options) {
-            this.options = Objects.requireNonNull(options, "options");
-            return this;
-        }
-
+        @Override
         public MemoryLockRegistry build() {
-            return new MemoryLockRegistry(store != null ? store : new MemoryLockStore(), options);
+            return new MemoryLockRegistry(store != null ? store : new MemoryLockStore(), options());
         }
     }
 }

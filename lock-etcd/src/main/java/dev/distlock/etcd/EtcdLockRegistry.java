@@ -2,6 +2,7 @@ package dev.distlock.etcd;
 
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.LockRegistrySupport;
+import dev.distlock.core.spi.RegistryBuilder;
 import io.etcd.jetcd.Client;
 import java.time.Duration;
 import java.util.Objects;
@@ -34,11 +35,10 @@ public final class EtcdLockRegistry extends LockRegistrySupport {
     }
 
     /** Builds an {@link EtcdLockRegistry}. */
-    public static final class Builder {
+    public static final class Builder extends RegistryBuilder<Builder, EtcdLockRegistry> {
 
         private final Client client;
         private String namespace = EtcdKeys.DEFAULT_NAMESPACE;
-        private RegistryOptions options = RegistryOptions.defaults();
         private String address = "the endpoints of the given jetcd Client";
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
 
@@ -49,22 +49,6 @@ public final class EtcdLockRegistry extends LockRegistrySupport {
         /** The etcd key prefix of all locks, {@code /distlock/} by default; a missing trailing {@code /} is added. */
         public Builder namespace(String namespace) {
             this.namespace = new EtcdKeys(namespace).namespace();
-            return this;
-        }
-
-        public Builder options(RegistryOptions options) {
-            this.options = Objects.requireNonNull(options, "options");
-            return this;
-        }
-
-        /** The lease of watchdog-renewed holds; etcd counts whole seconds, so it is rounded up on the server. */
-        public Builder leaseTime(Duration leaseTime) {
-            options = options.withLeaseTime(leaseTime);
-            return this;
-        }
-
-        public Builder keyPrefix(String keyPrefix) {
-            options = options.withKeyPrefix(keyPrefix);
             return this;
         }
 
@@ -87,9 +71,10 @@ public final class EtcdLockRegistry extends LockRegistrySupport {
             return this;
         }
 
+        @Override
         public EtcdLockRegistry build() {
             EtcdRequests requests = new EtcdRequests(address, requestTimeout);
-            return new EtcdLockRegistry(new EtcdLockBackend(client, new EtcdKeys(namespace), requests), options);
+            return new EtcdLockRegistry(new EtcdLockBackend(client, new EtcdKeys(namespace), requests), options());
         }
     }
 }

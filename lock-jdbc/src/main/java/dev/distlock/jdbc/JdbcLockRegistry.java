@@ -2,6 +2,7 @@ package dev.distlock.jdbc;
 
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.LockRegistrySupport;
+import dev.distlock.core.spi.RegistryBuilder;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,12 +70,11 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
     }
 
     /** Builds a {@link JdbcLockRegistry}; {@link #build()} checks the lock table. */
-    public static final class Builder {
+    public static final class Builder extends RegistryBuilder<Builder, JdbcLockRegistry> {
 
         private final DataSource dataSource;
         private TableName tableName = new TableName(TableName.DEFAULT);
         private boolean initializeSchema;
-        private RegistryOptions options = RegistryOptions.defaults();
         private Clock clock = Clock.systemUTC();
 
         private Builder(DataSource dataSource) {
@@ -96,21 +96,6 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
             return this;
         }
 
-        public Builder options(RegistryOptions options) {
-            this.options = Objects.requireNonNull(options, "options");
-            return this;
-        }
-
-        public Builder leaseTime(Duration leaseTime) {
-            options = options.withLeaseTime(leaseTime);
-            return this;
-        }
-
-        public Builder keyPrefix(String keyPrefix) {
-            options = options.withKeyPrefix(keyPrefix);
-            return this;
-        }
-
         /**
          * The clock compared with the database's at start-up, to warn when they are apart. It is
          * never used for expiry, which the database decides by its own clock.
@@ -127,9 +112,10 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
          *     with the DDL to create it
          * @throws dev.distlock.core.LockBackendException when the database cannot be reached
          */
+        @Override
         public JdbcLockRegistry build() {
             LockTable table = LockTable.open(dataSource, tableName, initializeSchema);
-            return new JdbcLockRegistry(table, options, measureClockOffset(table, clock));
+            return new JdbcLockRegistry(table, options(), measureClockOffset(table, clock));
         }
     }
 }

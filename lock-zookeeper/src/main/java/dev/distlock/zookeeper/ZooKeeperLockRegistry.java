@@ -2,7 +2,7 @@ package dev.distlock.zookeeper;
 
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.LockRegistrySupport;
-import java.time.Duration;
+import dev.distlock.core.spi.RegistryBuilder;
 import java.util.Objects;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
@@ -47,11 +47,10 @@ public final class ZooKeeperLockRegistry extends LockRegistrySupport {
     }
 
     /** Builds a {@link ZooKeeperLockRegistry}. */
-    public static final class Builder {
+    public static final class Builder extends RegistryBuilder<Builder, ZooKeeperLockRegistry> {
 
         private final CuratorFramework client;
         private String rootPath = DEFAULT_ROOT_PATH;
-        private RegistryOptions options = RegistryOptions.defaults();
         private ZooKeeperLockBackend.Watching watching = ZooKeeperLockBackend.Watching.PREDECESSOR;
 
         private Builder(CuratorFramework client) {
@@ -64,30 +63,14 @@ public final class ZooKeeperLockRegistry extends LockRegistrySupport {
             return this;
         }
 
-        public Builder options(RegistryOptions options) {
-            this.options = Objects.requireNonNull(options, "options");
-            return this;
-        }
-
-        /**
-         * The lease of holds without a fixed lease. On ZooKeeper they last as long as the session,
-         * so this only matters for options shared with other backends.
-         */
-        public Builder leaseTime(Duration leaseTime) {
-            options = options.withLeaseTime(leaseTime);
-            return this;
-        }
-
-        public Builder keyPrefix(String keyPrefix) {
-            options = options.withKeyPrefix(keyPrefix);
-            return this;
-        }
+        // leaseTime(..) has no effect on held locks here: they last as long as the session.
 
         Builder watching(ZooKeeperLockBackend.Watching watching) {
             this.watching = watching;
             return this;
         }
 
+        @Override
         public ZooKeeperLockRegistry build() {
             LockPaths paths = new LockPaths(rootPath);
             if (client.getState() != CuratorFrameworkState.STARTED) {
@@ -95,7 +78,8 @@ public final class ZooKeeperLockRegistry extends LockRegistrySupport {
                         + client.getState() + "; start it before building the registry (the registry never starts"
                         + " or closes the application's client).");
             }
-            return new ZooKeeperLockRegistry(new ZooKeeperLockBackend(client, paths, watching), paths.root(), options);
+            return new ZooKeeperLockRegistry(
+                    new ZooKeeperLockBackend(client, paths, watching), paths.root(), options());
         }
     }
 }

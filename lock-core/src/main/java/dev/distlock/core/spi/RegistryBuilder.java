@@ -1,0 +1,48 @@
+package dev.distlock.core.spi;
+
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.RegistryOptions;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The settings every registry builder shares; a backend's builder extends it and adds its own.
+ *
+ * @param <B> the backend's builder, returned by every setter
+ * @param <R> the registry it builds
+ */
+public abstract class RegistryBuilder<B extends RegistryBuilder<B, R>, R extends LockRegistry> {
+
+    private RegistryOptions options = RegistryOptions.defaults();
+
+    protected RegistryBuilder() {}
+
+    /** All shared settings at once; replaces earlier {@link #leaseTime} and {@link #keyPrefix} calls. */
+    public B options(RegistryOptions options) {
+        this.options = Objects.requireNonNull(options, "options");
+        return self();
+    }
+
+    /** Lease of holds renewed by the watchdog, default 30s; renewed every third of it. */
+    public B leaseTime(Duration leaseTime) {
+        options = options.withLeaseTime(leaseTime);
+        return self();
+    }
+
+    /** Prepended to every key, default none; keeps applications that share a server apart. */
+    public B keyPrefix(String keyPrefix) {
+        options = options.withKeyPrefix(keyPrefix);
+        return self();
+    }
+
+    protected final RegistryOptions options() {
+        return options;
+    }
+
+    public abstract R build();
+
+    @SuppressWarnings("unchecked")
+    private B self() {
+        return (B) this;
+    }
+}
