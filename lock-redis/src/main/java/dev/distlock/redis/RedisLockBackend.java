@@ -102,7 +102,8 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         }
     }
 
-    private AcquireReply acquireOnce(LockRequest request, RedisKeys keys, boolean willWait, Deadline deadline) {
+    private AcquireReply acquireOnce(LockRequest request, RedisKeys keys, boolean willWait, Deadline deadline)
+            throws InterruptedException {
         Duration timeout = callTimeout(deadline);
         List<byte[]> args = List.of(
                 bytes(request.owner().value()),
@@ -120,6 +121,10 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
                     request.key(),
                     List.of(keys.lockBytes()),
                     releaseArgs(request.owner().value(), keys));
+            if (Thread.interrupted()) {
+                throw new InterruptedException(
+                        "Interrupted while acquiring lock '" + request.key() + "' on " + node.address());
+            }
             throw e;
         }
         return AcquireReply.parse(answer, call.sentAtNanos());

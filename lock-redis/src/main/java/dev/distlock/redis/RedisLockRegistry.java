@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.LockRegistrySupport;
+import dev.distlock.core.spi.RegistryBuilder;
 import java.time.Duration;
 import java.util.Objects;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -22,29 +23,13 @@ public final class RedisLockRegistry extends LockRegistrySupport {
     }
 
     /** Builds a {@link RedisLockRegistry}. */
-    public static final class Builder {
+    public static final class Builder extends RegistryBuilder<Builder, RedisLockRegistry> {
 
         private final RedisConnectionFactory connectionFactory;
-        private RegistryOptions options = RegistryOptions.defaults();
         private Duration commandTimeout = Duration.ofSeconds(2);
 
         private Builder(RedisConnectionFactory connectionFactory) {
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
-        }
-
-        public Builder options(RegistryOptions options) {
-            this.options = Objects.requireNonNull(options, "options");
-            return this;
-        }
-
-        public Builder leaseTime(Duration leaseTime) {
-            options = options.withLeaseTime(leaseTime);
-            return this;
-        }
-
-        public Builder keyPrefix(String keyPrefix) {
-            options = options.withKeyPrefix(keyPrefix);
-            return this;
         }
 
         /**
@@ -56,10 +41,11 @@ public final class RedisLockRegistry extends LockRegistrySupport {
             return this;
         }
 
+        @Override
         public RedisLockRegistry build() {
             RedisNode node = new RedisNode(connectionFactory, false);
             return new RedisLockRegistry(
-                    new RedisLockBackend(node, new ReleaseSubscriber(connectionFactory), commandTimeout), options);
+                    new RedisLockBackend(node, new ReleaseSubscriber(connectionFactory), commandTimeout), options());
         }
     }
 

@@ -72,6 +72,10 @@ final class RedlockBackend implements LockBackend<RedisLease> {
             if (round.lease != null) {
                 return Optional.of(round.lease);
             }
+            if (Thread.interrupted()) {
+                throw new InterruptedException(
+                        "Interrupted while acquiring lock '" + request.key() + "' on " + address);
+            }
             if (round.unreachable.size() > nodes.size() - quorum) {
                 throw new LockBackendException(
                         "redis",

@@ -4,6 +4,7 @@ import static dev.distlock.redis.RedisLockRegistry.positive;
 
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.LockRegistrySupport;
+import dev.distlock.core.spi.RegistryBuilder;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import java.net.URI;
@@ -36,11 +37,10 @@ public final class RedlockLockRegistry extends LockRegistrySupport {
     }
 
     /** Builds a {@link RedlockLockRegistry}; give either {@link #nodes} or {@link #nodeUris}. */
-    public static final class Builder {
+    public static final class Builder extends RegistryBuilder<Builder, RedlockLockRegistry> {
 
         private List<RedisConnectionFactory> nodes = List.of();
         private List<String> nodeUris = List.of();
-        private RegistryOptions options = RegistryOptions.defaults();
         private Duration nodeTimeout = Duration.ofMillis(200);
         private Duration commandTimeout = Duration.ofSeconds(2);
 
@@ -55,21 +55,6 @@ public final class RedlockLockRegistry extends LockRegistrySupport {
         /** {@code redis://[[user]:password@]host:port[/database]} of independent servers; the registry opens and closes them. */
         public Builder nodeUris(List<String> nodeUris) {
             this.nodeUris = List.copyOf(Objects.requireNonNull(nodeUris, "nodeUris"));
-            return this;
-        }
-
-        public Builder options(RegistryOptions options) {
-            this.options = Objects.requireNonNull(options, "options");
-            return this;
-        }
-
-        public Builder leaseTime(Duration leaseTime) {
-            options = options.withLeaseTime(leaseTime);
-            return this;
-        }
-
-        public Builder keyPrefix(String keyPrefix) {
-            options = options.withKeyPrefix(keyPrefix);
             return this;
         }
 
@@ -88,6 +73,7 @@ public final class RedlockLockRegistry extends LockRegistrySupport {
             return this;
         }
 
+        @Override
         public RedlockLockRegistry build() {
             if (nodes.isEmpty() == nodeUris.isEmpty()) {
                 throw new IllegalArgumentException("Redlock needs either nodes(...) or nodeUris(...), not "
@@ -109,7 +95,7 @@ public final class RedlockLockRegistry extends LockRegistrySupport {
                 redisNodes.forEach(RedisNode::close);
                 throw e;
             }
-            return new RedlockLockRegistry(new RedlockBackend(redisNodes, nodeTimeout, commandTimeout), options);
+            return new RedlockLockRegistry(new RedlockBackend(redisNodes, nodeTimeout, commandTimeout), options());
         }
 
         /** Connects now, so the first acquisition round is not spent connecting; a node that is down is fine. */
