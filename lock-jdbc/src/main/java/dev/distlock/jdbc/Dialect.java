@@ -2,6 +2,8 @@ package dev.distlock.jdbc;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.SQLTransactionRollbackException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -58,6 +60,37 @@ enum Dialect {
             return (lease.plusMillis(1).toNanos() + 999) / 1000;
         }
         return (lease.toNanos() + 999_999) / 1_000_000;
+    }
+
+    /**
+     * Whether a statement failed by giving up a wait, the database alive and the statement rolled
+     * back: cancelled at its query timeout, a lock-wait timeout, a deadlock or serialization
+     * victim. A lost connection (SQL state class 08) never counts.
+     */
+    boolean gaveUpWaiting(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (state.startsWith("08")) {
+            return false;
+        }
+        if (e instanceof SQLTimeoutException
+                || e instanceof SQLTransactionRollbackException
+                || state.startsWith("40")) {
+            return true;
+        }
+        return switch (this) {
+            // 57014 query_canceled (the query timeout), 55P03 lock_not_available (a lock_timeout)
+            case POSTGRESQL -> state.equals("57014") || state.equals("55P03");
+            // 1205 lock wait timeout, 1317 query interrupted, 1969 MariaDB's max_statement_time, 3024 MySQL's
+            // max_execution_time
+            case MYSQL ->
+                state.equals("70100")
+                        || switch (e.getErrorCode()) {
+                            case 1205, 1317, 1969, 3024 -> true;
+                            default -> false;
+                        };
+            // 57014 statement cancelled, HYT00 lock timeout
+            case H2 -> state.equals("57014") || state.startsWith("HYT");
+        };
     }
 
     /** Reads the result of {@link #now}. */

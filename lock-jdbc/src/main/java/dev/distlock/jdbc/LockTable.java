@@ -10,9 +10,11 @@ import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.OptionalLong;
+import java.util.concurrent.Executor;
 import javax.sql.DataSource;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.dao.DataAccessException;
@@ -35,6 +37,12 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
 final class LockTable {
 
     static final String BACKEND = "jdbc";
+
+    /** How long a start-up statement (probe, DDL) may take. */
+    private static final Duration SET_UP_TIME = Duration.ofSeconds(30);
+
+    /** Network timeouts are set through it; the drivers in use apply them to the socket and ignore it. */
+    private static final Executor DIRECT = Runnable::run;
 
     private final DataSource dataSource;
     private final TableName table;
@@ -113,22 +121,22 @@ final class LockTable {
     }
 
     /** Takes the row if it is free or expired (and, in PostgreSQL, if it is missing); returns the new fence. */
-    OptionalLong take(String key, String owner, Duration lease, int timeoutSeconds) {
-        return run(key, timeoutSeconds, connection -> {
+    OptionalLong take(String key, String owner, Duration lease, CallTimeout timeout) {
+        return run(key, timeout, connection -> {
             if (readFence == null) { // an upsert that returns the fence
                 try (PreparedStatement statement = connection.prepareStatement(take)) {
-                    statement.setQueryTimeout(timeoutSeconds);
+                    statement.setQueryTimeout(timeout.querySeconds());
                     bind(statement, key, owner, dialect.leaseAmount(lease));
                     try (ResultSet rs = statement.executeQuery()) {
                         return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
                     }
                 }
             }
-            if (update(connection, take, timeoutSeconds, owner, dialect.leaseAmount(lease), key) == 0) {
+            if (update(connection, take, timeout, owner, dialect.leaseAmount(lease), key) == 0) {
                 return OptionalLong.empty();
             }
             try (PreparedStatement statement = connection.prepareStatement(readFence)) {
-                statement.setQueryTimeout(timeoutSeconds);
+                statement.setQueryTimeout(timeout.querySeconds());
                 bind(statement, key, owner);
                 try (ResultSet rs = statement.executeQuery()) {
                     // Empty only if the lease ran out between the two statements and another owner took it.
@@ -143,11 +151,11 @@ final class LockTable {
      *
      * @return false when the row already exists (another owner inserted it first)
      */
-    boolean insert(String key, String owner, Duration lease, int timeoutSeconds) {
-        return run(key, timeoutSeconds, connection -> {
+    boolean insert(String key, String owner, Duration lease, CallTimeout timeout) {
+        return run(key, timeout, connection -> {
             try {
                 // 0 rows: MySQL's INSERT IGNORE met an existing row
-                return update(connection, insert, timeoutSeconds, key, owner, dialect.leaseAmount(lease)) == 1;
+                return update(connection, insert, timeout, key, owner, dialect.leaseAmount(lease)) == 1;
             } catch (SQLException e) {
                 if (translate("insert", insert, e) instanceof DuplicateKeyException) {
                     return false;
@@ -158,30 +166,30 @@ final class LockTable {
     }
 
     /** Extends the lease from the database's now, if {@code owner} still holds an unexpired lease. */
-    boolean renew(String key, String owner, Duration lease, int timeoutSeconds) {
+    boolean renew(String key, String owner, Duration lease, CallTimeout timeout) {
         return run(
                 key,
-                timeoutSeconds,
-                connection -> update(connection, renew, timeoutSeconds, dialect.leaseAmount(lease), key, owner) == 1);
+                timeout,
+                connection -> update(connection, renew, timeout, dialect.leaseAmount(lease), key, owner) == 1);
     }
 
     /**
      * Frees the row if {@code owner} holds it. Returns false when its lease had already run out;
      * a row that expired but was not taken by anyone else is freed as well.
      */
-    boolean release(String key, String owner, int timeoutSeconds) {
-        return run(key, timeoutSeconds, connection -> {
-            if (update(connection, releaseLive, timeoutSeconds, key, owner) == 1) {
+    boolean release(String key, String owner, CallTimeout timeout) {
+        return run(key, timeout, connection -> {
+            if (update(connection, releaseLive, timeout, key, owner) == 1) {
                 return true;
             }
-            update(connection, clearOwn, timeoutSeconds, key, owner);
+            update(connection, clearOwn, timeout, key, owner);
             return false;
         });
     }
 
     /** The database's current time, for reports of how far a JVM's clock is off; never used for expiry. */
     Instant databaseNow() {
-        return run(null, 5, connection -> {
+        return run(null, CallTimeout.of(Duration.ofSeconds(5)), connection -> {
             try (PreparedStatement statement = connection.prepareStatement(now);
                     ResultSet rs = statement.executeQuery()) {
                 rs.next();
@@ -216,7 +224,7 @@ final class LockTable {
                     + ".initializeSchema(true), or distributed-lock.jdbc.initialize-schema=always. The DDL:\n"
                     + schemaScript());
         }
-        run(null, 30, connection -> {
+        run(null, CallTimeout.of(SET_UP_TIME), connection -> {
             ScriptUtils.executeSqlScript(
                     connection, new ByteArrayResource(schemaScript().getBytes(StandardCharsets.UTF_8)));
             return null;
@@ -233,7 +241,7 @@ final class LockTable {
     /** Null when the table can be read, else why not. */
     private SQLException probe() {
         String sql = table.into(Statements.PROBE);
-        return run(null, 30, connection -> {
+        return run(null, CallTimeout.of(SET_UP_TIME), connection -> {
             try (PreparedStatement statement = connection.prepareStatement(sql);
                     ResultSet rs = statement.executeQuery()) {
                 return null;
@@ -253,21 +261,57 @@ final class LockTable {
         return e.getSQLState() != null && e.getSQLState().startsWith("08");
     }
 
-    private <T> T run(String key, int timeoutSeconds, Work<T> work) {
+    /**
+     * Runs {@code work} on a connection of its own, committing it unless the pool's connections
+     * auto-commit. A failed or cancelled statement is rolled back before the connection goes back.
+     * Waiting for the connection is bounded by the pool (its connection timeout), not by {@code
+     * timeout}; once connected, the connection's network timeout bounds every read from the database.
+     */
+    private <T> T run(String key, CallTimeout timeout, Work<T> work) {
         try (Connection connection = dataSource.getConnection()) {
-            if (connection.getAutoCommit()) {
-                return work.run(connection);
-            }
+            int networkTimeout = limitNetworkWait(connection, timeout);
             try {
-                T result = work.run(connection);
-                connection.commit();
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                rollbackQuietly(connection, e);
-                throw e;
+                if (connection.getAutoCommit()) {
+                    return work.run(connection);
+                }
+                try {
+                    T result = work.run(connection);
+                    connection.commit();
+                    return result;
+                } catch (SQLException | RuntimeException e) {
+                    rollbackQuietly(connection, e);
+                    throw e;
+                }
+            } finally {
+                restoreNetworkWait(connection, networkTimeout);
             }
         } catch (SQLException e) {
             throw failure(key, e);
+        }
+    }
+
+    /** Sets the network timeout for this call; returns the one to restore, or -1 when the driver has none. */
+    private static int limitNetworkWait(Connection connection, CallTimeout timeout) throws SQLException {
+        try {
+            int previous = connection.getNetworkTimeout();
+            connection.setNetworkTimeout(DIRECT, timeout.networkMillis());
+            return previous;
+        } catch (SQLFeatureNotSupportedException | UnsupportedOperationException e) {
+            return -1;
+        }
+    }
+
+    /** Gives the connection back with the pool's own network timeout (a broken one is discarded by the pool anyway). */
+    private static void restoreNetworkWait(Connection connection, int networkTimeout) {
+        if (networkTimeout < 0) {
+            return;
+        }
+        try {
+            if (!connection.isClosed()) {
+                connection.setNetworkTimeout(DIRECT, networkTimeout);
+            }
+        } catch (SQLException e) {
+            // The connection broke during the call; the pool checks it before lending it again.
         }
     }
 
@@ -280,6 +324,16 @@ final class LockTable {
     }
 
     private LockBackendException failure(String key, SQLException e) {
+        if (dialect.gaveUpWaiting(e)) {
+            return new LockStatementTimeoutException(
+                    address,
+                    key,
+                    "the lock statement on table '" + table + "' gave up waiting and was rolled back (SQL state "
+                            + e.getSQLState() + ": " + e.getMessage().strip() + "). Another transaction held the"
+                            + " key's row, or the database was too slow; check for long transactions touching"
+                            + " the lock table.",
+                    e);
+        }
         DataAccessException translated = translate("lock statement", null, e);
         return new LockBackendException(
                 BACKEND,
@@ -295,10 +349,10 @@ final class LockTable {
         return translator.translate(task, sql, e);
     }
 
-    private static int update(Connection connection, String sql, int timeoutSeconds, Object... parameters)
+    private static int update(Connection connection, String sql, CallTimeout timeout, Object... parameters)
             throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setQueryTimeout(timeoutSeconds);
+            statement.setQueryTimeout(timeout.querySeconds());
             bind(statement, parameters);
             return statement.executeUpdate();
         }

@@ -3,6 +3,8 @@ package dev.distlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,5 +56,30 @@ class DialectTest {
             String ddl = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             assertThat(ddl).contains("CREATE TABLE IF NOT EXISTS ${table}").contains("fence");
         }
+    }
+
+    @Test
+    void cancelledLockWaitsCountAsGivingUpAndLostConnectionsDoNot() {
+        assertThat(Dialect.POSTGRESQL.gaveUpWaiting(new SQLException("canceling statement", "57014")))
+                .isTrue();
+        assertThat(Dialect.POSTGRESQL.gaveUpWaiting(new SQLException("lock timeout", "55P03")))
+                .isTrue();
+        assertThat(Dialect.POSTGRESQL.gaveUpWaiting(new SQLException("deadlock detected", "40P01")))
+                .isTrue();
+        assertThat(Dialect.MYSQL.gaveUpWaiting(new SQLException("Lock wait timeout exceeded", "HY000", 1205)))
+                .isTrue();
+        assertThat(Dialect.MYSQL.gaveUpWaiting(new SQLTimeoutException("max_statement_time exceeded", "70100", 1969)))
+                .isTrue();
+        assertThat(Dialect.H2.gaveUpWaiting(new SQLTimeoutException("Timeout trying to lock table", "HYT00")))
+                .isTrue();
+
+        assertThat(Dialect.POSTGRESQL.gaveUpWaiting(new SQLException("An I/O error occurred", "08006")))
+                .isFalse();
+        assertThat(Dialect.MYSQL.gaveUpWaiting(new SQLTimeoutException("socket timeout", "08000")))
+                .isFalse();
+        assertThat(Dialect.POSTGRESQL.gaveUpWaiting(new SQLException("relation does not exist", "42P01")))
+                .isFalse();
+        assertThat(Dialect.MYSQL.gaveUpWaiting(new SQLException("Table doesn't exist", "42S02", 1146)))
+                .isFalse();
     }
 }

@@ -275,6 +275,64 @@ abstract class JdbcLockRegistryContract extends LockRegistryContract {
         }
     }
 
+    // --- Statements bounded by the wait time ----------------------------------------------
+
+    /** How late a statement cancelled at its query timeout may return: the database's answer to the cancel. */
+    private static final Duration CANCEL_SLACK = Duration.ofSeconds(1);
+
+    /**
+     * How long one lock statement waits on a row lock when the wait time has already run out:
+     * the one-second minimum of a JDBC query timeout.
+     */
+    protected Duration shortestRowLockWait() {
+        return Duration.ofSeconds(1);
+    }
+
+    @Test
+    void waiterBlockedByATransactionHoldingTheRowGivesUpAtItsWaitTimeAndLeavesNothingBehind() throws Exception {
+        String key = key();
+        registryA.obtain(key).acquire().close(); // the key's row exists and is free
+        // One connection without auto-commit: a cancelled statement that was not rolled back would
+        // leave it in a failed transaction, and the last acquisition below would fail.
+        try (HikariDataSource single = database().pool("distlock-blocked", 1, null, false);
+                JdbcLockRegistry blocked = builder(single).build();
+                Connection other = fixture().poolB.getConnection()) {
+            other.setAutoCommit(false);
+            try {
+                lockRow(other, key);
+
+                long start = System.nanoTime();
+                Optional<LockHandle> waited = blocked.obtain(key).tryAcquire(Duration.ofSeconds(2));
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                assertThat(waited)
+                        .as("a row locked past the wait time is not free")
+                        .isEmpty();
+                assertThat(took)
+                        .isBetween(Duration.ofSeconds(2), Duration.ofSeconds(2).plus(CANCEL_SLACK));
+
+                start = System.nanoTime();
+                assertThat(blocked.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
+                assertThat(Duration.ofNanos(System.nanoTime() - start))
+                        .as("a zero wait is bounded by the shortest row lock wait")
+                        .isLessThan(shortestRowLockWait().plus(CANCEL_SLACK));
+            } finally {
+                other.rollback();
+                other.setAutoCommit(true);
+            }
+        }
+        assertThat(row(fixture().poolB, key).owner())
+                .as("the cancelled statements were rolled back")
+                .isNull();
+        try (HikariDataSource single = database().pool("distlock-unblocked", 1, null, false);
+                JdbcLockRegistry unblocked = builder(single).build()) {
+            Optional<LockHandle> next = unblocked.obtain(key).tryAcquire(Duration.ZERO);
+            assertThat(next)
+                    .as("the row is free once the other transaction ends")
+                    .isPresent();
+            next.get().close();
+        }
+    }
+
     // --- Keys, tables, failures -----------------------------------------------------------
 
     @Test
@@ -335,6 +393,17 @@ abstract class JdbcLockRegistryContract extends LockRegistryContract {
                     .hasMessageContaining(key)
                     .hasMessageContaining(database().hostPart())
                     .hasMessageNotContaining("password");
+        }
+    }
+
+    /** Locks the key's row in {@code connection}'s open transaction, as a long transaction touching the table would. */
+    private void lockRow(Connection connection, String key) throws SQLException {
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT owner FROM " + table() + " WHERE lock_key = ? FOR UPDATE")) {
+            statement.setString(1, key);
+            try (ResultSet rs = statement.executeQuery()) {
+                assertThat(rs.next()).as("row of %s", key).isTrue();
+            }
         }
     }
 

@@ -29,6 +29,8 @@ enum TestDatabase {
             env("DISTLOCK_MARIADB_PASSWORD", ""),
             "SET time_zone = '%s'");
 
+    private static final Pattern HOST_PORT = Pattern.compile("//([^:/?;]+):(\\d+)");
+
     final String server;
     final String url;
     final String user;
@@ -94,6 +96,44 @@ enum TestDatabase {
             config.setConnectionInitSql(String.format(setTimeZone, timeZone));
         }
         return new HikariDataSource(config);
+    }
+
+    /**
+     * A pool whose connections go to {@code port} on loopback instead, with {@code urlProperty}
+     * (name=value) added to the URL when not null.
+     */
+    HikariDataSource poolThrough(String name, int port, String urlProperty) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(name);
+        String proxied = HOST_PORT.matcher(url).replaceFirst("//127.0.0.1:" + port);
+        if (urlProperty != null) {
+            proxied += (proxied.contains("?") ? "&" : "?") + urlProperty;
+        }
+        config.setJdbcUrl(proxied);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(2);
+        config.setMinimumIdle(1);
+        config.setConnectionTimeout(Duration.ofSeconds(5).toMillis());
+        return new HikariDataSource(config);
+    }
+
+    /** The server's host, from the URL. */
+    String host() {
+        return hostAndPort().group(1);
+    }
+
+    /** The server's port, from the URL. */
+    int port() {
+        return Integer.parseInt(hostAndPort().group(2));
+    }
+
+    private Matcher hostAndPort() {
+        Matcher matcher = HOST_PORT.matcher(url);
+        if (!matcher.find()) {
+            throw new IllegalStateException(server + " URL has no //host:port: " + url);
+        }
+        return matcher;
     }
 
     void dropTable(javax.sql.DataSource dataSource, String table) {
