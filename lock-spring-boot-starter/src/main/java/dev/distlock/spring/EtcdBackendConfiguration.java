@@ -9,6 +9,7 @@ import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import javax.net.ssl.SSLException;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -20,36 +21,58 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnLockBackend("etcd")
 class EtcdBackendConfiguration {
 
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    Client distributedLockEtcdClient(DistributedLockProperties properties) {
-        DistributedLockProperties.Etcd etcd = properties.getEtcd();
-        List<String> endpoints = etcd.getEndpoints();
-        if (endpoints == null || endpoints.isEmpty() || endpoints.stream().anyMatch(e -> e == null || e.isBlank())) {
-            throw PropertyChecks.invalid(
-                    "etcd.endpoints", endpoints, "must list etcd URLs, e.g. http://127.0.0.1:2379");
-        }
-        ClientBuilder builder = Client.builder().endpoints(endpoints.toArray(String[]::new));
-        if (etcd.getUsername() != null && !etcd.getUsername().isBlank()) {
-            builder.user(bytes(etcd.getUsername()))
-                    .password(bytes(PropertyChecks.notBlank("etcd.password", etcd.getPassword())));
-        }
-        DistributedLockProperties.Etcd.Tls tls = etcd.getTls();
-        if (tls.getCaFile() != null || tls.getCertFile() != null) {
-            configureTls(builder, tls);
-        }
+    @Bean
+    @ConditionalOnMissingBean(LockRegistry.class)
+    EtcdLockRegistry lockRegistry(
+            DistributedLockProperties properties, Client client, ObjectProvider<StarterClientEndpoints> starterClient) {
+        EtcdLockRegistry.Builder builder = EtcdLockRegistry.builder(client)
+                .namespace(PropertyChecks.notBlank(
+                        "etcd.namespace", properties.getEtcd().getNamespace()))
+                .options(PropertyChecks.registryOptions(properties));
+        // The endpoint properties describe only the client the starter built; the application's own
+        // client may point elsewhere, so its registry keeps the builder's neutral wording.
+        starterClient.ifAvailable(endpoints -> builder.address(endpoints.address()));
         return builder.build();
     }
 
-    @Bean
-    @ConditionalOnMissingBean(LockRegistry.class)
-    EtcdLockRegistry lockRegistry(DistributedLockProperties properties, Client client) {
-        return EtcdLockRegistry.builder(client)
-                .namespace(PropertyChecks.notBlank(
-                        "etcd.namespace", properties.getEtcd().getNamespace()))
-                .address(String.join(",", properties.getEtcd().getEndpoints()))
-                .options(PropertyChecks.registryOptions(properties))
-                .build();
+    /** The endpoints of the client the starter built from {@code distributed-lock.etcd.*}, for error messages. */
+    record StarterClientEndpoints(String address) {}
+
+    /** A jetcd client from the properties, unless the application has its own. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingBean(Client.class)
+    static class ClientFromPropertiesConfiguration {
+
+        @Bean(destroyMethod = "close")
+        Client distributedLockEtcdClient(DistributedLockProperties properties) {
+            DistributedLockProperties.Etcd etcd = properties.getEtcd();
+            ClientBuilder builder = Client.builder().endpoints(endpoints(etcd).toArray(String[]::new));
+            if (etcd.getUsername() != null && !etcd.getUsername().isBlank()) {
+                builder.user(bytes(etcd.getUsername()))
+                        .password(bytes(PropertyChecks.notBlank("etcd.password", etcd.getPassword())));
+            }
+            DistributedLockProperties.Etcd.Tls tls = etcd.getTls();
+            if (tls.getCaFile() != null || tls.getCertFile() != null) {
+                configureTls(builder, tls);
+            }
+            return builder.build();
+        }
+
+        @Bean
+        StarterClientEndpoints distributedLockEtcdClientEndpoints(DistributedLockProperties properties) {
+            return new StarterClientEndpoints(String.join(",", endpoints(properties.getEtcd())));
+        }
+
+        private static List<String> endpoints(DistributedLockProperties.Etcd etcd) {
+            List<String> endpoints = etcd.getEndpoints();
+            if (endpoints == null
+                    || endpoints.isEmpty()
+                    || endpoints.stream().anyMatch(e -> e == null || e.isBlank())) {
+                throw PropertyChecks.invalid(
+                        "etcd.endpoints", endpoints, "must list etcd URLs, e.g. http://127.0.0.1:2379");
+            }
+            return endpoints;
+        }
     }
 
     private static void configureTls(ClientBuilder builder, DistributedLockProperties.Etcd.Tls tls) {
