@@ -62,7 +62,7 @@ final class EtcdRequests {
         } catch (TimeoutException e) {
             throw noAnswer(request, timeoutNanos, key, action, e);
         } catch (ExecutionException e) {
-            throw failure(key, action + " failed: " + e.getCause().getMessage(), e.getCause());
+            throw failed(key, action, e.getCause());
         }
     }
 
@@ -82,7 +82,7 @@ final class EtcdRequests {
                 } catch (TimeoutException e) {
                     throw noAnswer(request, timeoutNanos, key, action, e);
                 } catch (ExecutionException e) {
-                    throw failure(key, action + " failed: " + e.getCause().getMessage(), e.getCause());
+                    throw failed(key, action, e.getCause());
                 }
             }
         } finally {
@@ -100,6 +100,19 @@ final class EtcdRequests {
                 action + " got no answer within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
                         + " ms. Check that etcd is running and reachable from this host.",
                 e);
+    }
+
+    /** The failure with what etcd said: gRPC's status and, where it differs, the server's own words. */
+    private LockBackendException failed(String key, String action, Throwable cause) {
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String detail = cause.getMessage();
+        if (root != cause && root.getMessage() != null && !root.getMessage().equals(detail)) {
+            detail = detail + " (" + root.getMessage() + ")";
+        }
+        return failure(key, action + " failed: " + detail, cause);
     }
 
     LockBackendException failure(String key, String problem, Throwable cause) {

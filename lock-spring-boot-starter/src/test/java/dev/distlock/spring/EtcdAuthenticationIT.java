@@ -121,6 +121,7 @@ class EtcdAuthenticationIT {
                     .isNotNull()
                     .hasMessageStartingWith("etcd backend at " + clientUrl + " failed for lock 'orders/43'")
                     .hasMessageContaining("UNAUTHENTICATED")
+                    .hasMessageContaining("authentication failed")
                     .hasRootCauseMessage(
                             "INVALID_ARGUMENT: etcdserver: authentication failed, invalid user ID or password");
             assertThat(lock.isHeldByCurrentThread()).isFalse();
