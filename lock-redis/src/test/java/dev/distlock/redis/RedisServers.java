@@ -17,16 +17,18 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * redis-server processes for the tests: free loopback ports, temporary directories, no
- * persistence. Everything started is stopped by {@link #close()}.
+ * redis-server processes for tests and benchmarks: free loopback ports, temporary directories,
+ * no persistence. Everything started is stopped by {@link #close()}. Published in lock-redis's
+ * test-jar for the starter's tests and the Redis benchmark.
  */
-final class RedisServers implements AutoCloseable {
+public final class RedisServers implements AutoCloseable {
 
     private final List<ManagedProcess> processes = new ArrayList<>();
     private final List<LettuceConnectionFactory> factories = new ArrayList<>();
     private final Path root;
 
-    RedisServers() {
+    /** Fails (CI=true) or skips the calling test when redis-server is not installed. */
+    public RedisServers() {
         RequiredServer.require(
                 ManagedProcess.findExecutable("redis-server").isPresent(),
                 "redis-server",
@@ -39,11 +41,11 @@ final class RedisServers implements AutoCloseable {
     }
 
     /** A standalone server without persistence. */
-    ManagedProcess start() {
+    public ManagedProcess start() {
         return start(List.of());
     }
 
-    ManagedProcess start(List<String> extraArgs) {
+    public ManagedProcess start(List<String> extraArgs) {
         int port = FreePorts.next();
         List<String> command = new ArrayList<>(List.of(
                 ManagedProcess.findExecutable("redis-server").orElseThrow().toString(),
@@ -63,7 +65,7 @@ final class RedisServers implements AutoCloseable {
     }
 
     /** Three masters with their slots assigned; returns once the cluster reports ok. */
-    List<ManagedProcess> startCluster() throws Exception {
+    public List<ManagedProcess> startCluster() throws Exception {
         RequiredServer.require(
                 ManagedProcess.findExecutable("redis-cli").isPresent(),
                 "redis-cli",
@@ -98,7 +100,7 @@ final class RedisServers implements AutoCloseable {
     }
 
     /** Runs redis-cli against {@code port}; returns its output. */
-    static String cli(int port, String... args) throws Exception {
+    public static String cli(int port, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 ManagedProcess.findExecutable("redis-cli").orElseThrow().toString(), "-p", Integer.toString(port)));
         command.addAll(List.of(args));
@@ -119,7 +121,7 @@ final class RedisServers implements AutoCloseable {
     }
 
     /** A started Lettuce factory for one server, with Lettuce's default client options. */
-    LettuceConnectionFactory factory(ManagedProcess server) {
+    public LettuceConnectionFactory factory(ManagedProcess server) {
         LettuceConnectionFactory factory = new LettuceConnectionFactory(
                 new RedisStandaloneConfiguration("127.0.0.1", server.port()),
                 LettuceClientConfiguration.builder()
@@ -128,7 +130,7 @@ final class RedisServers implements AutoCloseable {
         return started(factory);
     }
 
-    LettuceConnectionFactory clusterFactory(List<ManagedProcess> masters) {
+    public LettuceConnectionFactory clusterFactory(List<ManagedProcess> masters) {
         RedisClusterConfiguration cluster = new RedisClusterConfiguration(
                 masters.stream().map(ManagedProcess::address).toList());
         return started(new LettuceConnectionFactory(

@@ -2,11 +2,10 @@ package dev.distlock.bench.redis;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.testing.Benchmark;
-import dev.distlock.core.testing.FreePorts;
 import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.redis.RedisServers;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +48,7 @@ public final class RedisBenchmark {
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args.length > 0 ? args[0] : "benchmarks/results/redis.md");
         String url = System.getenv("REDIS_URL");
-        ManagedProcess server = null;
+        RedisServers servers = null;
         String host = "127.0.0.1";
         int port;
         if (url != null && !url.isBlank()) {
@@ -57,35 +56,19 @@ public final class RedisBenchmark {
             host = uri.getHost();
             port = uri.getPort() > 0 ? uri.getPort() : 6379;
         } else {
-            port = FreePorts.next();
-            server = ManagedProcess.start(
-                    "redis-bench",
-                    List.of(
-                            ManagedProcess.findExecutable("redis-server")
-                                    .orElseThrow(() -> new IllegalStateException("redis-server is not installed"))
-                                    .toString(),
-                            "--port",
-                            Integer.toString(port),
-                            "--bind",
-                            "127.0.0.1",
-                            "--save",
-                            "",
-                            "--appendonly",
-                            "no"),
-                    Files.createTempDirectory("distlock-redis-bench"),
-                    port,
-                    Duration.ofSeconds(20));
+            servers = new RedisServers();
+            port = servers.start().port();
         }
         RedisBenchmark benchmark = new RedisBenchmark(host, port);
         try {
             List<Benchmark.Result> results = benchmark.run();
-            String version = server == null ? url : serverVersion();
+            String version = servers == null ? url : serverVersion();
             Benchmark.write(
                     out, "Redis backend benchmark", setup(version, benchmark.shares, benchmark.failures), results);
         } finally {
             benchmark.closeAll();
-            if (server != null) {
-                server.close();
+            if (servers != null) {
+                servers.close();
             }
         }
         System.exit(0);

@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.testing.FreePorts;
 import dev.distlock.core.testing.ManagedProcess;
-import dev.distlock.core.testing.RequiredServer;
 import dev.distlock.redis.RedisLockRegistry;
+import dev.distlock.redis.RedisServers;
 import dev.distlock.redis.RedlockLockRegistry;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,42 +23,28 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /** The Redis configuration against real redis-server processes started on free ports. */
-class RedisBackendConfigurationTest {
+class RedisBackendConfigurationIT {
 
     private static final List<ManagedProcess> servers = new ArrayList<>();
+    private static RedisServers redis;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
             .withPropertyValues("distributed-lock.backend=redis");
 
     @BeforeAll
-    static void startRedis() throws Exception {
-        var executable = ManagedProcess.findExecutable("redis-server");
-        RequiredServer.require(executable.isPresent(), "redis-server", "not installed");
-        Path root = Files.createTempDirectory("distlock-starter-redis-");
+    static void startRedis() {
+        redis = new RedisServers();
         for (int i = 0; i < 3; i++) {
-            int port = FreePorts.next();
-            servers.add(ManagedProcess.start(
-                    "redis-" + port,
-                    List.of(
-                            executable.get().toString(),
-                            "--port",
-                            Integer.toString(port),
-                            "--bind",
-                            "127.0.0.1",
-                            "--save",
-                            "",
-                            "--appendonly",
-                            "no"),
-                    root.resolve("redis-" + port),
-                    port,
-                    Duration.ofSeconds(20)));
+            servers.add(redis.start());
         }
     }
 
     @AfterAll
     static void stopRedis() {
-        servers.forEach(ManagedProcess::close);
+        if (redis != null) {
+            redis.close();
+        }
     }
 
     private static String startupFailure(AssertableApplicationContext context) {
