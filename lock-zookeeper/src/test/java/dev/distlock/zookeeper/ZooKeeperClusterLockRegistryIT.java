@@ -1,19 +1,13 @@
 package dev.distlock.zookeeper;
 
-import dev.distlock.core.LockRegistry;
-import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.contract.LockRegistryContract;
 import org.apache.curator.test.TestingCluster;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 
 /** The contract on a 3-node in-process ensemble; each registry's client may talk to another node. */
-class ZooKeeperClusterLockRegistryIT extends LockRegistryContract {
+class ZooKeeperClusterLockRegistryIT extends ZooKeeperContract {
 
     private static TestingCluster cluster;
-    private static final CuratorClients clients = new CuratorClients();
 
     @BeforeAll
     static void startCluster() throws Exception {
@@ -28,19 +22,7 @@ class ZooKeeperClusterLockRegistryIT extends LockRegistryContract {
     }
 
     @Override
-    protected LockRegistry createRegistry(RegistryOptions options) {
-        return ZooKeeperLockRegistry.builder(clients.connect(cluster.getConnectString()))
-                .options(options)
-                .build();
-    }
-
-    @BeforeEach
-    void closePreviousClients() {
-        clients.closeRetired();
-    }
-
-    @AfterEach
-    void retireClients() {
-        clients.retireAll();
+    String connectString() {
+        return cluster.getConnectString();
     }
 }

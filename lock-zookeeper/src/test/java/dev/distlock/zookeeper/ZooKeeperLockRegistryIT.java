@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.contract.LockRegistryContract;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,16 +19,13 @@ import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The contract on curator-test's in-process ZooKeeper server, plus what is particular to this backend. */
-class ZooKeeperLockRegistryIT extends LockRegistryContract {
+class ZooKeeperLockRegistryIT extends ZooKeeperContract {
 
     private static TestingServer server;
-    private static final CuratorClients clients = new CuratorClients();
 
     @BeforeAll
     static void startServer() throws Exception {
@@ -46,21 +41,8 @@ class ZooKeeperLockRegistryIT extends LockRegistryContract {
     }
 
     @Override
-    protected LockRegistry createRegistry(RegistryOptions options) {
-        return ZooKeeperLockRegistry.builder(clients.connect(server.getConnectString()))
-                .options(options)
-                .build();
-    }
-
-    /** Runs after the kit's set-up: the clients of the previous test, whose registries the kit closed, go now. */
-    @BeforeEach
-    void closePreviousClients() {
-        clients.closeRetired();
-    }
-
-    @AfterEach
-    void retireClients() {
-        clients.retireAll();
+    String connectString() {
+        return server.getConnectString();
     }
 
     @Test
