@@ -93,7 +93,7 @@ final class Hold<L extends BackendLease> {
         }
     }
 
-    void markLost(String reason) {
+    synchronized void markLost(String reason) {
         if (ended || lost) {
             return;
         }

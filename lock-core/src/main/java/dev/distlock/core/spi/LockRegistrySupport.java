@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -229,10 +230,27 @@ public class LockRegistrySupport implements LockRegistry {
                 return;
             }
             long start = System.nanoTime();
+            long left = hold.localLeaseLeft(start);
+            if (left <= 0) {
+                hold.markLost("the lease ran out before a renewal succeeded");
+                return;
+            }
+            // A renewal that hangs must not delay the verdict: at the lease's end the hold is lost.
+            Future<?> leaseEnd = watchdog.schedule(
+                    () -> {
+                        if (!hold.isEnded() && hold.localLeaseLeft(System.nanoTime()) <= 0) {
+                            hold.markLost("the lease ran out while a renewal got no answer");
+                        }
+                    },
+                    left);
             boolean held;
             try {
                 held = backend.renew(hold.lease, hold.leaseTime);
+                if (held) {
+                    hold.renewedAt(start);
+                }
             } catch (RuntimeException e) {
+                leaseEnd.cancel(false);
                 if (hold.isEnded()) {
                     return;
                 }
@@ -245,11 +263,11 @@ public class LockRegistrySupport implements LockRegistry {
                 }
                 return;
             }
+            leaseEnd.cancel(false);
             if (hold.isEnded()) {
                 return;
             }
             if (held) {
-                hold.renewedAt(start);
                 scheduleRenewal(hold, start + hold.leaseTime.toNanos() / 3 - System.nanoTime());
             } else {
                 hold.markLost("the server no longer had it when renewing");

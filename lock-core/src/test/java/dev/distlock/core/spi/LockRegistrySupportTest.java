@@ -10,6 +10,9 @@ import dev.distlock.core.LockHandle;
 import dev.distlock.core.MemoryLockRegistry;
 import dev.distlock.core.MemoryLockStore;
 import dev.distlock.core.RegistryOptions;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,6 +82,30 @@ class LockRegistrySupportTest {
         Thread.sleep(400);
         assertThat(handle.isValid()).isFalse();
         assertThat(backend.renewCalls.get()).as("renewal was retried").isGreaterThan(1);
+        handle.close();
+        registry.close();
+    }
+
+    @Test
+    void hangingRenewalStillLosesTheHoldAtTheEndOfItsLease() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        TestRegistry registry = new TestRegistry(backend, Duration.ofMillis(300));
+        LockHandle handle = registry.obtain("k").acquire();
+        backend.renewDelayMillis.set(3_000);
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            Thread.sleep(800);
+        } finally {
+            System.setErr(stderr);
+        }
+        assertThat(handle.isValid()).isFalse();
+        assertThat(captured.toString(StandardCharsets.UTF_8))
+                .as("the WARN comes at the lease's end, not when the hanging renewal gives up")
+                .contains(
+                        "Lock 'k' on fake (nowhere:0) lost its lease: the lease ran out while a renewal got no answer");
+        backend.renewDelayMillis.set(0);
         handle.close();
         registry.close();
     }
@@ -255,6 +282,7 @@ class LockRegistrySupportTest {
         final AtomicInteger acquireCalls = new AtomicInteger();
         final AtomicInteger renewCalls = new AtomicInteger();
         final AtomicBoolean failRenewals = new AtomicBoolean();
+        final AtomicLong renewDelayMillis = new AtomicLong();
         final AtomicBoolean failReleases = new AtomicBoolean();
         final AtomicBoolean safe = new AtomicBoolean(true);
         final AtomicBoolean closed = new AtomicBoolean();
@@ -295,6 +323,11 @@ class LockRegistrySupportTest {
         @Override
         public boolean renew(Lease lease, Duration leaseTime) {
             renewCalls.incrementAndGet();
+            try {
+                Thread.sleep(renewDelayMillis.get());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             if (failRenewals.get()) {
                 throw new LockBackendException("fake", "nowhere:0", lease.key(), "unreachable");
             }
