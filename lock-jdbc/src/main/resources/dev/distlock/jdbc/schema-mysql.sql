@@ -1,5 +1,5 @@
 -- distlock lock table for MySQL and MariaDB. Replace ${table} with the table name (default distributed_lock);
--- Flyway and Liquibase substitute it when given a placeholder / changelog parameter named "table".
+-- Copied into a Flyway migration, Flyway substitutes it when given a placeholder named "table".
 -- lock_key is VARBINARY so that keys compare byte for byte: the usual collations would fold case,
 -- accents and trailing spaces and let two different keys share one lock. 1020 bytes = 255 characters of utf8mb4.
 -- expires_at holds UTC (UTC_TIMESTAMP), so sessions with different time zones agree.
