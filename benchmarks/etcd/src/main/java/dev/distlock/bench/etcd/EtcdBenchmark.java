@@ -121,6 +121,19 @@ public final class EtcdBenchmark {
         return results;
     }
 
+    /** jetcd's lock on {@code key} under a lease granted for this one operation and revoked after it. */
+    private static Benchmark.Operation leasePerOperation(Client client, Lock locks, ByteSequence key) {
+        return () -> {
+            long lease = client.getLeaseClient()
+                    .grant(30)
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .getID();
+            LockResponse held = locks.lock(key, lease).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            locks.unlock(held.getKey()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            client.getLeaseClient().revoke(lease).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        };
+    }
+
     private static List<Benchmark.Result> jetcdLock(String url) throws Exception {
         List<Benchmark.Result> results = new ArrayList<>();
         try (Client client = Client.builder().endpoints(url).build()) {
@@ -131,15 +144,8 @@ public final class EtcdBenchmark {
                 LockResponse held = locks.lock(uncontended, shared).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 locks.unlock(held.getKey()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             }));
-            results.add(Benchmark.uncontended("jetcd Lock, lease per operation", WARMUP, MEASURE, () -> {
-                long lease = client.getLeaseClient()
-                        .grant(30)
-                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                        .getID();
-                LockResponse held = locks.lock(uncontended, lease).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                locks.unlock(held.getKey()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                client.getLeaseClient().revoke(lease).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            }));
+            results.add(Benchmark.uncontended(
+                    "jetcd Lock, lease per operation", WARMUP, MEASURE, leasePerOperation(client, locks, uncontended)));
             ByteSequence contended = bytes("bench-jetcd-contended");
             ThreadLocal<Long> leasePerThread = ThreadLocal.withInitial(() -> {
                 try {
@@ -152,15 +158,12 @@ public final class EtcdBenchmark {
                 LockResponse held = locks.lock(contended, leasePerThread.get()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 locks.unlock(held.getKey()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             }));
-            results.add(Benchmark.contended("jetcd Lock, lease per operation", THREADS, WARMUP, MEASURE, () -> {
-                long lease = client.getLeaseClient()
-                        .grant(30)
-                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                        .getID();
-                LockResponse held = locks.lock(contended, lease).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                locks.unlock(held.getKey()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                client.getLeaseClient().revoke(lease).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            }));
+            results.add(Benchmark.contended(
+                    "jetcd Lock, lease per operation",
+                    THREADS,
+                    WARMUP,
+                    MEASURE,
+                    leasePerOperation(client, locks, contended)));
         }
         return results;
     }
