@@ -66,6 +66,43 @@ public interface LockBackend<L extends BackendLease> extends AutoCloseable {
         return true;
     }
 
+    /**
+     * For {@link LeaseExpiry#SESSION} backends: how long a lease is known to last after a
+     * successful {@link #renew} (a confirmation that the session and the lock are still there),
+     * normally the session timeout. The engine confirms every third of it and treats a hold as
+     * lost when no confirmation succeeded within it, so a holder paused past its session turns
+     * invalid the moment it resumes. Unused for {@link LeaseExpiry#SERVER} backends.
+     */
+    default Duration sessionLeaseTime() {
+        throw new UnsupportedOperationException(name() + " backend has no session leases");
+    }
+
+    /**
+     * Who holds {@code key} (full key, prefix included) on the server right now, whichever
+     * registry or instance that is; empty when nobody does.
+     */
+    default Optional<dev.distlock.core.LockHolder> holderOf(String key) {
+        throw new UnsupportedOperationException("The " + name() + " backend cannot tell who holds a key");
+    }
+
+    /**
+     * Removes the lock on {@code key} (full key) whoever holds it, for an operator evicting a
+     * crashed or stuck holder. The next holder still gets a larger fencing token.
+     *
+     * @return true when a lock was there and was removed
+     */
+    default boolean forceRelease(String key) {
+        throw new UnsupportedOperationException("The " + name() + " backend cannot force-release a key");
+    }
+
+    /**
+     * One cheap call that proves the backend is reachable and usable (table present, scripts
+     * loadable, session established), bounded by {@code timeout}.
+     *
+     * @throws dev.distlock.core.LockBackendException naming the address and what to do, when not
+     */
+    default void verify(Duration timeout) {}
+
     /** Called once by the registry before first use. */
     default void setLeaseListener(LeaseListener listener) {}
 

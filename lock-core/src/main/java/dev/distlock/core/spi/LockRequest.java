@@ -7,7 +7,18 @@ import java.time.Duration;
  *
  * @param key the full key (registry prefix included), already checked against the backend's limit
  * @param owner who will hold it
- * @param leaseTime how long the server keeps the lock without renewal
+ * @param leaseTime how long the server keeps the lock without renewal; a backend rounds it up to
+ *     its own precision (the engine's local view of the lease rounds down)
  * @param deadline when to give up waiting
+ * @param holder a readable description of the holder ("app@host pid 123 thread main", at most
+ *     {@link #MAX_HOLDER_LENGTH} printable ASCII characters), stored with the lock so that
+ *     {@link LockBackend#holderOf} can tell an operator who holds a key
  */
-public record LockRequest(String key, OwnerId owner, Duration leaseTime, Deadline deadline) {}
+public record LockRequest(String key, OwnerId owner, Duration leaseTime, Deadline deadline, String holder) {
+
+    public static final int MAX_HOLDER_LENGTH = 200;
+
+    public LockRequest(String key, OwnerId owner, Duration leaseTime, Deadline deadline) {
+        this(key, owner, leaseTime, deadline, "");
+    }
+}
