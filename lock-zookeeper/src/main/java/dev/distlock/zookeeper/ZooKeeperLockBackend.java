@@ -2,7 +2,7 @@ package dev.distlock.zookeeper;
 
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockBackendException;
-import dev.distlock.core.spi.Deadline;
+import dev.distlock.core.LockHolder;
 import dev.distlock.core.spi.LeaseListener;
 import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockRequest;
@@ -10,88 +10,57 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.WatchedEvent;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Locks as ephemeral-sequential nodes under {@code root/<encoded key>}: the lowest sequence
- * holds, every other node watches only the node just before it, so a release wakes one waiter.
- * The token is the owner node's {@code czxid}, which rises across the whole ensemble.
- *
- * <p>The lease is the session. While the connection is suspended holds are unsafe; when the
- * session is lost (or replaced on reconnect) they are reported lost. Every server call is a
- * Curator background call awaited for at most the caller's wait time plus {@link #OVERRUN}, so
- * a silent partition cannot hold a caller past its deadline.
+ * Locks as ephemeral-sequential nodes under {@code root/<encoded key>} ({@link LockQueue}); the
+ * token is the owner node's {@code czxid}, which rises across the whole ensemble. The lease is
+ * the session ({@link SessionTracker}); {@link #renew} confirms that the session and the node
+ * are still there, which the registry asks for every third of the session timeout. Every server
+ * call is bounded ({@link ZooKeeperCalls}): an attempt ends at most {@link #OVERRUN} past its
+ * wait time, even against a silent server.
  */
 final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
 
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperLockBackend.class);
 
     /**
-     * How far past its wait time an attempt may run to finish the calls it started (a zero-wait
-     * try still needs its create and read; a timed-out one deletes its node). Past it, the
-     * attempt fails with {@link LockBackendException} even if the connection looks fine, which
-     * is what bounds a caller during a silent partition.
+     * How far past its wait time an attempt may run to finish the calls it started. Past it, the
+     * attempt fails with {@link LockBackendException} even if the connection looks fine, which is
+     * what bounds a caller during a silent partition.
      */
-    static final Duration OVERRUN = Duration.ofMillis(1000);
-
-    /** Which node a waiter watches. */
-    enum Watching {
-        /** The node just before its own: one waiter wakes per release. */
-        PREDECESSOR,
-        /** The first node, as a naive lock would: every waiter wakes on each release. Only to show a herd in tests. */
-        FIRST
-    }
+    static final Duration OVERRUN = Duration.ofMillis(250);
 
     private final CuratorFramework client;
     private final LockPaths paths;
-    private final Watching watching;
-    private final String address;
+    private final ZooKeeperCalls calls;
+    private final SessionTracker session;
+    private final LockQueue queue;
     private final long callTimeoutNanos;
 
-    private final Set<ZooKeeperLease> leases = ConcurrentHashMap.newKeySet();
-    private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
-    private final ConnectionStateListener connectionListener = (c, state) -> connectionChanged(state);
-    private final AtomicLong sessionId = new AtomicLong();
-    /** Sessions known to have ended: their nodes are gone. One entry per session loss, so it stays tiny. */
-    private final Set<Long> endedSessions = ConcurrentHashMap.newKeySet();
+    /** The backend with the lock's own rule: each waiter watches its predecessor. */
+    ZooKeeperLockBackend(CuratorFramework client, LockPaths paths) {
+        this(client, paths, LockDriver.PREDECESSOR);
+    }
 
-    private volatile boolean connectionInterrupted;
-    private volatile LeaseListener leaseListener = (lease, reason) -> {};
-
-    private final LongAdder watchNotifications = new LongAdder();
-    private final LongAdder queueReads = new LongAdder();
-
-    ZooKeeperLockBackend(CuratorFramework client, LockPaths paths, Watching watching) {
+    ZooKeeperLockBackend(CuratorFramework client, LockPaths paths, LockDriver driver) {
         this.client = client;
         this.paths = paths;
-        this.watching = watching;
         String namespace =
                 client.getNamespace() == null || client.getNamespace().isEmpty() ? "" : "/" + client.getNamespace();
-        this.address = client.getZookeeperClient().getCurrentConnectionString() + namespace + paths.root();
+        String address = client.getZookeeperClient().getCurrentConnectionString() + namespace + paths.root();
+        this.calls = new ZooKeeperCalls(client, address);
+        this.session = new SessionTracker(client, address);
+        this.queue = new LockQueue(paths, calls, session, driver, OVERRUN);
         this.callTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(
                 Math.max(1000, Math.min(client.getZookeeperClient().getConnectionTimeoutMs(), 5000)));
-        client.getConnectionStateListenable().addListener(connectionListener);
-        if (client.getZookeeperClient().isConnected()) {
-            sessionId.compareAndSet(0, currentSessionId());
-        }
     }
 
     @Override
@@ -101,7 +70,11 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
 
     @Override
     public String address() {
-        return address;
+        return calls.address();
+    }
+
+    String rootPath() {
+        return paths.root();
     }
 
     @Override
@@ -115,146 +88,63 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     }
 
     @Override
+    public Duration sessionLeaseTime() {
+        return session.sessionTimeout();
+    }
+
+    @Override
     public void setLeaseListener(LeaseListener listener) {
-        this.leaseListener = listener;
+        session.setLeaseListener(listener);
     }
 
     @Override
     public boolean isLeaseSafe(ZooKeeperLease lease) {
-        return !connectionInterrupted && lease.sessionId() == sessionId.get();
+        return session.isSafe(lease);
     }
 
     @Override
     public Optional<ZooKeeperLease> tryAcquire(LockRequest request) throws InterruptedException {
-        String key = request.key();
-        Deadline deadline = request.deadline();
-        long callsEnd = deadline.isForever()
-                ? Long.MAX_VALUE
-                : System.nanoTime() + deadline.remainingNanos() + OVERRUN.toNanos();
-        String keyPath = paths.keyPath(key);
-
-        CuratorEvent created = createNode(keyPath, request.owner().value(), key, callsEnd);
-        for (int retry = 0; retry < 3 && created.getResultCode() == KeeperException.Code.NONODE.intValue(); retry++) {
-            // The server swept an empty parent container between Curator creating it and our node: again.
-            created = createNode(keyPath, request.owner().value(), key, callsEnd);
-        }
-        checkResult(created, key, "creating its lock node under " + keyPath);
-        String ownPath = created.getName();
-        boolean granted = false;
-        try {
-            Stat stat = created.getStat() != null ? created.getStat() : readNode(ownPath, null, key, callsEnd);
-            if (stat == null) {
-                throw failure(key, "its new lock node " + ownPath + " vanished at once: the session expired", null);
-            }
-            sessionId.compareAndSet(0, stat.getEphemeralOwner());
-            Optional<ZooKeeperLease> lease = waitInLine(
-                    request, keyPath, ownPath, FencingToken.of(stat.getCzxid()), stat.getEphemeralOwner(), callsEnd);
-            granted = lease.isPresent();
-            return lease;
-        } finally {
-            if (!granted) {
-                deleteOwnNode(ownPath, Math.min(OVERRUN.toNanos(), Math.max(0, callsEnd - System.nanoTime())));
-            }
-        }
+        return queue.tryAcquire(request);
     }
 
-    /** Creates this attempt's protected ephemeral-sequential node, its parents as containers. */
-    private CuratorEvent createNode(String keyPath, String owner, String key, long callsEnd)
-            throws InterruptedException {
-        PendingCall create = new PendingCall(this::deleteAbandonedNode);
-        try {
-            client.create()
-                    .creatingParentContainersIfNeeded()
-                    .withProtection()
-                    .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                    .inBackground(create)
-                    .forPath(LockPaths.lockNodePath(keyPath), owner.getBytes(StandardCharsets.US_ASCII));
-        } catch (Exception e) {
-            throw failure(key, "could not send the request that creates its lock node", e);
-        }
-        return answer(create, key, "creating its lock node", callsEnd);
-    }
-
-    private Optional<ZooKeeperLease> waitInLine(
-            LockRequest request, String keyPath, String ownPath, FencingToken token, long ownerSession, long callsEnd)
-            throws InterruptedException {
-        String key = request.key();
-        Deadline deadline = request.deadline();
-        String ownName = ZKPaths.getNodeFromPath(ownPath);
-        Waiter waiter = new Waiter();
-        waiters.add(waiter);
-        try {
-            while (true) {
-                checkSession(ownerSession, key);
-                if (connectionInterrupted) {
-                    // Calls would only queue in Curator; wait for the connection to return or the session to end.
-                    if (!waiter.await(deadline.remainingNanos())) {
-                        throw failure(key, "the connection to ZooKeeper was down when the wait time ran out", null);
-                    }
-                    continue;
-                }
-                long askedAt = System.nanoTime();
-                List<String> queue = readQueue(keyPath, key, callsEnd);
-                int position = queue.indexOf(ownName);
-                if (position < 0) {
-                    throw failure(
-                            key, "its lock node " + ownPath + " disappeared while waiting: the session expired", null);
-                }
-                if (position == 0) {
-                    ZooKeeperLease lease = new ZooKeeperLease(key, ownPath, token, ownerSession, askedAt);
-                    leases.add(lease);
-                    if (endedSessions.contains(ownerSession)) {
-                        leases.remove(lease);
-                        checkSession(ownerSession, key);
-                    }
-                    return Optional.of(lease);
-                }
-                if (deadline.hasPassed()) {
-                    return Optional.empty();
-                }
-                String watched = ZKPaths.makePath(keyPath, queue.get(watching == Watching.FIRST ? 0 : position - 1));
-                if (readNode(watched, waiter, key, callsEnd) == null) {
-                    continue; // gone before the watch was set: look again
-                }
-                if (!waiter.await(deadline.remainingNanos()) && connectionInterrupted) {
-                    throw failure(key, "the connection to ZooKeeper was down when the wait time ran out", null);
-                }
-            }
-        } finally {
-            waiters.remove(waiter);
-        }
-    }
-
+    /**
+     * A cheap confirmation that the hold is still there: one read of the owner's node on the
+     * current session. False when the node is gone or belongs to another session; a failure while
+     * the connection is down, so the registry's bound decides (the session may still come back).
+     */
     @Override
     public boolean renew(ZooKeeperLease lease, Duration leaseTime) {
-        if (lease.sessionId() != sessionId.get()) {
+        if (session.hasEnded(lease.sessionId())) {
             return false;
         }
+        if (session.isInterrupted() || lease.sessionId() != session.sessionId()) {
+            throw calls.failure(lease.key(), "cannot confirm its hold while the connection to ZooKeeper is down", null);
+        }
         try {
-            Stat stat = readNode(lease.path(), null, lease.key(), System.nanoTime() + callTimeoutNanos);
+            Stat stat = calls.stat(lease.path(), null, lease.key(), System.nanoTime() + callTimeoutNanos);
             return stat != null && stat.getEphemeralOwner() == lease.sessionId();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw failure(lease.key(), "interrupted while checking its lock node", e);
+            throw calls.failure(lease.key(), "interrupted while confirming its lock node", e);
         }
     }
 
     @Override
     public boolean release(ZooKeeperLease lease) {
-        leases.remove(lease);
-        if (lease.sessionId() != sessionId.get()) {
+        session.untrack(lease);
+        if (lease.sessionId() != session.sessionId()) {
             return false; // the node went with its session
         }
-        if (connectionInterrupted) {
+        if (session.isInterrupted()) {
             log.warn(
                     "Lock '{}' on zookeeper ({}) was released while the connection is down: its node is deleted when"
                             + " the connection returns, or goes with the session; until then the key stays taken.",
                     lease.key(),
-                    address);
-            deleteNode(lease.path(), 0);
+                    address());
+            calls.delete(lease.path(), 0);
             return true;
         }
-        CuratorEvent deleted = deleteNode(lease.path(), callTimeoutNanos);
+        CuratorEvent deleted = calls.delete(lease.path(), callTimeoutNanos);
         if (deleted == null) {
             log.debug("Delete of lock node {} unanswered; Curator retries it until it succeeds", lease.path());
             return true;
@@ -262,190 +152,83 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         return deleted.getResultCode() == KeeperException.Code.OK.intValue();
     }
 
+    /** The owner of the key's first node in line: its recorded holder description and its {@code czxid}. */
+    @Override
+    public Optional<LockHolder> holderOf(String key) {
+        return bounded(key, "reading who holds it", end -> {
+            String keyPath = paths.keyPath(key);
+            for (String node : line(keyPath, key, end)) {
+                CuratorEvent read = calls.data(ZKPaths.makePath(keyPath, node), key, end);
+                if (read != null) {
+                    String holder = new String(read.getData(), StandardCharsets.US_ASCII);
+                    return Optional.of(new LockHolder(
+                            key, holder, FencingToken.of(read.getStat().getCzxid()), Optional.empty()));
+                }
+            }
+            return Optional.empty();
+        });
+    }
+
+    /** Deletes the holder's node; the waiter behind it (or the next attempt) gets a node with a larger {@code czxid}. */
+    @Override
+    public boolean forceRelease(String key) {
+        return bounded(key, "force-releasing it", end -> {
+            String keyPath = paths.keyPath(key);
+            for (String node : line(keyPath, key, end)) {
+                CuratorEvent deleted = calls.delete(ZKPaths.makePath(keyPath, node), end - System.nanoTime());
+                if (deleted == null) {
+                    throw calls.failure(key, "no answer in time to the delete of the holder's node " + node, null);
+                }
+                if (deleted.getResultCode() == KeeperException.Code.OK.intValue()) {
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+
+    /** The session is established and the root path can be read, within {@code timeout}. */
+    @Override
+    public void verify(Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        try {
+            if (!client.getZookeeperClient().isConnected()
+                    && !client.blockUntilConnected((int) Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS)) {
+                throw new LockBackendException(
+                        name(),
+                        address(),
+                        null,
+                        "no ZooKeeper session within " + timeout + ". Check that the connect string names running"
+                                + " servers that this host can reach.");
+            }
+            calls.stat(paths.root(), null, paths.root(), end);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockBackendException(name(), address(), null, "interrupted while checking the connection", e);
+        }
+    }
+
     @Override
     public void close() {
-        client.getConnectionStateListenable().removeListener(connectionListener);
-        waiters.forEach(Waiter::wake);
+        session.close();
     }
 
-    /** Watch events on lock nodes that reached a waiter (connection events not counted). */
-    long watchNotifications() {
-        return watchNotifications.sum();
+    private List<String> line(String keyPath, String key, long end) throws InterruptedException {
+        List<String> children = calls.children(keyPath, key, end);
+        return children == null ? List.of() : LockPaths.queue(children);
     }
 
-    /** Reads of a key's waiting line (one per wake-up, plus one per attempt). */
-    long queueReads() {
-        return queueReads.sum();
-    }
-
-    private void connectionChanged(ConnectionState state) {
-        switch (state) {
-            case SUSPENDED, READ_ONLY -> {
-                connectionInterrupted = true;
-                for (ZooKeeperLease lease : leases) {
-                    log.warn(
-                            "Lock '{}' on zookeeper ({}) is unsafe: the connection is {}. The hold is valid again if"
-                                    + " the connection returns within the session timeout ({} ms), lost otherwise.",
-                            lease.key(),
-                            address,
-                            state,
-                            client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs());
-                }
-            }
-            case LOST -> {
-                connectionInterrupted = true;
-                long lost = sessionId.getAndSet(0);
-                if (lost != 0) {
-                    endedSessions.add(lost);
-                    endLeases(
-                            lease -> lease.sessionId() == lost,
-                            "the ZooKeeper session was lost (expired, or not re-established in time)");
-                }
-            }
-            case CONNECTED, RECONNECTED -> {
-                long current = currentSessionId();
-                if (current != 0) {
-                    long previous = sessionId.getAndSet(current);
-                    if (previous != 0 && previous != current) {
-                        endedSessions.add(previous);
-                    }
-                    endLeases(lease -> lease.sessionId() != current, "the client reconnected with a new session");
-                }
-                connectionInterrupted = false;
-            }
-        }
-        waiters.forEach(Waiter::wake);
-    }
-
-    private void endLeases(Predicate<ZooKeeperLease> ended, String reason) {
-        for (ZooKeeperLease lease : leases) {
-            if (ended.test(lease) && leases.remove(lease)) {
-                leaseListener.leaseLost(lease, reason);
-            }
-        }
-    }
-
-    private long currentSessionId() {
+    private <T> T bounded(String key, String what, Call<T> call) {
         try {
-            return client.getZookeeperClient().getZooKeeper().getSessionId();
-        } catch (Exception e) {
-            return 0;
+            return call.run(System.nanoTime() + callTimeoutNanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw calls.failure(key, "interrupted while " + what, e);
         }
     }
 
-    private void checkSession(long ownerSession, String key) {
-        if (endedSessions.contains(ownerSession)) {
-            throw failure(key, "the ZooKeeper session was lost while waiting; its place in line went with it", null);
-        }
-    }
-
-    private List<String> readQueue(String keyPath, String key, long callsEnd) throws InterruptedException {
-        queueReads.increment();
-        PendingCall read = new PendingCall();
-        try {
-            client.getChildren().inBackground(read).forPath(keyPath);
-        } catch (Exception e) {
-            throw failure(key, "could not send the read of its waiting line", e);
-        }
-        CuratorEvent children = answer(read, key, "reading its waiting line", callsEnd);
-        checkResult(children, key, "reading the children of " + keyPath);
-        return LockPaths.queue(children.getChildren());
-    }
-
-    /** The node's stat, or null when it does not exist; with a watcher, the watch is set only on an existing node. */
-    private Stat readNode(String path, Watcher watcher, String key, long callsEnd) throws InterruptedException {
-        PendingCall read = new PendingCall();
-        try {
-            if (watcher == null) {
-                client.checkExists().inBackground(read).forPath(path);
-            } else {
-                // getData, not exists: an exists watch on a node that is already gone would never fire nor be freed.
-                client.getData().usingWatcher(watcher).inBackground(read).forPath(path);
-            }
-        } catch (Exception e) {
-            throw failure(key, "could not send the read of " + path, e);
-        }
-        CuratorEvent result = answer(read, key, "reading " + path, callsEnd);
-        if (result.getResultCode() == KeeperException.Code.NONODE.intValue()) {
-            return null;
-        }
-        checkResult(result, key, "reading " + path);
-        return result.getStat();
-    }
-
-    private CuratorEvent answer(PendingCall call, String key, String what, long callsEnd) throws InterruptedException {
-        CuratorEvent event = call.await(callsEnd == Long.MAX_VALUE ? Long.MAX_VALUE : callsEnd - System.nanoTime());
-        if (event == null) {
-            throw failure(key, "no answer within the wait time while " + what, null);
-        }
-        return event;
-    }
-
-    private void checkResult(CuratorEvent event, String key, String what) {
-        int rc = event.getResultCode();
-        if (rc != KeeperException.Code.OK.intValue()) {
-            KeeperException.Code code = KeeperException.Code.get(rc);
-            throw failure(key, what + " failed with " + code, KeeperException.create(code, event.getPath()));
-        }
-    }
-
-    /** Removes a node this attempt no longer wants; the delete is guaranteed, the wait for it bounded. */
-    private void deleteOwnNode(String path, long waitNanos) {
-        CuratorEvent deleted = deleteNode(path, waitNanos);
-        if (deleted == null) {
-            log.debug("Delete of abandoned lock node {} still pending; Curator retries it", path);
-        }
-    }
-
-    /** A create the caller stopped waiting for that succeeded after all: its node must not block the key. */
-    private void deleteAbandonedNode(CuratorEvent created) {
-        if (created.getResultCode() == KeeperException.Code.OK.intValue()) {
-            deleteNode(created.getName(), 0);
-        }
-    }
-
-    private CuratorEvent deleteNode(String path, long waitNanos) {
-        PendingCall delete = new PendingCall();
-        try {
-            client.delete().guaranteed().inBackground(delete).forPath(path);
-        } catch (Exception e) {
-            log.debug("Could not send the delete of lock node {}", path, e);
-            return null;
-        }
-        return waitNanos <= 0 ? null : delete.awaitUninterruptibly(waitNanos);
-    }
-
-    private LockBackendException failure(String key, String problem, Throwable cause) {
-        return new LockBackendException(
-                "zookeeper",
-                address,
-                key,
-                problem + ". Check that the ZooKeeper ensemble is up and reachable, and the session timeout.",
-                cause);
-    }
-
-    /** One attempt's wake-up: a watch on the node before it, or a change of the connection. */
-    private final class Waiter implements Watcher {
-
-        private final Semaphore signals = new Semaphore(0);
-
-        @Override
-        public void process(WatchedEvent event) {
-            if (event.getType() != Event.EventType.None) {
-                watchNotifications.increment();
-            }
-            signals.release();
-        }
-
-        void wake() {
-            signals.release();
-        }
-
-        /** True when woken before {@code nanos} passed; drains further wake-ups, which the caller's re-read covers. */
-        boolean await(long nanos) throws InterruptedException {
-            boolean woken = signals.tryAcquire(nanos, TimeUnit.NANOSECONDS);
-            signals.drainPermits();
-            return woken;
-        }
+    @FunctionalInterface
+    private interface Call<T> {
+        T run(long callsEnd) throws InterruptedException;
     }
 }

@@ -14,7 +14,8 @@ import org.apache.curator.framework.imps.CuratorFrameworkState;
  *
  * <p>A hold is an ephemeral-sequential node, so it lasts as long as the client's session:
  * there is no lease to renew, and a crashed owner's lock frees itself after the session
- * timeout. A fixed lease ({@code tryAcquire(wait, lease)}) is enforced by the owner, which
+ * timeout. The registry confirms each hold every third of the session timeout, so a holder
+ * that was paused past it knows its hold is gone the moment it resumes. A fixed lease ({@code tryAcquire(wait, lease)}) is enforced by the owner, which
  * deletes its node when the lease ends: the server only knows sessions. Fencing tokens are
  * the owner node's {@code czxid}.
  */
@@ -23,13 +24,12 @@ public final class ZooKeeperLockRegistry extends LockRegistrySupport {
     /** Where lock nodes live unless {@link Builder#rootPath(String)} says otherwise. */
     public static final String DEFAULT_ROOT_PATH = "/distlock";
 
-    private final ZooKeeperLockBackend backend;
     private final String rootPath;
 
-    private ZooKeeperLockRegistry(ZooKeeperLockBackend backend, String rootPath, RegistryOptions options) {
+    /** A registry over {@code backend}; tests pass one with collaborators of their own. */
+    ZooKeeperLockRegistry(ZooKeeperLockBackend backend, RegistryOptions options) {
         super(backend, options);
-        this.backend = backend;
-        this.rootPath = rootPath;
+        this.rootPath = backend.rootPath();
     }
 
     /** A builder over {@code client}, which must be started; the registry uses it and never closes it. */
@@ -42,16 +42,11 @@ public final class ZooKeeperLockRegistry extends LockRegistrySupport {
         return rootPath;
     }
 
-    ZooKeeperLockBackend zooKeeperBackend() {
-        return backend;
-    }
-
     /** Builds a {@link ZooKeeperLockRegistry}. */
     public static final class Builder extends RegistryBuilder<Builder, ZooKeeperLockRegistry> {
 
         private final CuratorFramework client;
         private String rootPath = DEFAULT_ROOT_PATH;
-        private ZooKeeperLockBackend.Watching watching = ZooKeeperLockBackend.Watching.PREDECESSOR;
 
         private Builder(CuratorFramework client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -65,11 +60,6 @@ public final class ZooKeeperLockRegistry extends LockRegistrySupport {
 
         // leaseTime(..) has no effect on held locks here: they last as long as the session.
 
-        Builder watching(ZooKeeperLockBackend.Watching watching) {
-            this.watching = watching;
-            return this;
-        }
-
         @Override
         public ZooKeeperLockRegistry build() {
             LockPaths paths = new LockPaths(rootPath);
@@ -78,8 +68,7 @@ public final class ZooKeeperLockRegistry extends LockRegistrySupport {
                         + client.getState() + "; start it before building the registry (the registry never starts"
                         + " or closes the application's client).");
             }
-            return new ZooKeeperLockRegistry(
-                    new ZooKeeperLockBackend(client, paths, watching), paths.root(), options());
+            return new ZooKeeperLockRegistry(new ZooKeeperLockBackend(client, paths), options());
         }
     }
 }

@@ -140,6 +140,7 @@ class ZooKeeperFaultIT {
         TestingCluster cluster = new TestingCluster(3);
         cluster.start();
         servers = cluster;
+        CuratorFramework observer = clients.connect(cluster.getConnectString());
         ZooKeeperLockRegistry registryA = registry(clients.connect(cluster.getConnectString()));
         ZooKeeperLockRegistry registryB = registry(clients.connect(cluster.getConnectString()));
         String key = key();
@@ -147,8 +148,9 @@ class ZooKeeperFaultIT {
         LockHandle held = registryA.obtain(key).acquire();
         Duration wait = Duration.ofSeconds(5);
         Future<Throwable> waiter = threads.submit(() -> failureOf(registryB, key, wait));
+        String keyPath = ZooKeeperLockRegistry.DEFAULT_ROOT_PATH + "/" + LockPaths.encode(key);
         awaitTrue(
-                () -> registryB.zooKeeperBackend().queueReads() > 0,
+                () -> childCount(observer, keyPath) == 2,
                 Duration.ofSeconds(10),
                 "the waiter has queued behind the holder");
         Thread.sleep(200);
@@ -293,6 +295,14 @@ class ZooKeeperFaultIT {
             if (System.nanoTime() > end) {
                 throw new AssertionError("A fresh key stayed taken for " + within);
             }
+        }
+    }
+
+    private static int childCount(CuratorFramework observer, String path) {
+        try {
+            return observer.getChildren().forPath(path).size();
+        } catch (Exception e) {
+            return -1;
         }
     }
 

@@ -3,6 +3,7 @@ package dev.distlock.zookeeper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockHandle;
+import dev.distlock.core.RegistryOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
@@ -21,8 +23,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * No herd: 20 waiters queue on one key, and each release wakes exactly one of them. The count
- * is of the watch notifications that reach the backend's waiters; the control run watches the
- * first node instead of the predecessor, as a naive lock would, to show the count catches a herd.
+ * is of the decisions the lock's driver is asked for (one per read of the waiting line, so one
+ * per wake-up); the control run injects a driver that watches the first node instead of the
+ * predecessor, as a naive lock would, to show the count catches a herd.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ZooKeeperHerdIT {
@@ -53,38 +56,41 @@ class ZooKeeperHerdIT {
         registries.clear();
     }
 
+    /** A naive rule: every waiter watches the first node in line. */
+    private static final LockDriver WATCH_FIRST =
+            (line, position) -> position == 0 ? LockDriver.Verdict.HOLDS : new LockDriver.Verdict(false, line.get(0));
+
     @Test
     void eachReleaseWakesExactlyOneWaiterInTheOrderTheyQueued() throws Exception {
-        Queue run = queueAndRelease(ZooKeeperLockBackend.Watching.PREDECESSOR);
-        assertThat(run.notifications()).as("one watch notification per release").isEqualTo(WAITERS);
-        assertThat(run.reads()).as("one read of the waiting line per wake-up").isEqualTo(WAITERS);
+        Queue run = queueAndRelease(LockDriver.PREDECESSOR);
+        assertThat(run.reads()).as("one read of the waiting line per release").isEqualTo(WAITERS);
         assertThat(run.order()).as("first come, first served").isSorted();
     }
 
     @Test
     void watchingTheFirstNodeInsteadWouldWakeEveryWaiter() throws Exception {
-        Queue run = queueAndRelease(ZooKeeperLockBackend.Watching.FIRST);
-        assertThat(run.notifications())
+        Queue run = queueAndRelease(WATCH_FIRST);
+        assertThat(run.reads())
                 .as("the holder's release alone wakes all %d waiters", WAITERS)
-                .isGreaterThanOrEqualTo(WAITERS * 2L);
-        assertThat(run.reads()).isGreaterThan(WAITERS * 2L);
+                .isGreaterThan(WAITERS * 2L);
     }
 
     /** Queues the waiters one after another behind a holder, then lets the holder go and counts. */
-    private Queue queueAndRelease(ZooKeeperLockBackend.Watching watching) throws Exception {
+    private Queue queueAndRelease(LockDriver rule) throws Exception {
+        CountingDriver driver = new CountingDriver(rule);
         CuratorFramework observer = clients.connect(server.getConnectString());
         List<CuratorFramework> waiterClients =
                 List.of(clients.connect(server.getConnectString()), clients.connect(server.getConnectString()));
         String key = "herd-" + UUID.randomUUID();
         String keyPath = ZooKeeperLockRegistry.DEFAULT_ROOT_PATH + "/" + LockPaths.encode(key);
-        ZooKeeperLockRegistry holder = register(clients.connect(server.getConnectString()), watching);
+        ZooKeeperLockRegistry holder = register(clients.connect(server.getConnectString()), driver);
         LockHandle held = holder.obtain(key).acquire();
 
         List<ZooKeeperLockRegistry> waiters = new ArrayList<>();
         List<Future<Integer>> acquired = new ArrayList<>();
         List<Integer> order = java.util.Collections.synchronizedList(new ArrayList<>());
         for (int i = 0; i < WAITERS; i++) {
-            ZooKeeperLockRegistry waiter = register(waiterClients.get(i % waiterClients.size()), watching);
+            ZooKeeperLockRegistry waiter = register(waiterClients.get(i % waiterClients.size()), driver);
             waiters.add(waiter);
             int position = i;
             acquired.add(threads.submit(() -> {
@@ -98,27 +104,20 @@ class ZooKeeperHerdIT {
             int queued = i + 2;
             awaitQueueLength(observer, keyPath, queued);
         }
-        long notificationsBefore = sum(waiters, true);
-        long readsBefore = sum(waiters, false);
+        long readsBefore = driver.decisions();
         held.close();
         for (Future<Integer> done : acquired) {
             done.get(60, TimeUnit.SECONDS);
         }
-        return new Queue(sum(waiters, true) - notificationsBefore, sum(waiters, false) - readsBefore, order);
+        return new Queue(driver.decisions() - readsBefore, order);
     }
 
-    private ZooKeeperLockRegistry register(CuratorFramework client, ZooKeeperLockBackend.Watching watching) {
-        ZooKeeperLockRegistry registry =
-                ZooKeeperLockRegistry.builder(client).watching(watching).build();
+    private ZooKeeperLockRegistry register(CuratorFramework client, LockDriver driver) {
+        ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(
+                new ZooKeeperLockBackend(client, new LockPaths(ZooKeeperLockRegistry.DEFAULT_ROOT_PATH), driver),
+                RegistryOptions.defaults());
         registries.add(registry);
         return registry;
-    }
-
-    private static long sum(List<ZooKeeperLockRegistry> registries, boolean notifications) {
-        return registries.stream()
-                .map(ZooKeeperLockRegistry::zooKeeperBackend)
-                .mapToLong(backend -> notifications ? backend.watchNotifications() : backend.queueReads())
-                .sum();
     }
 
     private static void awaitQueueLength(CuratorFramework observer, String keyPath, int length) throws Exception {
@@ -133,5 +132,26 @@ class ZooKeeperHerdIT {
         Thread.sleep(30);
     }
 
-    private record Queue(long notifications, long reads, List<Integer> order) {}
+    private record Queue(long reads, List<Integer> order) {}
+
+    /** The rule under test, counting how often it is asked. */
+    private static final class CountingDriver implements LockDriver {
+
+        private final LockDriver rule;
+        private final AtomicLong decisions = new AtomicLong();
+
+        CountingDriver(LockDriver rule) {
+            this.rule = rule;
+        }
+
+        @Override
+        public Verdict decide(List<String> line, int position) {
+            decisions.incrementAndGet();
+            return rule.decide(line, position);
+        }
+
+        long decisions() {
+            return decisions.get();
+        }
+    }
 }

@@ -1,0 +1,134 @@
+package dev.distlock.zookeeper;
+
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.spi.Deadline;
+import dev.distlock.core.spi.LockRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The lock algorithm: an attempt creates an ephemeral-sequential node under the key's node (its
+ * data is the holder's description), reads the key's waiting line, and asks the {@link
+ * LockDriver} whether it holds the key or which node to watch; it waits for that node to go (or
+ * the connection to change) and reads again. An attempt that gives up deletes its node.
+ */
+final class LockQueue {
+
+    private static final Logger log = LoggerFactory.getLogger(LockQueue.class);
+
+    private final LockPaths paths;
+    private final ZooKeeperCalls calls;
+    private final SessionTracker session;
+    private final LockDriver driver;
+    private final Duration overrun;
+
+    /**
+     * @param overrun how far past its wait time an attempt may run to finish the calls it started
+     *     (a zero-wait try still needs its create and read; a timed-out one deletes its node)
+     */
+    LockQueue(LockPaths paths, ZooKeeperCalls calls, SessionTracker session, LockDriver driver, Duration overrun) {
+        this.paths = paths;
+        this.calls = calls;
+        this.session = session;
+        this.driver = driver;
+        this.overrun = overrun;
+    }
+
+    Optional<ZooKeeperLease> tryAcquire(LockRequest request) throws InterruptedException {
+        String key = request.key();
+        Deadline deadline = request.deadline();
+        long callsEnd = deadline.isForever()
+                ? Long.MAX_VALUE
+                : System.nanoTime() + deadline.remainingNanos() + overrun.toNanos();
+        String keyPath = paths.keyPath(key);
+        CuratorEvent created = calls.createSequential(
+                LockPaths.lockNodePath(keyPath), request.holder().getBytes(StandardCharsets.US_ASCII), key, callsEnd);
+        String ownPath = created.getName();
+        boolean granted = false;
+        try {
+            Stat stat = created.getStat();
+            session.adopt(stat.getEphemeralOwner());
+            Node own = new Node(key, keyPath, ownPath, FencingToken.of(stat.getCzxid()), stat.getEphemeralOwner());
+            Optional<ZooKeeperLease> lease = waitInLine(own, deadline, callsEnd);
+            granted = lease.isPresent();
+            return lease;
+        } finally {
+            if (!granted) {
+                long wait = Math.min(overrun.toNanos(), Math.max(0, callsEnd - System.nanoTime()));
+                if (calls.delete(ownPath, wait) == null) {
+                    log.debug("Delete of abandoned lock node {} still pending; Curator retries it", ownPath);
+                }
+            }
+        }
+    }
+
+    private Optional<ZooKeeperLease> waitInLine(Node own, Deadline deadline, long callsEnd)
+            throws InterruptedException {
+        String ownName = ZKPaths.getNodeFromPath(own.path);
+        Waiter waiter = new Waiter();
+        session.addWaiter(waiter);
+        try {
+            while (true) {
+                checkSession(own);
+                if (session.isInterrupted()) {
+                    // Calls would only queue in Curator; wait for the connection to return or the session to end.
+                    if (!waiter.await(deadline.remainingNanos())) {
+                        throw connectionDown(own);
+                    }
+                    continue;
+                }
+                long askedAt = System.nanoTime();
+                List<String> children = calls.children(own.keyPath, own.key, callsEnd);
+                List<String> line = LockPaths.queue(children == null ? List.of() : children);
+                int position = line.indexOf(ownName);
+                if (position < 0) {
+                    throw calls.failure(
+                            own.key,
+                            "its lock node " + own.path + " disappeared while waiting: the session expired",
+                            null);
+                }
+                LockDriver.Verdict verdict = driver.decide(line, position);
+                if (verdict.holds()) {
+                    ZooKeeperLease lease = new ZooKeeperLease(own.key, own.path, own.token, own.session, askedAt);
+                    if (!session.track(lease)) {
+                        checkSession(own);
+                    }
+                    return Optional.of(lease);
+                }
+                if (deadline.hasPassed()) {
+                    return Optional.empty();
+                }
+                String watched = ZKPaths.makePath(own.keyPath, verdict.watch());
+                if (calls.stat(watched, waiter, own.key, callsEnd) == null) {
+                    continue; // gone before the watch was set: look again
+                }
+                if (!waiter.await(deadline.remainingNanos()) && session.isInterrupted()) {
+                    throw connectionDown(own);
+                }
+            }
+        } finally {
+            session.removeWaiter(waiter);
+        }
+    }
+
+    private void checkSession(Node own) {
+        if (session.hasEnded(own.session)) {
+            throw calls.failure(
+                    own.key, "the ZooKeeper session was lost while waiting; its place in line went with it", null);
+        }
+    }
+
+    private RuntimeException connectionDown(Node own) {
+        return calls.failure(own.key, "the connection to ZooKeeper was down when the wait time ran out", null);
+    }
+
+    /** This attempt's node: where it is, its token and the session that owns it. */
+    private record Node(String key, String keyPath, String path, FencingToken token, long session) {}
+}

@@ -1,0 +1,168 @@
+package dev.distlock.zookeeper;
+
+import dev.distlock.core.LockBackendException;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server calls the lock needs, each a Curator background call whose answer the caller awaits
+ * until an absolute {@link System#nanoTime()} ({@code callsEnd}, {@link Long#MAX_VALUE} for no
+ * limit). Curator's blocking calls wait for its connection timeout and retries, far beyond a
+ * caller's wait time during a silent partition; a bounded wait on a background call cannot.
+ * Failures become {@link LockBackendException}s that name the key, the address and what to do.
+ */
+final class ZooKeeperCalls {
+
+    private static final Logger log = LoggerFactory.getLogger(ZooKeeperCalls.class);
+
+    private final CuratorFramework client;
+    private final String address;
+
+    ZooKeeperCalls(CuratorFramework client, String address) {
+        this.client = client;
+        this.address = address;
+    }
+
+    String address() {
+        return address;
+    }
+
+    /**
+     * Creates a protected ephemeral-sequential node at {@code path} (parents as containers), with
+     * {@code data}. The answer carries the node's name and stat; a node created after the caller
+     * gave up is deleted.
+     */
+    CuratorEvent createSequential(String path, byte[] data, String key, long callsEnd) throws InterruptedException {
+        CuratorEvent created = sendCreate(path, data, key, callsEnd);
+        for (int retry = 0; retry < 3 && created.getResultCode() == KeeperException.Code.NONODE.intValue(); retry++) {
+            // The server swept the empty parent container between Curator creating it and this node: again.
+            created = sendCreate(path, data, key, callsEnd);
+        }
+        if (existing(created, key) == null) {
+            throw failure(key, "its lock node's parent " + path + " kept vanishing", null);
+        }
+        return created;
+    }
+
+    private CuratorEvent sendCreate(String path, byte[] data, String key, long callsEnd) throws InterruptedException {
+        PendingCall create = new PendingCall(this::deleteLateNode);
+        try {
+            client.create()
+                    .creatingParentContainersIfNeeded()
+                    .withProtection()
+                    .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                    .inBackground(create)
+                    .forPath(path, data);
+        } catch (Exception e) {
+            throw failure(key, "could not send the request that creates its lock node", e);
+        }
+        return answer(create, key, "creating its lock node", callsEnd);
+    }
+
+    /** The children of {@code path}, or null when it does not exist. */
+    List<String> children(String path, String key, long callsEnd) throws InterruptedException {
+        PendingCall read = new PendingCall();
+        try {
+            client.getChildren().inBackground(read).forPath(path);
+        } catch (Exception e) {
+            throw failure(key, "could not send the read of " + path, e);
+        }
+        CuratorEvent children = existing(answer(read, key, "reading the children of " + path, callsEnd), key);
+        return children == null ? null : children.getChildren();
+    }
+
+    /**
+     * The node's stat, or null when it does not exist. With a watcher, the watch is set only on
+     * an existing node ({@code getData}: an {@code exists} watch on a node that is already gone would
+     * neither fire nor be freed).
+     */
+    Stat stat(String path, Watcher watcher, String key, long callsEnd) throws InterruptedException {
+        PendingCall read = new PendingCall();
+        try {
+            if (watcher == null) {
+                client.checkExists().inBackground(read).forPath(path);
+            } else {
+                client.getData().usingWatcher(watcher).inBackground(read).forPath(path);
+            }
+        } catch (Exception e) {
+            throw failure(key, "could not send the read of " + path, e);
+        }
+        CuratorEvent result = existing(answer(read, key, "reading " + path, callsEnd), key);
+        return result == null ? null : result.getStat();
+    }
+
+    /** The node's data and stat, or null when it does not exist. */
+    CuratorEvent data(String path, String key, long callsEnd) throws InterruptedException {
+        PendingCall read = new PendingCall();
+        try {
+            client.getData().inBackground(read).forPath(path);
+        } catch (Exception e) {
+            throw failure(key, "could not send the read of " + path, e);
+        }
+        return existing(answer(read, key, "reading " + path, callsEnd), key);
+    }
+
+    /**
+     * Deletes {@code path}; Curator keeps retrying the delete until it succeeds (or the session
+     * ends), however long the wait for its answer, which is at most {@code waitNanos} (none at 0).
+     *
+     * @return the answer, or null when none came in time
+     */
+    CuratorEvent delete(String path, long waitNanos) {
+        PendingCall delete = new PendingCall();
+        try {
+            client.delete().guaranteed().inBackground(delete).forPath(path);
+        } catch (Exception e) {
+            log.debug("Could not send the delete of lock node {}", path, e);
+            return null;
+        }
+        return waitNanos <= 0 ? null : delete.awaitUninterruptibly(waitNanos);
+    }
+
+    LockBackendException failure(String key, String problem, Throwable cause) {
+        return new LockBackendException(
+                "zookeeper",
+                address,
+                key,
+                problem + ". Check that the ZooKeeper ensemble is up and reachable, and the session timeout.",
+                cause);
+    }
+
+    private CuratorEvent answer(PendingCall call, String key, String what, long callsEnd) throws InterruptedException {
+        CuratorEvent event = call.await(callsEnd == Long.MAX_VALUE ? Long.MAX_VALUE : callsEnd - System.nanoTime());
+        if (event == null) {
+            throw failure(key, "no answer in time while " + what, null);
+        }
+        return event;
+    }
+
+    /** The event, null for a node that does not exist, or a failure for any other error. */
+    private CuratorEvent existing(CuratorEvent event, String key) {
+        int rc = event.getResultCode();
+        if (rc == KeeperException.Code.NONODE.intValue()) {
+            return null;
+        }
+        if (rc != KeeperException.Code.OK.intValue()) {
+            KeeperException.Code code = KeeperException.Code.get(rc);
+            throw failure(
+                    key,
+                    event.getType() + " of " + event.getPath() + " failed with " + code,
+                    KeeperException.create(code, event.getPath()));
+        }
+        return event;
+    }
+
+    /** A create the caller stopped waiting for that succeeded after all: its node must not block the key. */
+    private void deleteLateNode(CuratorEvent created) {
+        if (created.getResultCode() == KeeperException.Code.OK.intValue()) {
+            delete(created.getName(), 0);
+        }
+    }
+}

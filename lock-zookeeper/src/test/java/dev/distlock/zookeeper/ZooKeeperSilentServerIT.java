@@ -1,0 +1,107 @@
+package dev.distlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockRegistry;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Waits end on time against a server that has gone silent (black-holed, not refused): the
+ * client is still "connected" for a while, so only the backend's own bound on every call ends
+ * the wait, at most the contract's 250 ms past the wait time.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ZooKeeperSilentServerIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(1);
+    /** The contract's bound on how far past its wait time any call may end. */
+    private static final Duration CONTRACT_SLACK = Duration.ofMillis(250);
+    /** Thread scheduling on a busy machine, on top of the backend's documented overrun. */
+    private static final Duration SCHEDULING = Duration.ofMillis(150);
+
+    private final CuratorClients clients = new CuratorClients();
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private TestingServer server;
+    private SilentProxy proxy;
+    private LockRegistry partitioned;
+    private LockRegistry healthy;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        server = new TestingServer(true);
+        proxy = new SilentProxy(server.getPort());
+        partitioned = ZooKeeperLockRegistry.builder(clients.connect(proxy.connectString()))
+                .build();
+        healthy = ZooKeeperLockRegistry.builder(clients.connect(server.getConnectString()))
+                .build();
+        // One round trip through the proxy, so the client is known to be connected and warm.
+        partitioned
+                .obtain(key())
+                .tryAcquire(Duration.ofSeconds(5))
+                .orElseThrow()
+                .close();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        threads.shutdownNow();
+        partitioned.close();
+        healthy.close();
+        clients.closeAll();
+        proxy.close();
+        server.close();
+    }
+
+    @Test
+    void anAttemptStartedWhileTheServerIsSilentEndsWithinItsWaitTimePlusTheOverrun() throws Exception {
+        proxy.silence();
+        Outcome outcome = tryFor(partitioned, key());
+        assertThat(outcome.failure()).isInstanceOf(LockBackendException.class);
+        assertThat(outcome.took()).isLessThanOrEqualTo(WAIT.plus(CONTRACT_SLACK).plus(SCHEDULING));
+    }
+
+    @Test
+    void aWaiterQueuedBeforeTheServerFellSilentEndsWithinItsWaitTimePlusTheOverrun() throws Exception {
+        String key = key();
+        try (LockHandle held = healthy.obtain(key).acquire()) {
+            Future<Outcome> waiter = threads.submit(() -> tryFor(partitioned, key));
+            Thread.sleep(300); // the waiter has created its node and watches the holder's
+            proxy.silence();
+            Outcome outcome = waiter.get(30, TimeUnit.SECONDS);
+            assertThat(outcome.acquired()).as("the holder still holds").isFalse();
+            assertThat(outcome.took())
+                    .isLessThanOrEqualTo(WAIT.plus(CONTRACT_SLACK).plus(SCHEDULING));
+            assertThat(held.isValid()).isTrue();
+        }
+    }
+
+    private static Outcome tryFor(LockRegistry registry, String key) throws InterruptedException {
+        long start = System.nanoTime();
+        try {
+            Optional<LockHandle> handle = registry.obtain(key).tryAcquire(WAIT);
+            handle.ifPresent(LockHandle::close);
+            return new Outcome(handle.isPresent(), null, Duration.ofNanos(System.nanoTime() - start));
+        } catch (LockBackendException e) {
+            return new Outcome(false, e, Duration.ofNanos(System.nanoTime() - start));
+        }
+    }
+
+    private static String key() {
+        return "silent-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private record Outcome(boolean acquired, LockBackendException failure, Duration took) {}
+}
