@@ -14,6 +14,5 @@ import org.springframework.context.annotation.Conditional;
 @Conditional(OnLockBackendCondition.class)
 @interface ConditionalOnLockBackend {
 
-    /** The backend's name, as in {@code distributed-lock.backend}. */
-    String value();
+    LockBackendType value();
 }

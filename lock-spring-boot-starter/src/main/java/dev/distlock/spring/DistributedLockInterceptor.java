@@ -1,9 +1,10 @@
 package dev.distlock.spring;
 
-import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.LockedTask;
+import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.spring.DistributedLock.OnFailure;
 import java.time.Duration;
 import java.util.Map;
@@ -28,7 +29,6 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     private final LockedMethods methods;
     private final BeanFactory beanFactory;
     private final Map<String, LockRegistry> registries = new ConcurrentHashMap<>();
-    private volatile Duration defaultWaitTime;
 
     DistributedLockInterceptor(LockedMethods methods, BeanFactory beanFactory) {
         this.methods = methods;
@@ -45,31 +45,77 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         }
         String key = methods.lockKey(locked, invocation.getArguments());
         LockRegistry registry = registry(locked);
-        Duration waitTime = locked.waitTime() != null ? locked.waitTime() : defaultWaitTime();
-        FencedLock lock = registry.obtain(key);
-        Optional<LockHandle> acquired;
+        Duration waitTime = locked.waitTime();
+        LockedTask<Object, Throwable> task = handle -> {
+            LockContext.push(handle);
+            try {
+                return invocation.proceed();
+            } finally {
+                LockContext.pop(handle);
+            }
+        };
+        Acquisition acquisition = new Acquisition(task);
         try {
-            acquired = locked.leaseTime() == null
-                    ? lock.tryAcquire(waitTime)
-                    : lock.tryAcquire(waitTime, locked.leaseTime());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockNotAcquiredException(key, registry.backend(), waitTime, e);
-        }
-        if (acquired.isEmpty()) {
+            return locked.leaseTime() == null
+                    ? registry.executeLocked(key, waitTime, acquisition)
+                    : runWithFixedLease(registry, key, waitTime, locked.leaseTime(), acquisition);
+        } catch (LockNotAcquiredException e) {
+            if (acquisition.ran || e.getCause() instanceof InterruptedException) {
+                throw e; // the method's own exception, or an interrupted wait
+            }
             if (locked.onFailure() == OnFailure.SKIP) {
                 log.debug("Skipped {}: lock '{}' is held elsewhere", LockedMethod.describe(locked.method()), key);
                 return locked.skipValue();
             }
-            throw new LockNotAcquiredException(key, registry.backend(), waitTime);
+            throw new MethodLockNotAcquiredException(
+                    key, fullKey(registry, key), registry.backend(), waitTime, LockedMethod.describe(locked.method()));
         }
-        LockHandle handle = acquired.get();
-        LockContext.push(handle);
+    }
+
+    /**
+     * {@link LockRegistry#executeLocked} for a fixed lease, which it does not take: the same
+     * acquire-run-release, with {@code tryAcquire(waitTime, leaseTime)}.
+     */
+    private static Object runWithFixedLease(
+            LockRegistry registry,
+            String key,
+            Duration waitTime,
+            Duration leaseTime,
+            LockedTask<Object, Throwable> task)
+            throws Throwable {
+        Optional<LockHandle> acquired;
         try {
-            return invocation.proceed();
-        } finally {
-            LockContext.pop(handle);
-            handle.close();
+            acquired = registry.obtain(key).tryAcquire(waitTime, leaseTime);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockNotAcquiredException(key, registry.backend(), waitTime, e);
+        }
+        try (LockHandle handle =
+                acquired.orElseThrow(() -> new LockNotAcquiredException(key, registry.backend(), waitTime))) {
+            return task.run(handle);
+        }
+    }
+
+    private static String fullKey(LockRegistry registry, String key) {
+        return registry instanceof LockRegistrySupport support
+                ? support.options().keyPrefix() + key
+                : key;
+    }
+
+    /** The method run under the lock; remembers whether it ran, to tell its exceptions from the lock's. */
+    private static final class Acquisition implements LockedTask<Object, Throwable> {
+
+        private final LockedTask<Object, Throwable> task;
+        private boolean ran;
+
+        Acquisition(LockedTask<Object, Throwable> task) {
+            this.task = task;
+        }
+
+        @Override
+        public Object run(LockHandle handle) throws Throwable {
+            ran = true;
+            return task.run(handle);
         }
     }
 
@@ -90,20 +136,5 @@ final class DistributedLockInterceptor implements MethodInterceptor {
                             + " to a bean name, or mark one registry @Primary.",
                     e);
         }
-    }
-
-    private Duration defaultWaitTime() {
-        Duration waitTime = defaultWaitTime;
-        if (waitTime == null) {
-            waitTime = beanFactory
-                    .getBeanProvider(DistributedLockProperties.class)
-                    .getIfAvailable(DistributedLockProperties::new)
-                    .getWaitTime();
-            if (waitTime == null || waitTime.isNegative()) {
-                throw PropertyChecks.invalid("wait-time", waitTime, "must be zero or positive, e.g. 0s or 500ms");
-            }
-            defaultWaitTime = waitTime;
-        }
-        return waitTime;
     }
 }

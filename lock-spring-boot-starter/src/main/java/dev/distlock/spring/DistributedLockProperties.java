@@ -15,7 +15,7 @@ public class DistributedLockProperties {
      * Lock backend: redis, zookeeper, etcd, jdbc or memory. Unset = the one backend module on the
      * classpath (memory when there is none).
      */
-    private String backend;
+    private LockBackendType backend;
 
     /** Prepended to every lock key, to keep applications that share a backend apart. */
     private String keyPrefix = "";
@@ -34,11 +34,11 @@ public class DistributedLockProperties {
 
     private final Jdbc jdbc = new Jdbc();
 
-    public String getBackend() {
+    public LockBackendType getBackend() {
         return backend;
     }
 
-    public void setBackend(String backend) {
+    public void setBackend(LockBackendType backend) {
         this.backend = backend;
     }
 
@@ -250,8 +250,11 @@ public class DistributedLockProperties {
         /** Name of the lock table. */
         private String tableName = "distributed_lock";
 
-        /** When to create the lock table at start-up: always, embedded (only for in-memory databases such as H2), never. */
-        private SchemaInitialization initializeSchema = SchemaInitialization.EMBEDDED;
+        /**
+         * When to create the lock table at start-up if it is missing: always, embedded (only for
+         * in-memory databases such as H2), never. An existing table is used as it is.
+         */
+        private SchemaInitialization initializeSchema = SchemaInitialization.ALWAYS;
 
         public String getTableName() {
             return tableName;
@@ -272,7 +275,7 @@ public class DistributedLockProperties {
 
     /** When the JDBC backend creates its table. */
     public enum SchemaInitialization {
-        /** Always (CREATE TABLE IF NOT EXISTS). */
+        /** Whenever the table is missing; an existing table is only checked, so no DDL rights are needed then. */
         ALWAYS,
         /** Only for in-memory databases (H2, HSQLDB, Derby in memory). */
         EMBEDDED,

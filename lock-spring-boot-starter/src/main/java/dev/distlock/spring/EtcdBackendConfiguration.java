@@ -10,15 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import javax.net.ssl.SSLException;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** The etcd backend over the application's jetcd {@link Client}, or one built from the properties. */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass(name = "dev.distlock.etcd.EtcdLockRegistry")
-@ConditionalOnLockBackend("etcd")
+@ConditionalOnLockBackend(LockBackendType.ETCD)
 class EtcdBackendConfiguration {
 
     @Bean
@@ -32,7 +30,7 @@ class EtcdBackendConfiguration {
         // The endpoint properties describe only the client the starter built; the application's own
         // client may point elsewhere, so its registry keeps the builder's neutral wording.
         starterClient.ifAvailable(endpoints -> builder.address(endpoints.address()));
-        return builder.build();
+        return LockBackendStartup.build(LockBackendType.ETCD, builder::build);
     }
 
     /** The endpoints of the client the starter built from {@code distributed-lock.etcd.*}, for error messages. */
@@ -94,8 +92,10 @@ class EtcdBackendConfiguration {
                 }
             });
         } catch (SSLException e) {
-            throw new IllegalStateException(
-                    "Could not set up TLS for etcd from distributed-lock.etcd.tls.*: " + e.getMessage(), e);
+            throw new LockStartupException(
+                    "Could not set up TLS for etcd from distributed-lock.etcd.tls.*: " + e.getMessage(),
+                    "Check the PEM files that distributed-lock.etcd.tls.ca-file, cert-file and key-file name.",
+                    e);
         }
     }
 

@@ -9,15 +9,13 @@ import java.util.List;
 import java.util.Locale;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** The JDBC backend over the application's {@link DataSource}. */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass(name = "dev.distlock.jdbc.JdbcLockRegistry")
-@ConditionalOnLockBackend("jdbc")
+@ConditionalOnLockBackend(LockBackendType.JDBC)
 class JdbcBackendConfiguration {
 
     /** JDBC URL prefixes of databases that live in this JVM's memory. */
@@ -29,17 +27,18 @@ class JdbcBackendConfiguration {
     JdbcLockRegistry lockRegistry(DistributedLockProperties properties, ObjectProvider<DataSource> dataSources) {
         DataSource dataSource = dataSources.getIfUnique();
         if (dataSource == null) {
-            throw new IllegalStateException("distributed-lock.backend=jdbc needs one DataSource bean, and there is "
-                    + (dataSources.stream().findAny().isPresent() ? "more than one (mark one @Primary)" : "none")
-                    + ". Add spring-boot-starter-jdbc and a JDBC driver and set spring.datasource.url, or choose"
-                    + " another distributed-lock.backend.");
+            throw new LockStartupException(
+                    "distributed-lock.backend=jdbc needs one DataSource bean, and there is "
+                            + (dataSources.stream().findAny().isPresent() ? "more than one" : "none") + ".",
+                    "Add spring-boot-starter-jdbc and a JDBC driver and set spring.datasource.url, mark one"
+                            + " DataSource @Primary, or choose another distributed-lock.backend.");
         }
         DistributedLockProperties.Jdbc jdbc = properties.getJdbc();
-        return JdbcLockRegistry.builder(dataSource)
+        JdbcLockRegistry.Builder builder = JdbcLockRegistry.builder(dataSource)
                 .tableName(PropertyChecks.notBlank("jdbc.table-name", jdbc.getTableName()))
                 .initializeSchema(initializeSchema(jdbc.getInitializeSchema(), dataSource))
-                .options(PropertyChecks.registryOptions(properties))
-                .build();
+                .options(PropertyChecks.registryOptions(properties));
+        return LockBackendStartup.build(LockBackendType.JDBC, builder::build);
     }
 
     static boolean initializeSchema(SchemaInitialization mode, DataSource dataSource) {
@@ -56,11 +55,11 @@ class JdbcBackendConfiguration {
             String lower = url == null ? "" : url.toLowerCase(Locale.ROOT);
             return IN_MEMORY_URLS.stream().anyMatch(lower::startsWith);
         } catch (SQLException e) {
-            throw new IllegalStateException(
+            throw new LockStartupException(
                     "Could not connect to the DataSource to decide whether to create the lock table"
-                            + " (distributed-lock.jdbc.initialize-schema=embedded): " + e.getMessage()
-                            + ". Check spring.datasource.*, or set distributed-lock.jdbc.initialize-schema to"
-                            + " always or never.",
+                            + " (distributed-lock.jdbc.initialize-schema=embedded): " + e.getMessage(),
+                    "Check spring.datasource.*, or set distributed-lock.jdbc.initialize-schema to always or"
+                            + " never.",
                     e);
         }
     }

@@ -1,36 +1,27 @@
 package dev.distlock.spring;
 
+import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * Which backend the starter configures: the one {@code distributed-lock.backend} names, or else
  * the one backend module on the classpath, or else the in-memory backend. When none can be
- * chosen, {@link #problem()} says why and what to set.
+ * chosen, {@link #problem()} says why and {@link #action()} what to set.
  *
- * @param backend the chosen backend's name, or null
+ * @param backend the chosen backend, or null
  * @param problem why none was chosen, or null
+ * @param action what to change when none was chosen, or null
  */
-record LockBackendSelection(String backend, String problem) {
+record LockBackendSelection(LockBackendType backend, String problem, String action) {
 
     static final String PROPERTY = DistributedLockProperties.PREFIX + ".backend";
-    static final String MEMORY = "memory";
 
-    /** A backend module: its name, the class that shows it is on the classpath, its artifact id. */
-    record Module(String name, String registryClass, String artifactId) {}
-
-    static final List<Module> MODULES = List.of(
-            new Module("redis", "dev.distlock.redis.RedisLockRegistry", "lock-redis"),
-            new Module("zookeeper", "dev.distlock.zookeeper.ZooKeeperLockRegistry", "lock-zookeeper"),
-            new Module("etcd", "dev.distlock.etcd.EtcdLockRegistry", "lock-etcd"),
-            new Module("jdbc", "dev.distlock.jdbc.JdbcLockRegistry", "lock-jdbc"));
-
-    static List<String> names() {
-        return Stream.concat(MODULES.stream().map(Module::name), Stream.of(MEMORY))
-                .toList();
+    static LockBackendSelection select(Environment environment, ClassLoader classLoader) {
+        return select(environment.getProperty(PROPERTY), name -> ClassUtils.isPresent(name, classLoader));
     }
 
     /**
@@ -39,47 +30,55 @@ record LockBackendSelection(String backend, String problem) {
      */
     static LockBackendSelection select(String configured, Predicate<String> classPresent) {
         if (configured != null && !configured.isBlank()) {
-            return selectConfigured(configured.trim().toLowerCase(Locale.ROOT), classPresent);
+            return selectConfigured(configured.trim(), classPresent);
         }
-        List<Module> present = MODULES.stream()
-                .filter(m -> classPresent.test(m.registryClass()))
+        List<LockBackendType> present = Arrays.stream(LockBackendType.values())
+                .filter(LockBackendType::isModule)
+                .filter(type -> classPresent.test(type.registryClass()))
                 .toList();
         if (present.isEmpty()) {
-            return new LockBackendSelection(MEMORY, null);
+            return chosen(LockBackendType.MEMORY);
         }
         if (present.size() == 1) {
-            return new LockBackendSelection(present.get(0).name(), null);
+            return chosen(present.get(0));
         }
-        String names = present.stream().map(Module::name).collect(Collectors.joining(", "));
-        String artifacts = present.stream().map(Module::artifactId).collect(Collectors.joining(", "));
-        return new LockBackendSelection(
-                null,
-                "Several lock backends are on the classpath (" + artifacts + ") and " + PROPERTY + " is not set. Set "
-                        + PROPERTY + " to one of: " + names + ", " + MEMORY + ".");
+        String ids = present.stream().map(LockBackendType::id).collect(Collectors.joining(", "));
+        String artifacts = present.stream().map(LockBackendType::artifactId).collect(Collectors.joining(", "));
+        return failed(
+                "Several lock backends are on the classpath (" + artifacts + ") and " + PROPERTY + " is not set.",
+                "Set " + PROPERTY + " to one of: " + ids + ", " + LockBackendType.MEMORY.id() + ".");
     }
 
-    private static LockBackendSelection selectConfigured(String name, Predicate<String> classPresent) {
-        if (name.equals(MEMORY)) {
-            return new LockBackendSelection(MEMORY, null);
+    private static LockBackendSelection selectConfigured(String value, Predicate<String> classPresent) {
+        LockBackendType type = LockBackendType.fromId(value);
+        if (type == null) {
+            return failed(
+                    PROPERTY + "=" + value + " is not a lock backend.",
+                    "Set " + PROPERTY + " to one of: " + LockBackendType.ids() + ".");
         }
-        for (Module module : MODULES) {
-            if (module.name().equals(name)) {
-                if (classPresent.test(module.registryClass())) {
-                    return new LockBackendSelection(name, null);
-                }
-                return new LockBackendSelection(
-                        null,
-                        PROPERTY + "=" + name + " but " + module.registryClass() + " is not on the classpath. Add"
-                                + " the dependency dev.distlock:" + module.artifactId() + ", or set " + PROPERTY
-                                + " to another backend.");
-            }
+        if (!type.isModule() || classPresent.test(type.registryClass())) {
+            return chosen(type);
         }
-        return new LockBackendSelection(
-                null,
-                PROPERTY + "=" + name + " is not a lock backend. Valid values: " + String.join(", ", names()) + ".");
+        return failed(
+                PROPERTY + "=" + type.id() + " but " + type.registryClass() + " is not on the classpath.",
+                "Add the dependency dev.distlock:" + type.artifactId() + ", or set " + PROPERTY
+                        + " to another backend.");
     }
 
-    boolean selected(String name) {
-        return name.equals(backend);
+    private static LockBackendSelection chosen(LockBackendType type) {
+        return new LockBackendSelection(type, null, null);
+    }
+
+    private static LockBackendSelection failed(String problem, String action) {
+        return new LockBackendSelection(null, problem, action);
+    }
+
+    boolean selected(LockBackendType type) {
+        return type == backend;
+    }
+
+    /** The failure to report when no backend could be chosen. */
+    LockStartupException failure() {
+        return new LockStartupException(problem, action);
     }
 }

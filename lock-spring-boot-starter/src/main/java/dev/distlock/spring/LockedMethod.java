@@ -14,7 +14,7 @@ import org.springframework.expression.Expression;
  * @param method the most specific method (on the bean's class), for parameter names
  * @param name the lock name
  * @param key the parsed key expression, or null for one lock per method
- * @param waitTime the wait time, or null for {@code distributed-lock.wait-time}
+ * @param waitTime the wait time: the method's own, or {@code distributed-lock.wait-time}
  * @param leaseTime a fixed lease, or null for the watchdog lease
  * @param registry the registry's bean name, or empty for the only (or primary) one
  * @param skipValue what a skipped call returns

@@ -18,6 +18,7 @@ import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.DefaultParameterNameDiscoverer;
@@ -45,6 +46,9 @@ final class LockedMethods implements BeanPostProcessor {
             new LockedMethod(null, "", null, null, null, OnFailure.THROW, "", null);
 
     private final Environment environment;
+    /** {@code distributed-lock.wait-time}, for methods that set no waitTime. */
+    private final Duration defaultWaitTime;
+
     private final BeanFactory beanFactory;
     private final BeanFactoryResolver beanResolver;
     private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
@@ -53,6 +57,11 @@ final class LockedMethods implements BeanPostProcessor {
 
     LockedMethods(Environment environment, BeanFactory beanFactory) {
         this.environment = environment;
+        this.defaultWaitTime = PropertyChecks.notNegative(
+                "wait-time",
+                Binder.get(environment)
+                        .bind(DistributedLockProperties.PREFIX + ".wait-time", Duration.class)
+                        .orElseGet(() -> new DistributedLockProperties().getWaitTime()));
         this.beanFactory = beanFactory;
         this.beanResolver = new BeanFactoryResolver(beanFactory);
     }
@@ -66,7 +75,16 @@ final class LockedMethods implements BeanPostProcessor {
         Map<Method, DistributedLock> annotated =
                 MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<DistributedLock>)
                         method -> AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class));
-        annotated.keySet().forEach(method -> find(method, type));
+        for (Method method : annotated.keySet()) {
+            try {
+                find(method, type);
+            } catch (IllegalArgumentException e) {
+                throw new LockStartupException(
+                        e.getMessage(),
+                        "Correct the @DistributedLock annotation on " + LockedMethod.describe(method) + ".",
+                        e);
+            }
+        }
         return bean;
     }
 
@@ -111,7 +129,9 @@ final class LockedMethods implements BeanPostProcessor {
                 ? userClass.getSimpleName() + "." + method.getName()
                 : annotation.name().trim();
         Expression key = annotation.key().isBlank() ? null : parseKey(annotation.key(), method, where);
-        Duration waitTime = duration(annotation.waitTime(), "waitTime", where, true);
+        Duration waitTime = annotation.waitTime().isBlank()
+                ? defaultWaitTime
+                : duration(annotation.waitTime(), "waitTime", where, true);
         Duration leaseTime = duration(annotation.leaseTime(), "leaseTime", where, false);
         Class<?> returnType = method.getReturnType();
         if (annotation.onFailure() == OnFailure.SKIP && returnType.isPrimitive() && returnType != void.class) {
@@ -190,8 +210,8 @@ final class LockedMethods implements BeanPostProcessor {
                     e);
         }
         if (value.isNegative() || (!zeroAllowed && value.isZero())) {
-            throw new IllegalArgumentException(where + " has " + attribute + " = \"" + text + "\" (" + value
-                    + "); it must be " + (zeroAllowed ? "zero or positive." : "positive."));
+            throw new IllegalArgumentException(where + " has " + attribute + " = \"" + text + "\" ("
+                    + Durations.format(value) + "); it must be " + (zeroAllowed ? "zero or positive." : "positive."));
         }
         return value;
     }

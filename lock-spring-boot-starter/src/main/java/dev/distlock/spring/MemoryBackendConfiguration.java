@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Configuration;
 
 /** The in-memory backend: locks within this JVM only. */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnLockBackend(LockBackendSelection.MEMORY)
+@ConditionalOnLockBackend(LockBackendType.MEMORY)
 class MemoryBackendConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(MemoryBackendConfiguration.class);
@@ -18,7 +18,7 @@ class MemoryBackendConfiguration {
     @Bean
     @ConditionalOnMissingBean(LockRegistry.class)
     MemoryLockRegistry lockRegistry(DistributedLockProperties properties) {
-        if (properties.getBackend() == null || properties.getBackend().isBlank()) {
+        if (properties.getBackend() == null) {
             log.info("No lock backend module on the classpath: using in-memory locks, which hold only within this"
                     + " JVM. Add dev.distlock:lock-jdbc, lock-redis, lock-zookeeper or lock-etcd to lock across"
                     + " instances.");

@@ -3,7 +3,10 @@ package dev.distlock.spring;
 import dev.distlock.core.RegistryOptions;
 import java.time.Duration;
 
-/** Checks the {@code distributed-lock.*} values the registries use, naming the property to fix. */
+/**
+ * Checks the {@code distributed-lock.*} values, each once where it is read, and fails start-up
+ * naming the property to fix.
+ */
 final class PropertyChecks {
 
     private PropertyChecks() {}
@@ -11,17 +14,20 @@ final class PropertyChecks {
     /** The options every registry gets; fails when a shared property is out of range. */
     static RegistryOptions registryOptions(DistributedLockProperties properties) {
         positive("lease-time", properties.getLeaseTime());
-        Duration waitTime = properties.getWaitTime();
-        if (waitTime == null || waitTime.isNegative()) {
-            throw invalid("wait-time", waitTime, "must be zero or positive, e.g. 0s or 500ms");
-        }
         String keyPrefix = properties.getKeyPrefix() == null ? "" : properties.getKeyPrefix();
         return new RegistryOptions(properties.getLeaseTime(), keyPrefix);
     }
 
     static Duration positive(String property, Duration value) {
         if (value == null || value.isNegative() || value.isZero()) {
-            throw invalid(property, value, "must be positive, e.g. 30s");
+            throw invalid(property, Durations.format(value), "must be positive, e.g. 30s");
+        }
+        return value;
+    }
+
+    static Duration notNegative(String property, Duration value) {
+        if (value == null || value.isNegative()) {
+            throw invalid(property, Durations.format(value), "must be zero or positive, e.g. 0s or 500ms");
         }
         return value;
     }
@@ -33,8 +39,11 @@ final class PropertyChecks {
         return value;
     }
 
-    static IllegalStateException invalid(String property, Object value, String rule) {
-        return new IllegalStateException(
-                DistributedLockProperties.PREFIX + "." + property + " " + rule + ", was '" + value + "'.");
+    /** {@code property} is relative to {@code distributed-lock.}. */
+    static LockStartupException invalid(String property, Object value, String rule) {
+        String name = DistributedLockProperties.PREFIX + "." + property;
+        return new LockStartupException(
+                name + " " + rule + ", was '" + value + "'.",
+                "Update " + name + " in your application's configuration.");
     }
 }

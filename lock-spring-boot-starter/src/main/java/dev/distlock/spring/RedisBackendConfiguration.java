@@ -6,7 +6,6 @@ import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedlockLockRegistry;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -17,8 +16,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * or Redlock over {@code distributed-lock.redis.redlock-nodes}.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass(name = "dev.distlock.redis.RedisLockRegistry")
-@ConditionalOnLockBackend("redis")
+@ConditionalOnLockBackend(LockBackendType.REDIS)
 class RedisBackendConfiguration {
 
     /** Redlock needs a majority of independent nodes to survive one failing. */
@@ -38,20 +36,21 @@ class RedisBackendConfiguration {
                         "must list at least " + MIN_REDLOCK_NODES + " independent Redis nodes (redis://host:port)"
                                 + " for distributed-lock.redis.mode=redlock, or set the mode to single");
             }
-            return RedlockLockRegistry.builder()
-                    .nodeUris(nodes)
-                    .options(PropertyChecks.registryOptions(properties))
-                    .build();
+            RedlockLockRegistry.Builder redlock =
+                    RedlockLockRegistry.builder().nodeUris(nodes).options(PropertyChecks.registryOptions(properties));
+            return LockBackendStartup.build(LockBackendType.REDIS, redlock::build);
         }
         RedisConnectionFactory connectionFactory = connectionFactories.getIfUnique();
         if (connectionFactory == null) {
-            throw new IllegalStateException("distributed-lock.backend=redis needs one RedisConnectionFactory bean, and"
-                    + " there is " + (connectionFactories.stream().findAny().isPresent() ? "more than one" : "none")
-                    + ". Add spring-boot-starter-data-redis and set spring.data.redis.host/port (or url), or set"
-                    + " distributed-lock.redis.mode=redlock with distributed-lock.redis.redlock-nodes.");
+            throw new LockStartupException(
+                    "distributed-lock.backend=redis needs one RedisConnectionFactory bean, and there is "
+                            + (connectionFactories.stream().findAny().isPresent() ? "more than one" : "none") + ".",
+                    "Add spring-boot-starter-data-redis and set spring.data.redis.host/port (or url), mark one"
+                            + " RedisConnectionFactory @Primary, or set distributed-lock.redis.mode=redlock with"
+                            + " distributed-lock.redis.redlock-nodes.");
         }
-        return RedisLockRegistry.builder(connectionFactory)
-                .options(PropertyChecks.registryOptions(properties))
-                .build();
+        RedisLockRegistry.Builder builder =
+                RedisLockRegistry.builder(connectionFactory).options(PropertyChecks.registryOptions(properties));
+        return LockBackendStartup.build(LockBackendType.REDIS, builder::build);
     }
 }

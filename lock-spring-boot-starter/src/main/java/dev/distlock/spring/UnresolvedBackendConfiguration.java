@@ -5,7 +5,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.util.ClassUtils;
 
 /**
  * Imported after every backend configuration: when none of them (nor the application) defined
@@ -17,14 +16,14 @@ class UnresolvedBackendConfiguration {
     @Bean
     @ConditionalOnMissingBean(LockRegistry.class)
     LockRegistry lockRegistry(ApplicationContext context) {
-        LockBackendSelection selection = LockBackendSelection.select(
-                context.getEnvironment().getProperty(LockBackendSelection.PROPERTY),
-                name -> ClassUtils.isPresent(name, context.getClassLoader()));
+        LockBackendSelection selection =
+                LockBackendSelection.select(context.getEnvironment(), context.getClassLoader());
         if (selection.problem() != null) {
-            throw new IllegalStateException(selection.problem());
+            throw selection.failure();
         }
-        throw new IllegalStateException("The " + selection.backend() + " lock backend is on the classpath but this"
-                + " version of the starter cannot configure it. Define a LockRegistry bean, or set "
-                + LockBackendSelection.PROPERTY + " to another backend.");
+        throw new LockStartupException(
+                "The " + selection.backend() + " lock backend is on the classpath but this version of the starter"
+                        + " cannot configure it.",
+                "Define a LockRegistry bean, or set " + LockBackendSelection.PROPERTY + " to another backend.");
     }
 }

@@ -6,15 +6,13 @@ import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** The ZooKeeper backend over the application's {@link CuratorFramework}, or one built from the properties. */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass(name = "dev.distlock.zookeeper.ZooKeeperLockRegistry")
-@ConditionalOnLockBackend("zookeeper")
+@ConditionalOnLockBackend(LockBackendType.ZOOKEEPER)
 class ZooKeeperBackendConfiguration {
 
     @Bean(destroyMethod = "close")
@@ -35,10 +33,10 @@ class ZooKeeperBackendConfiguration {
     @Bean
     @ConditionalOnMissingBean(LockRegistry.class)
     ZooKeeperLockRegistry lockRegistry(DistributedLockProperties properties, CuratorFramework client) {
-        return ZooKeeperLockRegistry.builder(client)
+        ZooKeeperLockRegistry.Builder builder = ZooKeeperLockRegistry.builder(client)
                 .rootPath(PropertyChecks.notBlank(
                         "zookeeper.root-path", properties.getZookeeper().getRootPath()))
-                .options(PropertyChecks.registryOptions(properties))
-                .build();
+                .options(PropertyChecks.registryOptions(properties));
+        return LockBackendStartup.build(LockBackendType.ZOOKEEPER, builder::build);
     }
 }

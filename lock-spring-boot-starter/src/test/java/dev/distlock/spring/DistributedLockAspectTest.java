@@ -428,23 +428,15 @@ class DistributedLockAspectTest {
                 .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
                 .withPropertyValues("distributed-lock.backend=memory")
                 .withBean(bean)
-                .run(context -> {
-                    assertThat(context).hasFailed();
-                    Throwable cause = context.getStartupFailure();
-                    while (!(cause instanceof IllegalArgumentException) && cause.getCause() != null) {
-                        cause = cause.getCause();
-                    }
-                    message[0] = cause.getClass().getSimpleName() + ": " + cause.getMessage();
-                });
+                .run(context -> message[0] = StartupFailures.analysis(context));
         return message[0];
     }
 
     @Test
     void invalidSpelKeyFailsStartUp() {
         assertThat(startupFailureWith(InvalidSpel.class))
-                .startsWith("IllegalArgumentException")
                 .contains("invalid SpEL key '#id +'")
-                .contains("InvalidSpel.run()");
+                .contains("Action: Correct the @DistributedLock annotation on InvalidSpel.run()");
     }
 
     @Test

@@ -13,33 +13,32 @@ class LockBackendSelectionTest {
     @Test
     void unsetWithOneModulePicksIt() {
         assertThat(LockBackendSelection.select(null, Set.of(REDIS)::contains).backend())
-                .isEqualTo("redis");
+                .isEqualTo(LockBackendType.REDIS);
     }
 
     @Test
     void unsetWithNoModulePicksMemory() {
-        assertThat(LockBackendSelection.select(" ", name -> false).backend()).isEqualTo("memory");
+        assertThat(LockBackendSelection.select(" ", name -> false).backend()).isEqualTo(LockBackendType.MEMORY);
     }
 
     @Test
     void unsetWithSeveralModulesNamesThemAndTheProperty() {
         LockBackendSelection selection = LockBackendSelection.select(null, Set.of(REDIS, JDBC)::contains);
         assertThat(selection.backend()).isNull();
-        assertThat(selection.problem())
-                .contains("lock-redis, lock-jdbc")
-                .contains("Set distributed-lock.backend to one of: redis, jdbc, memory.");
+        assertThat(selection.problem()).contains("lock-redis, lock-jdbc");
+        assertThat(selection.action()).contains("Set distributed-lock.backend to one of: redis, jdbc, memory.");
     }
 
     @Test
     void configuredValueIsTrimmedAndCaseInsensitive() {
         assertThat(LockBackendSelection.select(" Redis ", Set.of(REDIS, JDBC)::contains)
                         .backend())
-                .isEqualTo("redis");
+                .isEqualTo(LockBackendType.REDIS);
     }
 
     @Test
     void configuredBackendWithoutItsModuleNamesTheArtifact() {
-        assertThat(LockBackendSelection.select("redis", Set.of(JDBC)::contains).problem())
+        assertThat(LockBackendSelection.select("redis", Set.of(JDBC)::contains).action())
                 .contains("dev.distlock:lock-redis");
     }
 }

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -48,9 +47,7 @@ class RedisBackendConfigurationIT {
     }
 
     private static String startupFailure(AssertableApplicationContext context) {
-        assertThat(context).hasFailed();
-        return NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure())
-                .getMessage();
+        return StartupFailures.analysis(context);
     }
 
     private static void acquiresAToken(LockRegistry registry) throws InterruptedException {
