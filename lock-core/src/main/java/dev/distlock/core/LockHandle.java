@@ -19,6 +19,14 @@ public interface LockHandle extends AutoCloseable {
      */
     boolean isValid();
 
+    /**
+     * Runs {@code callback} once when this hold's lease is known lost (renewal refused or
+     * failed past the lease, fixed lease ran out, session expired, registry closed while held),
+     * never on a normal release. Added after the loss, it runs at once. Callbacks run on a
+     * registry thread and must not block.
+     */
+    void onLost(Runnable callback);
+
     /** Releases this hold. Never throws because the lease was lost; see DESIGN.md. */
     @Override
     void close();

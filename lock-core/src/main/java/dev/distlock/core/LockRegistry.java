@@ -1,12 +1,13 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * The entry point: hands out {@link FencedLock}s by key for one backend. Thread-safe;
  * one instance per application and backend is the normal use. The semantics every
- * backend keeps are written down in DESIGN.md (see the package documentation).
+ * backend keeps are the contract in {@code docs/contract.md} (see the package documentation).
  */
 public interface LockRegistry extends AutoCloseable {
 
@@ -40,7 +41,47 @@ public interface LockRegistry extends AutoCloseable {
         }
     }
 
-    /** Stops lease renewal and releases every hold this registry still has. */
+    /**
+     * Proves with one cheap call, bounded by {@code timeout}, that the backend is reachable and
+     * usable (table present, scripts loadable, session established).
+     *
+     * @throws LockBackendException naming the backend's address and what to do, when it is not
+     */
+    default void verify(Duration timeout) {}
+
+    /**
+     * Who holds {@code key} right now according to the backend, whichever instance that is;
+     * empty when nobody does.
+     */
+    default Optional<LockHolder> holderOf(String key) {
+        throw new UnsupportedOperationException("The " + backend() + " registry cannot tell who holds a key");
+    }
+
+    /**
+     * Removes the lock on {@code key} whoever holds it, for evicting a crashed or stuck holder.
+     * Safe with fencing: the next holder gets a larger token, so the evicted holder's late
+     * writes are refused by a resource that checks tokens. Logged at WARN with the evicted holder.
+     *
+     * @return true when a lock was there and was removed
+     */
+    default boolean forceRelease(String key) {
+        throw new UnsupportedOperationException("The " + backend() + " registry cannot force-release a key");
+    }
+
+    /** The holds of this registry right now. */
+    default List<HoldInfo> holds() {
+        return List.of();
+    }
+
+    /** Adds an observer of this registry's acquisitions, holds and lease losses. */
+    default void addObserver(LockObserver observer) {
+        throw new UnsupportedOperationException("The " + backend() + " registry takes no observers");
+    }
+
+    /**
+     * Stops lease renewal and releases every hold this registry still has. Threads waiting for a
+     * key of this registry end promptly with an {@link IllegalStateException}.
+     */
     @Override
     void close();
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.FencingToken;
-import dev.distlock.core.LockException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockRegistry;
@@ -22,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -368,21 +368,46 @@ public abstract class LockRegistryContract {
     }
 
     @Test
-    void reacquiringAfterLeaseLossIsRefusedUntilReleased() throws Exception {
+    void reacquiringAfterLeaseLossTakesAFreshHoldWithALargerToken() throws Exception {
         String key = key();
         FencedLock lock = registryA.obtain(key);
         LockHandle lost = lock.tryAcquire(Duration.ZERO, leaseTime()).orElseThrow();
-        Thread.sleep(leaseTime().plus(timingSlack()).toMillis());
-        assertThat(lost.isValid()).isFalse();
-        assertThatThrownBy(() -> lock.tryAcquire(Duration.ZERO))
-                .isInstanceOf(LockException.class)
-                .hasMessageContaining(key)
-                .hasMessageContaining("lost");
-        assertThat(lock.holdCount()).isEqualTo(1);
+        awaitInvalid(lost);
+        LockHandle fresh = lock.tryAcquire(Duration.ofSeconds(5)).orElseThrow();
+        assertThat(fresh.isValid()).isTrue();
+        assertThat(fresh.token().isNewerThan(lost.token())).isTrue();
+        assertThat(lost.isValid()).as("the lost hold stays lost").isFalse();
+        assertThat(lock.holdCount())
+                .as("the stale hold still counts until released")
+                .isEqualTo(2);
         lost.close();
-        try (LockHandle fresh = lock.tryAcquire(Duration.ofSeconds(5)).orElseThrow()) {
-            assertThat(fresh.token().isNewerThan(lost.token())).isTrue();
-        }
+        assertThat(tryNow(registryB, key))
+                .as("closing the stale handle keeps the fresh hold")
+                .isEmpty();
+        assertThat(fresh.isValid()).isTrue();
+        fresh.close();
+        assertThat(lock.holdCount()).isZero();
+        Optional<LockHandle> next = registryB.obtain(key).tryAcquire(timingSlack());
+        assertThat(next).isPresent();
+        next.get().close();
+    }
+
+    @Test
+    void reacquiringAfterLeaseLossGivesNothingWhileAnotherOwnerHolds() throws Exception {
+        String key = key();
+        FencedLock lock = registryA.obtain(key);
+        LockHandle lost = lock.tryAcquire(Duration.ZERO, leaseTime()).orElseThrow();
+        LockHandle other = registryB
+                .obtain(key)
+                .tryAcquire(leaseTime().plus(timingSlack()).multipliedBy(3))
+                .orElseThrow();
+        assertThat(lock.tryLock()).as("a plain false, no exception").isFalse();
+        assertThat(lock.tryAcquire(Duration.ZERO)).isEmpty();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        lost.close();
+        assertThat(lock.holdCount()).isZero();
+        assertThat(other.isValid()).isTrue();
+        other.close();
     }
 
     // --- 4. Leases -----------------------------------------------------------------------
@@ -720,5 +745,172 @@ public abstract class LockRegistryContract {
     void registryNamesItsBackend() {
         assertThat(registryA.backend()).isIn("redis", "zookeeper", "etcd", "jdbc", "memory");
         assertThat(registryA.obtain(key()).key()).startsWith("contract-");
+    }
+
+    // --- Edges of a hold's life ------------------------------------------------------------
+
+    @Test
+    void closingTheRegistryEndsItsWaitersAndLeavesNothingHeld() throws Exception {
+        String heldLocally = key("local");
+        String heldElsewhere = key("remote");
+        LockRegistry closing = newRegistry();
+        LockHandle other = registryB.obtain(heldElsewhere).acquire();
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch testOver = new CountDownLatch(1);
+        // Its own thread, kept busy: a pooled thread could serve a waiter below and join the hold.
+        Thread holder = new Thread(() -> {
+            try {
+                closing.obtain(heldLocally).acquire();
+                holding.countDown();
+                testOver.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        holder.start();
+        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+        Future<Throwable> localWaiter =
+                inThread(() -> failureOf(() -> closing.obtain(heldLocally).acquire()));
+        Future<Throwable> serverWaiter =
+                inThread(() -> failureOf(() -> closing.obtain(heldElsewhere).acquire()));
+        Thread.sleep(300);
+        long closedAt = System.nanoTime();
+        closing.close();
+        Throwable local = await(localWaiter);
+        Throwable remote = await(serverWaiter);
+        assertThat(Duration.ofNanos(System.nanoTime() - closedAt))
+                .isLessThan(timingSlack().plusSeconds(1));
+        assertThat(local).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThat(remote).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        other.close();
+        for (String key : List.of(heldLocally, heldElsewhere)) {
+            Optional<LockHandle> next = registryB.obtain(key).tryAcquire(timingSlack());
+            assertThat(next)
+                    .as("nothing of the closed registry is left on %s", key)
+                    .isPresent();
+            next.get().close();
+        }
+        testOver.countDown();
+        holder.join(5_000);
+    }
+
+    @Test
+    void releaseOnAnInterruptedThreadCompletesAndKeepsTheFlag() throws Exception {
+        String key = key();
+        FencedLock lock = registryA.obtain(key);
+        LockHandle handle = lock.acquire();
+        lock.lock();
+        Thread.currentThread().interrupt();
+        try {
+            lock.unlock();
+            handle.close();
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        Optional<LockHandle> next = registryB.obtain(key).tryAcquire(timingSlack());
+        assertThat(next).as("the interrupted release freed the key").isPresent();
+        next.get().close();
+    }
+
+    @Test
+    void unlockAfterTheRegistryClosedIsANoOp() throws Exception {
+        LockRegistry closing = newRegistry();
+        FencedLock lock = closing.obtain(key());
+        lock.lock();
+        closing.close();
+        lock.unlock();
+        assertThat(lock.holdCount()).isZero();
+    }
+
+    @Test
+    void expiredLeaseLetsOtherThreadsOfTheOwnerRegistryCompete() throws Exception {
+        String key = key();
+        LockHandle stuck =
+                registryA.obtain(key).tryAcquire(Duration.ZERO, leaseTime()).orElseThrow();
+        Future<LockHandle> sameRegistry = inThread(() -> registryA
+                .obtain(key)
+                .tryAcquire(leaseTime().plus(timingSlack()).multipliedBy(3))
+                .orElse(null));
+        LockHandle next = await(sameRegistry);
+        assertThat(next)
+                .as("another thread of the owner's registry gets the key once the lease ended")
+                .isNotNull();
+        assertThat(next.token().isNewerThan(stuck.token())).isTrue();
+        stuck.close();
+        assertThat(next.isValid())
+                .as("the stale release does not end the new hold")
+                .isTrue();
+        assertThat(tryNow(registryB, key)).isEmpty();
+        inThread(() -> {
+                    next.close();
+                    return null;
+                })
+                .get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void onLostRunsOnceWhenTheLeaseIsLostAndNeverOnRelease() throws Exception {
+        AtomicInteger lostCalls = new AtomicInteger();
+        AtomicInteger releasedCalls = new AtomicInteger();
+        LockHandle expiring = registryA
+                .obtain(key("expiring"))
+                .tryAcquire(Duration.ZERO, leaseTime())
+                .orElseThrow();
+        expiring.onLost(lostCalls::incrementAndGet);
+        try (LockHandle released = registryA.obtain(key("released")).acquire()) {
+            released.onLost(releasedCalls::incrementAndGet);
+        }
+        awaitInvalid(expiring);
+        long deadline = System.nanoTime() + timingSlack().toNanos() * 2;
+        while (lostCalls.get() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(lostCalls).hasValue(1);
+        AtomicInteger late = new AtomicInteger();
+        expiring.onLost(late::incrementAndGet);
+        assertThat(late).as("a callback added after the loss runs at once").hasValue(1);
+        expiring.close();
+        Thread.sleep(100);
+        assertThat(lostCalls).hasValue(1);
+        assertThat(releasedCalls).hasValue(0);
+    }
+
+    @Test
+    void handleWithASubMillisecondLeaseIsNeverValidWhileAnotherOwnerHolds() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            String key = key("r" + round);
+            LockHandle fixed = registryA
+                    .obtain(key)
+                    .tryAcquire(Duration.ZERO, Duration.ofNanos(2_900_000))
+                    .orElseThrow();
+            Optional<LockHandle> next = Optional.empty();
+            while (next.isEmpty()) {
+                next = tryNow(registryB, key);
+            }
+            assertThat(fixed.isValid())
+                    .as("round %d: the handle is valid while another owner holds the key", round)
+                    .isFalse();
+            next.get().close();
+            fixed.close();
+        }
+    }
+
+    private void awaitInvalid(LockHandle handle) throws InterruptedException {
+        long deadline = System.nanoTime()
+                + leaseTime().plus(timingSlack()).multipliedBy(2).toNanos();
+        while (handle.isValid() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(handle.isValid()).as("the lease ended").isFalse();
+    }
+
+    private static Throwable failureOf(Callable<?> task) {
+        try {
+            task.call();
+            return null;
+        } catch (Throwable e) {
+            return e;
+        }
     }
 }

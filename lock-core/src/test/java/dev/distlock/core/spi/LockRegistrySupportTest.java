@@ -122,22 +122,82 @@ class LockRegistrySupportTest {
     }
 
     @Test
-    void sessionBackendIsNotRenewedAndFixedLeasesEndByRelease() throws Exception {
+    void sessionBackendConfirmsItsLeasesAndEndsFixedLeasesByRelease() throws Exception {
         FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SESSION);
+        backend.sessionLease = Duration.ofMillis(300);
         TestRegistry registry = new TestRegistry(backend, Duration.ofMillis(150));
         LockHandle renewed = registry.obtain("session").acquire();
         LockHandle fixed = registry.obtain("fixed")
                 .tryAcquire(Duration.ZERO, Duration.ofMillis(200))
                 .orElseThrow();
-        Thread.sleep(500);
-        assertThat(backend.renewCalls).hasValue(0);
-        assertThat(renewed.isValid())
-                .as("a session lease lasts while the session does")
-                .isTrue();
+        Thread.sleep(700);
+        assertThat(backend.renewCalls.get())
+                .as("confirmed every third of the session")
+                .isGreaterThanOrEqualTo(3);
+        assertThat(renewed.isValid()).as("a confirmed session lease lasts").isTrue();
         assertThat(fixed.isValid()).isFalse();
         assertThat(backend.held).doesNotContainKey("fixed").containsKey("session");
         fixed.close();
         renewed.close();
+        registry.close();
+    }
+
+    @Test
+    void sessionHoldTurnsInvalidWhenNoConfirmationSucceedsWithinTheSession() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SESSION);
+        backend.sessionLease = Duration.ofMillis(300);
+        TestRegistry registry = new TestRegistry(backend, Duration.ofSeconds(30));
+        LockHandle handle = registry.obtain("k").acquire();
+        backend.renewDelayMillis.set(2_000);
+        Thread.sleep(600);
+        assertThat(handle.isValid())
+                .as("a holder that could not confirm its session for a whole session timeout is not valid")
+                .isFalse();
+        backend.renewDelayMillis.set(0);
+        handle.close();
+        registry.close();
+    }
+
+    @Test
+    void lateRenewalAnswerAfterLossIsNeverRenewedAgainAndReleaseFreesTheServer() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        // Renewal at 200 ms answers "held" at 700 ms, after the lease was declared lost at 600 ms.
+        TestRegistry registry = new TestRegistry(backend, Duration.ofMillis(600));
+        LockHandle handle = registry.obtain("k").acquire();
+        backend.renewDelayMillis.set(500);
+        Thread.sleep(650);
+        assertThat(handle.isValid()).isFalse();
+        backend.renewDelayMillis.set(0);
+        int callsAfterLoss = backend.renewCalls.get();
+        Thread.sleep(800);
+        assertThat(backend.renewCalls.get())
+                .as("a lost hold is not renewed after a late 'still held' answer")
+                .isEqualTo(callsAfterLoss);
+        assertThat(backend.held)
+                .as("the late renewal kept the key on the server")
+                .containsKey("k");
+        handle.close();
+        assertThat(backend.held).as("the owner's release frees it").isEmpty();
+        registry.close();
+    }
+
+    @Test
+    void slowRenewalsOfManyHoldsDoNotStarveEachOther() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        Duration lease = Duration.ofMillis(400);
+        TestRegistry registry = new TestRegistry(backend, lease);
+        backend.renewDelayMillis.set(lease.toMillis() / 4);
+        List<LockHandle> handles = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            handles.add(registry.obtain("k" + i).acquire());
+        }
+        Thread.sleep(lease.multipliedBy(4).toMillis());
+        assertThat(handles)
+                .allSatisfy(handle -> assertThat(handle.isValid())
+                        .as("%s survived slow renewals", handle)
+                        .isTrue());
+        backend.renewDelayMillis.set(0);
+        handles.forEach(LockHandle::close);
         registry.close();
     }
 
@@ -287,6 +347,7 @@ class LockRegistrySupportTest {
         final AtomicBoolean safe = new AtomicBoolean(true);
         final AtomicBoolean closed = new AtomicBoolean();
         final AtomicReference<LeaseListener> listener = new AtomicReference<>();
+        volatile Duration sessionLease = Duration.ofSeconds(30);
 
         FakeBackend(LockBackend.LeaseExpiry expiry) {
             this.expiry = expiry;
@@ -346,6 +407,11 @@ class LockRegistrySupportTest {
         @Override
         public LeaseExpiry leaseExpiry() {
             return expiry;
+        }
+
+        @Override
+        public Duration sessionLeaseTime() {
+            return sessionLease;
         }
 
         @Override

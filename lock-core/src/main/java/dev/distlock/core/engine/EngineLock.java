@@ -1,22 +1,23 @@
-package dev.distlock.core.spi;
+package dev.distlock.core.engine;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHandle;
+import dev.distlock.core.spi.BackendLease;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-/** The {@link FencedLock} of one key; a thin view, all state lives in the registry's engine. */
-final class RegistryLock implements FencedLock {
+/** The {@link FencedLock} of one key, owned by the calling thread; a thin view over the engine. */
+final class EngineLock<L extends BackendLease> implements FencedLock {
 
     private static final Duration FOREVER = Duration.ofSeconds(Long.MAX_VALUE);
 
-    private final LockRegistrySupport.Engine<?> engine;
-    final String key;
-    final String fullKey;
+    private final LockEngine<L> engine;
+    private final String key;
+    private final String fullKey;
 
-    RegistryLock(LockRegistrySupport.Engine<?> engine, String key, String fullKey) {
+    EngineLock(LockEngine<L> engine, String key, String fullKey) {
         this.engine = engine;
         this.key = key;
         this.fullKey = fullKey;
@@ -30,7 +31,7 @@ final class RegistryLock implements FencedLock {
     @Override
     public LockHandle acquire() throws InterruptedException {
         while (true) {
-            Optional<LockHandle> handle = engine.acquire(this, FOREVER, engine.options.leaseTime(), true);
+            Optional<LockHandle> handle = tryAcquire(FOREVER);
             if (handle.isPresent()) {
                 return handle.get();
             }
@@ -39,33 +40,40 @@ final class RegistryLock implements FencedLock {
 
     @Override
     public Optional<LockHandle> tryAcquire(Duration waitTime) throws InterruptedException {
-        return engine.acquire(this, waitTime, engine.options.leaseTime(), true);
+        return acquire(waitTime, engine.options.leaseTime(), true);
     }
 
     @Override
     public Optional<LockHandle> tryAcquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
-        return engine.acquire(this, waitTime, leaseTime, false);
+        return acquire(waitTime, leaseTime, false);
+    }
+
+    private Optional<LockHandle> acquire(Duration waitTime, Duration leaseTime, boolean renewed)
+            throws InterruptedException {
+        return engine.acquirer()
+                .acquire(key, fullKey, waitTime, leaseTime, renewed, Thread.currentThread())
+                .map(EngineHandle::new);
     }
 
     @Override
     public boolean isHeldByCurrentThread() {
-        Hold<?> hold = currentHold();
-        return hold != null && hold.isValid();
+        Ownership<L> own = current();
+        return own != null && own.hold().isValid();
     }
 
     @Override
     public int holdCount() {
-        Hold<?> hold = currentHold();
-        return hold == null ? 0 : hold.count();
+        Ownership<L> own = current();
+        return own == null ? 0 : own.count();
     }
 
     @Override
     public Optional<FencingToken> currentToken() {
-        return Optional.ofNullable(currentHold()).map(hold -> hold.lease.token());
+        return Optional.ofNullable(current()).map(own -> own.hold().token());
     }
 
-    private Hold<?> currentHold() {
-        KeyState<?> state = engine.keys.get(fullKey);
+    private Ownership<L> current() {
+        KeyState<L> state = engine.existing(fullKey);
         return state == null ? null : state.ownedBy(Thread.currentThread());
     }
 
@@ -111,7 +119,16 @@ final class RegistryLock implements FencedLock {
 
     @Override
     public void unlock() {
-        engine.unlock(this);
+        Ownership<L> own = current();
+        if (own == null) {
+            if (engine.isClosed()) {
+                LockEngine.log.debug("unlock() of '{}' after its registry was closed: nothing to release", key);
+                return;
+            }
+            throw new IllegalMonitorStateException("Lock '" + key + "' on " + engine.describe()
+                    + " is not held by thread " + Thread.currentThread().getName());
+        }
+        EngineHandle.release(own);
     }
 
     @Override

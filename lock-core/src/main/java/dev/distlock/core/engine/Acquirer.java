@@ -1,0 +1,142 @@
+package dev.distlock.core.engine;
+
+import dev.distlock.core.LockObserver.Outcome;
+import dev.distlock.core.spi.BackendLease;
+import dev.distlock.core.spi.Deadline;
+import dev.distlock.core.spi.LockRequest;
+import dev.distlock.core.spi.OwnerId;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Takes holds: joins the owner's live hold (reentrancy), or passes the key's local gate and asks
+ * the backend. An owner whose hold was lost gets a fresh hold in its place (with a new token),
+ * or nothing when the key is taken; the lost hold is released then.
+ */
+final class Acquirer<L extends BackendLease> {
+
+    private final LockEngine<L> engine;
+
+    Acquirer(LockEngine<L> engine) {
+        this.engine = engine;
+    }
+
+    /**
+     * @param owner the owning thread, or null for a hold that belongs to its handle
+     * @return the ownership and the hold backing this acquisition, or empty when the wait ran out
+     */
+    Optional<Acquired<L>> acquire(
+            String key, String fullKey, Duration waitTime, Duration leaseTime, boolean renewed, Thread owner)
+            throws InterruptedException {
+        engine.checkOpen();
+        LockEngine.checkDuration("waitTime", waitTime, key, engine.backend.name(), true);
+        LockEngine.checkDuration("leaseTime", leaseTime, key, engine.backend.name(), false);
+        long start = System.nanoTime();
+        Deadline deadline = Deadline.after(waitTime);
+        KeyState<L> state = engine.retain(fullKey);
+        Outcome outcome = Outcome.ERROR;
+        boolean keepReference = false;
+        try {
+            Ownership<L> own = owner == null ? null : state.ownedBy(owner);
+            if (own != null) {
+                synchronized (state) {
+                    if (own.hold.state() == Hold.State.HELD) {
+                        own.count++;
+                        outcome = Outcome.ACQUIRED;
+                        return Optional.of(new Acquired<>(own, own.hold));
+                    }
+                }
+            }
+            Optional<Hold<L>> taken = take(key, state, deadline, leaseTime, renewed, owner);
+            if (taken.isEmpty()) {
+                outcome = Outcome.TIMEOUT;
+                return Optional.empty();
+            }
+            outcome = Outcome.ACQUIRED;
+            Hold<L> hold = taken.get();
+            Ownership<L> ownership;
+            Hold<L> replaced = null;
+            synchronized (state) {
+                if (own != null && own.count > 0) {
+                    replaced = own.hold;
+                    own.hold = hold;
+                    own.count++;
+                    ownership = own;
+                } else {
+                    ownership = new Ownership<>(state, owner, hold);
+                    state.register(ownership);
+                    keepReference = true;
+                }
+            }
+            if (replaced != null) {
+                replaced.end(Hold.Ending.REPLACED);
+            }
+            return Optional.of(new Acquired<>(ownership, hold));
+        } catch (InterruptedException e) {
+            outcome = Outcome.INTERRUPTED;
+            throw e;
+        } finally {
+            if (!keepReference) {
+                engine.unretain(state);
+            }
+            engine.acquisitionEnded(key, outcome, Duration.ofNanos(System.nanoTime() - start));
+        }
+    }
+
+    /** Passes the key's local gate and takes the key on the server; the new hold owns the gate. */
+    private Optional<Hold<L>> take(
+            String key, KeyState<L> state, Deadline deadline, Duration leaseTime, boolean renewed, Thread owner)
+            throws InterruptedException {
+        Waiters.Waiter waiter = engine.waiters.enter();
+        L lease = null;
+        InterruptedException interrupted = null;
+        boolean endedByClose;
+        try {
+            if (state.gate.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS)) {
+                try {
+                    lease = engine.backend
+                            .tryAcquire(new LockRequest(
+                                    state.fullKey,
+                                    newOwner(owner),
+                                    leaseTime,
+                                    deadline,
+                                    engine.holderDescription(owner)))
+                            .orElse(null);
+                } catch (RuntimeException e) {
+                    engine.backendError(state.fullKey, e);
+                    throw e;
+                } finally {
+                    if (lease == null) {
+                        state.gate.release();
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            interrupted = e;
+        } finally {
+            endedByClose = engine.waiters.leave(waiter);
+        }
+        Hold<L> hold = lease == null ? null : engine.newHold(state, key, lease, leaseTime, renewed, owner);
+        if (endedByClose || (hold != null && engine.isClosed())) {
+            if (hold != null) {
+                hold.end(Hold.Ending.CLOSED);
+            }
+            throw engine.closedWhileWaiting(key);
+        }
+        if (interrupted != null) {
+            throw interrupted;
+        }
+        if (hold != null) {
+            engine.started(hold);
+        }
+        return Optional.ofNullable(hold);
+    }
+
+    private OwnerId newOwner(Thread owner) {
+        return new OwnerId(engine.registryId, owner == null ? 0 : owner.getId(), engine.nextHoldSequence());
+    }
+
+    /** One acquisition: the ownership it counts in and the hold it got. */
+    record Acquired<L extends BackendLease>(Ownership<L> ownership, Hold<L> hold) {}
+}

@@ -1,0 +1,203 @@
+package dev.distlock.core.engine;
+
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.HoldInfo;
+import dev.distlock.core.spi.BackendLease;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One hold with one life: granted → held (its lease kept by the {@link LeaseKeeper}) → ended by
+ * its owner's last release, or → lost (lease ran out, refused, session gone) and later ended by
+ * that release. {@link #lose} and {@link #end} are the only ways out of "held"; each frees the
+ * key's local gate at most once and tells observers once.
+ *
+ * <p>The local view of the lease counts from just before the request that was granted and is
+ * rounded down to whole milliseconds, so it never outlives the server's (backends round up).
+ */
+final class Hold<L extends BackendLease> {
+
+    enum State {
+        HELD,
+        LOST,
+        ENDED
+    }
+
+    /** Why a hold ended, which decides how its release is reported. */
+    enum Ending {
+        RELEASED,
+        REPLACED,
+        CLOSED
+    }
+
+    final LockEngine<L> engine;
+    final KeyState<L> keyState;
+    final String key;
+    final L lease;
+    /** The lease asked for: what renewals extend it by, or the fixed lease. */
+    final Duration leaseTime;
+    /** True when the lease is kept by renewals (or session confirmations), false for a fixed lease. */
+    final boolean renewed;
+    /** How long a grant or a confirmed renewal makes the lease last locally, in whole milliseconds. */
+    final long periodNanos;
+
+    final Instant heldSince = Instant.now();
+    final String ownerName;
+
+    private State state = State.HELD;
+    private boolean gateFreed;
+    private boolean wasLost;
+    private List<Runnable> lostCallbacks;
+    private volatile long leaseEndNanos;
+    private volatile boolean renewing;
+
+    Hold(
+            LockEngine<L> engine,
+            KeyState<L> keyState,
+            String key,
+            L lease,
+            Duration leaseTime,
+            boolean renewed,
+            Duration period,
+            String ownerName) {
+        this.engine = engine;
+        this.keyState = keyState;
+        this.key = key;
+        this.lease = lease;
+        this.leaseTime = leaseTime;
+        this.renewed = renewed;
+        this.periodNanos = TimeUnit.MILLISECONDS.toNanos(period.toMillis());
+        this.ownerName = ownerName;
+        this.leaseEndNanos = lease.grantRequestedAtNanos() + periodNanos;
+    }
+
+    FencingToken token() {
+        return lease.token();
+    }
+
+    boolean isValid() {
+        return state() == State.HELD && leaseLeft(System.nanoTime()) > 0 && engine.backend.isLeaseSafe(lease);
+    }
+
+    synchronized State state() {
+        return state;
+    }
+
+    long leaseLeft(long now) {
+        return leaseEndNanos - now;
+    }
+
+    long leaseEndNanos() {
+        return leaseEndNanos;
+    }
+
+    /** A renewal requested at {@code requestedAtNanos} was confirmed by the server. */
+    void renewedAt(long requestedAtNanos) {
+        leaseEndNanos = requestedAtNanos + periodNanos;
+    }
+
+    void renewing(boolean inFlight) {
+        renewing = inFlight;
+    }
+
+    boolean isRenewing() {
+        return renewing;
+    }
+
+    /** Runs {@code callback} once when the lease is lost; at once, on this thread, when it already was. */
+    void onLost(Runnable callback) {
+        synchronized (this) {
+            if (state == State.HELD) {
+                if (lostCallbacks == null) {
+                    lostCallbacks = new ArrayList<>(1);
+                }
+                lostCallbacks.add(callback);
+                return;
+            }
+            if (state == State.ENDED && !wasLost) {
+                return;
+            }
+        }
+        engine.runCallbackNow(this, callback);
+    }
+
+    /**
+     * The lease is known lost: the hold turns invalid, the key's local gate is freed so that
+     * other threads of this registry may compete again, and the owner is told.
+     *
+     * @return false when the hold was no longer held
+     */
+    boolean lose(String reason) {
+        List<Runnable> callbacks;
+        synchronized (this) {
+            if (state != State.HELD) {
+                return false;
+            }
+            state = State.LOST;
+            wasLost = true;
+            callbacks = lostCallbacks;
+            lostCallbacks = null;
+        }
+        freeGate();
+        engine.lost(this, reason);
+        if (callbacks != null) {
+            callbacks.forEach(callback -> engine.runCallback(this, callback));
+        }
+        return true;
+    }
+
+    /**
+     * Ends the hold: the one path for released, replaced and closed holds. Frees the key on the
+     * server (see {@link LockEngine#releaseOnServer}) and the local gate.
+     */
+    void end(Ending ending) {
+        State before;
+        synchronized (this) {
+            if (state == State.ENDED) {
+                return;
+            }
+            before = state;
+            state = State.ENDED;
+            lostCallbacks = null;
+        }
+        try {
+            engine.releaseOnServer(this, before == State.LOST, ending);
+        } finally {
+            freeGate();
+            engine.ended(this);
+        }
+    }
+
+    private void freeGate() {
+        synchronized (this) {
+            if (gateFreed) {
+                return;
+            }
+            gateFreed = true;
+        }
+        keyState.gate.release();
+    }
+
+    HoldInfo info(String backend) {
+        long left = leaseLeft(System.nanoTime());
+        return new HoldInfo(
+                key,
+                keyState.fullKey,
+                backend,
+                token(),
+                heldSince,
+                Optional.of(Duration.ofNanos(Math.max(0, left))),
+                renewed,
+                isValid(),
+                ownerName);
+    }
+
+    @Override
+    public String toString() {
+        return "Hold[" + key + ", token " + token() + ", " + state() + "]";
+    }
+}

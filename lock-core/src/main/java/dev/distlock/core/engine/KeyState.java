@@ -1,0 +1,46 @@
+package dev.distlock.core.engine;
+
+import dev.distlock.core.spi.BackendLease;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+
+/**
+ * The local state of one key in one registry, kept only while some thread holds or waits for
+ * the key. The gate lets one live hold of the registry at a time work on the server; it is a
+ * semaphore rather than a lock because a hold may end on another thread than its owner's. Each
+ * permit is taken by an acquiring thread and given back exactly once, by {@link Hold} (see
+ * {@link Hold#freeGate()}) or by the acquisition that failed.
+ */
+final class KeyState<L extends BackendLease> {
+
+    final String fullKey;
+    final Semaphore gate = new Semaphore(1, true);
+
+    /** Ownerships and acquirers using this state; guarded by the engine map's compute. */
+    int references;
+
+    /** Thread-owned ownerships, usually one; a second exists while a lost hold awaits release. */
+    private final Map<Thread, Ownership<L>> byThread = new HashMap<>(2);
+
+    KeyState(String fullKey) {
+        this.fullKey = fullKey;
+    }
+
+    synchronized Ownership<L> ownedBy(Thread thread) {
+        return byThread.get(thread);
+    }
+
+    synchronized void register(Ownership<L> ownership) {
+        if (ownership.thread != null) {
+            byThread.put(ownership.thread, ownership);
+        }
+    }
+
+    /** Called with this state's monitor held. */
+    void unregister(Ownership<L> ownership) {
+        if (ownership.thread != null) {
+            byThread.remove(ownership.thread, ownership);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.distlock.core.engine;
+
+import dev.distlock.core.spi.BackendLease;
+import dev.distlock.core.spi.LockBackend;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Keeps each hold's lease for as long as it is held: renews watchdog leases (or, on session
+ * backends, confirms them) every third of their period, declares a hold lost when its lease
+ * ran out without a confirmed renewal, and ends fixed leases. Once a hold is lost it is never
+ * renewed again.
+ */
+final class Renewals<L extends BackendLease> {
+
+    private final LockEngine<L> engine;
+    private final LockBackend<L> backend;
+    private final LeaseKeeper keeper;
+    private final boolean sessions;
+
+    Renewals(LockEngine<L> engine, LeaseKeeper keeper) {
+        this.engine = engine;
+        this.backend = engine.backend;
+        this.keeper = keeper;
+        this.sessions = backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION;
+    }
+
+    void start(Hold<L> hold) {
+        if (hold.renewed) {
+            scheduleRenewal(hold, hold.lease.grantRequestedAtNanos());
+            scheduleLeaseEndCheck(hold);
+        } else {
+            keeper.at(hold.leaseEndNanos(), () -> fixedLeaseEnded(hold));
+        }
+    }
+
+    private void scheduleRenewal(Hold<L> hold, long fromNanos) {
+        keeper.at(fromNanos + hold.periodNanos / 3, () -> keeper.run(() -> renew(hold)));
+    }
+
+    private void scheduleRenewalRetry(Hold<L> hold) {
+        long retry = Math.min(hold.periodNanos / 10, TimeUnit.SECONDS.toNanos(1));
+        long now = System.nanoTime();
+        keeper.at(now + Math.min(retry, Math.max(0, hold.leaseLeft(now))), () -> keeper.run(() -> renew(hold)));
+    }
+
+    private void scheduleLeaseEndCheck(Hold<L> hold) {
+        long end = hold.leaseEndNanos();
+        keeper.at(end, () -> {
+            if (hold.leaseEndNanos() == end && hold.state() == Hold.State.HELD) {
+                hold.lose(
+                        hold.isRenewing()
+                                ? "the lease ran out while a renewal got no answer"
+                                : "the lease ran out before a renewal succeeded");
+            }
+        });
+    }
+
+    private void renew(Hold<L> hold) {
+        if (hold.state() != Hold.State.HELD) {
+            return;
+        }
+        long start = System.nanoTime();
+        if (hold.leaseLeft(start) <= 0) {
+            hold.lose("the lease ran out before a renewal succeeded");
+            return;
+        }
+        boolean held;
+        hold.renewing(true);
+        try {
+            held = backend.renew(hold.lease, hold.leaseTime);
+        } catch (RuntimeException e) {
+            engine.backendError(hold.keyState.fullKey, e);
+            if (hold.state() != Hold.State.HELD) {
+                return;
+            }
+            if (hold.leaseLeft(System.nanoTime()) <= 0) {
+                hold.lose("the lease ran out while renewal failed: " + e.getMessage());
+            } else {
+                LockEngine.log.debug("Renewal of lock '{}' failed; retrying", hold.key, e);
+                scheduleRenewalRetry(hold);
+            }
+            return;
+        } finally {
+            hold.renewing(false);
+        }
+        Hold.State state = hold.state();
+        if (state == Hold.State.LOST && held) {
+            LockEngine.log.warn(
+                    "Lock '{}' on {}: a renewal answered that the key is still held after the lease had been declared"
+                            + " lost. It is not renewed again; the server keeps it until the holder releases it or"
+                            + " the lease ends.",
+                    hold.key,
+                    engine.describe());
+            return;
+        }
+        if (state != Hold.State.HELD) {
+            return;
+        }
+        if (!held) {
+            hold.lose(sessions ? "the lock node or session is gone" : "the server no longer had it when renewing");
+            return;
+        }
+        hold.renewedAt(start);
+        scheduleRenewal(hold, start);
+        scheduleLeaseEndCheck(hold);
+    }
+
+    private void fixedLeaseEnded(Hold<L> hold) {
+        if (!hold.lose("its fixed lease of " + LockEngine.format(hold.leaseTime) + " ran out")) {
+            return;
+        }
+        if (sessions) {
+            // A session keeps the node past a fixed lease: end it on the server ourselves.
+            keeper.run(() -> engine.releaseQuietly(hold));
+        }
+    }
+}
