@@ -1,0 +1,138 @@
+package dev.distlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.KeeperException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Server-side state stays bounded: after 100,000 distinct keys were locked and released once
+ * each, nothing is left under the root once the server's container sweep has run. Key nodes
+ * (and the root) are container nodes, which the server deletes once their last child is gone;
+ * the sweep runs every {@code znode.container.checkIntervalMs} (60 s by default) and deletes at
+ * most {@code znode.container.maxPerMinute} (10,000 by default) per minute. Both are lowered
+ * here so that the test sees the end state in seconds.
+ */
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
+class ZooKeeperServerStateIT {
+
+    private static final int KEYS = 100_000;
+    private static final int THREADS = 16;
+    /** Clients (standing for JVMs) the threads spread over, so that one connection is not the bottleneck. */
+    private static final int CLIENTS = 4;
+
+    private static final String ROOT = "/bounded";
+
+    private static TestingServer server;
+    private static final CuratorClients clients = new CuratorClients();
+
+    /** Server settings for this test only; the server reads them when it starts. */
+    private static final Map<String, String> SERVER_PROPERTIES = Map.of(
+            "znode.container.checkIntervalMs", "200",
+            "znode.container.maxPerMinute", "6000000",
+            // Durability on disk is not what this test is about; without it, 100,000 keys take seconds, not minutes.
+            "zookeeper.forceSync", "no");
+
+    private static final Map<String, String> previous = new HashMap<>();
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        SERVER_PROPERTIES.forEach((name, value) -> previous.put(name, System.setProperty(name, value)));
+        server = new TestingServer(true);
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        clients.closeAll();
+        server.close();
+        previous.forEach((name, value) -> {
+            if (value == null) {
+                System.clearProperty(name);
+            } else {
+                System.setProperty(name, value);
+            }
+        });
+    }
+
+    @Test
+    void nothingStaysOnTheServerAfterAHundredThousandDistinctKeysWereLockedAndReleasedOnce() throws Exception {
+        CuratorFramework observer = clients.connect(server.getConnectString());
+        List<ZooKeeperLockRegistry> registries = new ArrayList<>();
+        for (int i = 0; i < CLIENTS; i++) {
+            registries.add(ZooKeeperLockRegistry.builder(clients.connect(server.getConnectString()))
+                    .rootPath(ROOT)
+                    .build());
+        }
+        AtomicLong highestToken = new AtomicLong();
+        ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                int first = t;
+                ZooKeeperLockRegistry registry = registries.get(t % CLIENTS);
+                done.add(threads.submit(() -> {
+                    for (int i = first; i < KEYS; i += THREADS) {
+                        try (LockHandle handle = registry.obtain("order-" + i)
+                                .tryAcquire(Duration.ofSeconds(10))
+                                .orElseThrow()) {
+                            highestToken.accumulateAndGet(handle.token().value(), Math::max);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> each : done) {
+                each.get();
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (observer.checkExists().forPath(ROOT) != null && System.nanoTime() < end) {
+            Thread.sleep(200);
+        }
+        assertThat(keyNodes(observer))
+                .as("key nodes left under %s after the container sweep", ROOT)
+                .isZero();
+        assertThat(observer.getChildren().forPath("/"))
+                .as("the root is a container too, removed once empty: nothing of the locks is left")
+                .containsOnly("zookeeper");
+
+        try (LockHandle again = registries
+                .get(0)
+                .obtain("order-0")
+                .tryAcquire(Duration.ofSeconds(10))
+                .orElseThrow()) {
+            assertThat(again.token().isNewerThan(FencingToken.of(highestToken.get())))
+                    .as("the lock still works, with a larger token")
+                    .isTrue();
+        }
+        registries.forEach(ZooKeeperLockRegistry::close);
+    }
+
+    private static int keyNodes(CuratorFramework observer) throws Exception {
+        try {
+            return observer.getChildren().forPath(ROOT).size();
+        } catch (KeeperException.NoNodeException e) {
+            return 0;
+        }
+    }
+}
