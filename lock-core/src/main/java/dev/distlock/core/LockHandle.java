@@ -1,5 +1,7 @@
 package dev.distlock.core;
 
+import java.time.Duration;
+
 /**
  * One hold of a lock. Closing it releases that hold; the key is freed when the owner's
  * last hold is closed. Closing twice is harmless.
@@ -26,6 +28,23 @@ public interface LockHandle extends AutoCloseable {
      * registry thread and must not block.
      */
     void onLost(Runnable callback);
+
+    /**
+     * For a fixed lease: the lease now ends {@code leaseTime} from now, on the server and here.
+     *
+     * @return false when the hold is already lost or released (nothing is extended then)
+     * @throws IllegalStateException for a hold whose lease the watchdog renews
+     */
+    boolean extend(Duration leaseTime);
+
+    /**
+     * Keeps the key held until at least {@code minimum} after the acquisition, even when released
+     * earlier: the release then turns the hold into a fixed lease on the server that ends at that
+     * time, and the releasing thread goes on at once. Keeps a short scheduled job from running
+     * twice when the instances' schedulers fire a little apart. If this process dies meanwhile,
+     * the key frees when the server-side lease (or, on ZooKeeper, the session) ends.
+     */
+    void holdAtLeast(Duration minimum);
 
     /** Releases this hold. Never throws because the lease was lost; see DESIGN.md. */
     @Override

@@ -3,6 +3,7 @@ package dev.distlock.core.engine;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.spi.BackendLease;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -41,6 +42,16 @@ final class EngineHandle<L extends BackendLease> implements LockHandle {
     }
 
     @Override
+    public boolean extend(Duration leaseTime) {
+        return !closed.get() && hold.extend(leaseTime);
+    }
+
+    @Override
+    public void holdAtLeast(Duration minimum) {
+        hold.holdAtLeast(minimum);
+    }
+
+    @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
             release(ownership);
@@ -54,7 +65,7 @@ final class EngineHandle<L extends BackendLease> implements LockHandle {
             return;
         }
         try {
-            last.end(Hold.Ending.RELEASED);
+            last.release();
         } finally {
             last.engine.unretain(ownership.keyState);
         }

@@ -23,6 +23,8 @@ final class Hold<L extends BackendLease> {
 
     enum State {
         HELD,
+        /** Released by its owner before its minimum hold ended: kept on the server until then. */
+        LINGERING,
         LOST,
         ENDED
     }
@@ -31,7 +33,8 @@ final class Hold<L extends BackendLease> {
     enum Ending {
         RELEASED,
         REPLACED,
-        CLOSED
+        CLOSED,
+        MINIMUM_HOLD_OVER
     }
 
     final LockEngine<L> engine;
@@ -53,6 +56,7 @@ final class Hold<L extends BackendLease> {
     private boolean wasLost;
     private List<Runnable> lostCallbacks;
     private volatile long leaseEndNanos;
+    private volatile long minimumEndNanos;
     private volatile boolean renewing;
 
     Hold(
@@ -100,12 +104,56 @@ final class Hold<L extends BackendLease> {
         leaseEndNanos = requestedAtNanos + periodNanos;
     }
 
+    /** A fixed lease was extended by a request sent at {@code requestedAtNanos}. */
+    void extendedAt(long requestedAtNanos, Duration leaseTime) {
+        leaseEndNanos = requestedAtNanos + TimeUnit.MILLISECONDS.toNanos(leaseTime.toMillis());
+    }
+
     void renewing(boolean inFlight) {
         renewing = inFlight;
     }
 
     boolean isRenewing() {
         return renewing;
+    }
+
+    void holdAtLeast(Duration minimum) {
+        LockEngine.checkDuration("minimum hold", minimum, key, engine.backend.name(), true);
+        long end = lease.grantRequestedAtNanos() + minimum.toNanos();
+        synchronized (this) {
+            if (minimumEndNanos == 0 || end - minimumEndNanos > 0) {
+                minimumEndNanos = end;
+            }
+        }
+    }
+
+    /** Owner's last release: lingers on the server until a pending minimum hold ends, else ends now. */
+    void release() {
+        long end = minimumEndNanos;
+        if (end != 0 && state() == State.HELD && engine.renewals().linger(this, end)) {
+            return;
+        }
+        end(Ending.RELEASED);
+    }
+
+    /** Moves a held hold to lingering, with its lease ending at {@code endNanos}. */
+    synchronized boolean startLingering(long endNanos) {
+        if (state != State.HELD) {
+            return false;
+        }
+        state = State.LINGERING;
+        lostCallbacks = null;
+        leaseEndNanos = endNanos;
+        return true;
+    }
+
+    boolean extend(Duration leaseTime) {
+        if (renewed) {
+            throw new IllegalStateException("Lock '" + key + "' on " + engine.describe()
+                    + " is renewed by the watchdog; extend() applies to holds with a fixed lease");
+        }
+        LockEngine.checkDuration("leaseTime", leaseTime, key, engine.backend.name(), false);
+        return isValid() && engine.renewals().extend(this, leaseTime);
     }
 
     /** Runs {@code callback} once when the lease is lost; at once, on this thread, when it already was. */
@@ -118,7 +166,7 @@ final class Hold<L extends BackendLease> {
                 lostCallbacks.add(callback);
                 return;
             }
-            if (state == State.ENDED && !wasLost) {
+            if (!wasLost) {
                 return;
             }
         }

@@ -131,6 +131,10 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
                 + " waited for lock '" + key + "'");
     }
 
+    Renewals<L> renewals() {
+        return renewals;
+    }
+
     Acquirer<L> acquirer() {
         return acquirer;
     }
@@ -222,7 +226,7 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
      * The caller's interrupt flag is cleared for the call and set again after it.
      */
     void releaseOnServer(Hold<L> hold, boolean wasLost, Hold.Ending ending) {
-        if (wasLost || ending == Hold.Ending.CLOSED) {
+        if (wasLost || ending == Hold.Ending.CLOSED || ending == Hold.Ending.MINIMUM_HOLD_OVER) {
             boolean freed = releaseQuietly(hold);
             if (wasLost && ending == Hold.Ending.RELEASED) {
                 log.warn(
@@ -266,9 +270,14 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
     }
 
     private boolean uninterrupted(Hold<L> hold) {
+        return uninterrupted(() -> backend.release(hold.lease));
+    }
+
+    /** Runs a backend call with the caller's interrupt flag cleared, and sets it again afterwards. */
+    static boolean uninterrupted(java.util.function.BooleanSupplier call) {
         boolean interrupted = Thread.interrupted();
         try {
-            return backend.release(hold.lease);
+            return call.getAsBoolean();
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();

@@ -2,6 +2,7 @@ package dev.distlock.core.engine;
 
 import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.LockBackend;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,7 +30,70 @@ final class Renewals<L extends BackendLease> {
             scheduleRenewal(hold, hold.lease.grantRequestedAtNanos());
             scheduleLeaseEndCheck(hold);
         } else {
-            keeper.at(hold.leaseEndNanos(), () -> fixedLeaseEnded(hold));
+            scheduleFixedLeaseEnd(hold);
+        }
+    }
+
+    private void scheduleFixedLeaseEnd(Hold<L> hold) {
+        long end = hold.leaseEndNanos();
+        keeper.at(end, () -> {
+            if (hold.leaseEndNanos() == end) {
+                fixedLeaseEnded(hold);
+            }
+        });
+    }
+
+    /** Sets a fixed lease to end {@code leaseTime} from now; false when the server no longer has it. */
+    boolean extend(Hold<L> hold, Duration leaseTime) {
+        long start = System.nanoTime();
+        boolean held = call(hold, () -> backend.renew(hold.lease, leaseTime));
+        if (!held) {
+            hold.lose("the server no longer had it when extending its lease");
+            return false;
+        }
+        synchronized (hold) {
+            if (hold.state() != Hold.State.HELD) {
+                return false;
+            }
+            hold.extendedAt(start, leaseTime);
+        }
+        scheduleFixedLeaseEnd(hold);
+        return true;
+    }
+
+    /**
+     * Keeps a released hold on the server until its minimum hold ends at {@code endNanos}, as a
+     * fixed lease; the key's local gate stays taken until then.
+     *
+     * @return false when it could not (the caller then releases as usual)
+     */
+    boolean linger(Hold<L> hold, long endNanos) {
+        long start = System.nanoTime();
+        long rest = endNanos - start;
+        if (rest <= 0) {
+            return false;
+        }
+        Duration lease = Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(rest + 999_999));
+        boolean kept;
+        try {
+            kept = call(hold, () -> backend.renew(hold.lease, lease));
+        } catch (RuntimeException e) {
+            engine.backendError(hold.keyState.fullKey, e);
+            return false;
+        }
+        if (!kept || !hold.startLingering(Math.min(endNanos, start + lease.toNanos()))) {
+            return false;
+        }
+        keeper.at(endNanos, () -> keeper.run(() -> hold.end(Hold.Ending.MINIMUM_HOLD_OVER)));
+        return true;
+    }
+
+    private boolean call(Hold<L> hold, java.util.function.BooleanSupplier renewal) {
+        try {
+            return LockEngine.uninterrupted(renewal);
+        } catch (RuntimeException e) {
+            engine.backendError(hold.keyState.fullKey, e);
+            throw e;
         }
     }
 

@@ -913,4 +913,72 @@ public abstract class LockRegistryContract {
             return e;
         }
     }
+
+    // --- Extending a fixed lease and minimum holds -----------------------------------------
+
+    @Test
+    void extendKeepsAFixedLeasePastItsFirstEnd() throws Exception {
+        String key = key();
+        try (LockHandle held =
+                registryA.obtain(key).tryAcquire(Duration.ZERO, leaseTime()).orElseThrow()) {
+            Thread.sleep(leaseTime().toMillis() / 2);
+            assertThat(held.extend(leaseTime().multipliedBy(3))).isTrue();
+            Thread.sleep(leaseTime().plus(timingSlack()).toMillis());
+            assertThat(held.isValid())
+                    .as("valid past the first end of its lease")
+                    .isTrue();
+            assertThat(tryNow(registryB, key)).as("still excludes others").isEmpty();
+        }
+    }
+
+    @Test
+    void extendRefusesAHoldThatIsAlreadyLost() throws Exception {
+        LockHandle lost =
+                registryA.obtain(key()).tryAcquire(Duration.ZERO, leaseTime()).orElseThrow();
+        awaitInvalid(lost);
+        assertThat(lost.extend(leaseTime())).isFalse();
+        assertThat(lost.isValid()).isFalse();
+        lost.close();
+    }
+
+    @Test
+    void extendOfAWatchdogHoldIsRefused() throws Exception {
+        try (LockHandle renewed = registryA.obtain(key()).acquire()) {
+            assertThatThrownBy(() -> renewed.extend(leaseTime()))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("watchdog");
+        }
+    }
+
+    @Test
+    void minimumHoldKeepsTheKeyHeldAfterAnEarlyRelease() throws Exception {
+        String key = key();
+        Duration minimum = leaseTime().multipliedBy(2);
+        long start = System.nanoTime();
+        FencedLock lock = registryA.obtain(key);
+        LockHandle held = lock.tryAcquire(Duration.ZERO).orElseThrow();
+        held.holdAtLeast(minimum);
+        held.close();
+        assertThat(lock.holdCount()).as("the releasing thread goes on").isZero();
+        assertThat(tryNow(registryB, key)).as("held until the minimum ends").isEmpty();
+        Optional<LockHandle> next =
+                registryB.obtain(key).tryAcquire(minimum.plus(timingSlack()).multipliedBy(2));
+        Duration waited = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(next).as("free once the minimum hold ended").isPresent();
+        assertThat(waited).isGreaterThanOrEqualTo(minimum.minusMillis(20));
+        assertThat(next.get().token().isNewerThan(held.token())).isTrue();
+        next.get().close();
+    }
+
+    @Test
+    void minimumHoldThatAlreadyPassedReleasesAtOnce() throws Exception {
+        String key = key();
+        LockHandle held = registryA.obtain(key).tryAcquire(Duration.ZERO).orElseThrow();
+        held.holdAtLeast(Duration.ofMillis(1));
+        Thread.sleep(20);
+        held.close();
+        Optional<LockHandle> next = registryB.obtain(key).tryAcquire(timingSlack());
+        assertThat(next).isPresent();
+        next.get().close();
+    }
 }
