@@ -18,6 +18,15 @@ public interface LockRegistry extends AutoCloseable {
      */
     FencedLock obtain(String key);
 
+    /**
+     * The read/write lock of {@code key}: readers share, a writer excludes everyone.
+     *
+     * @throws UnsupportedOperationException when the backend has none
+     */
+    default FencedReadWriteLock readWriteLock(String key) {
+        throw new UnsupportedOperationException("The " + backend() + " registry has no read/write locks");
+    }
+
     /** The backend's name: "redis", "zookeeper", "etcd", "jdbc" or "memory". */
     String backend();
 

@@ -15,7 +15,7 @@ import java.util.concurrent.Semaphore;
 final class KeyState<L extends BackendLease> {
 
     final String fullKey;
-    final Semaphore gate = new Semaphore(1, true);
+    final Semaphore gate;
 
     /** Ownerships and acquirers using this state; guarded by the engine map's compute. */
     int references;
@@ -23,8 +23,9 @@ final class KeyState<L extends BackendLease> {
     /** Thread-owned ownerships, usually one; a second exists while a lost hold awaits release. */
     private final Map<Thread, Ownership<L>> byThread = new HashMap<>(2);
 
-    KeyState(String fullKey) {
+    KeyState(String fullKey, int gatePermits) {
         this.fullKey = fullKey;
+        this.gate = new Semaphore(gatePermits, true);
     }
 
     synchronized Ownership<L> ownedBy(Thread thread) {

@@ -31,7 +31,8 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
 
     final LockBackend<L> backend;
     final RegistryOptions options;
-    final String registryId = OwnerIds.newRegistryId();
+    final String registryId;
+    final int gatePermits;
     final Waiters waiters = new Waiters();
 
     private final ConcurrentHashMap<String, KeyState<L>> keys = new ConcurrentHashMap<>();
@@ -45,8 +46,23 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
     private volatile boolean closed;
 
     public LockEngine(LockBackend<L> backend, RegistryOptions options) {
+        this(backend, options, 1, newRegistryId());
+    }
+
+    /**
+     * An engine whose local gate lets {@code gatePermits} holds of one key in at once (1 for a
+     * mutex; more for a shared mode such as read locks), with owners named after {@code registryId}
+     * (engines that must recognise each other's owners, like the two sides of a read/write lock,
+     * share one).
+     */
+    public LockEngine(LockBackend<L> backend, RegistryOptions options, int gatePermits, String registryId) {
+        if (gatePermits < 1) {
+            throw new IllegalArgumentException("gatePermits must be at least 1, was " + gatePermits);
+        }
         this.backend = Objects.requireNonNull(backend, "backend");
         this.options = Objects.requireNonNull(options, "options");
+        this.gatePermits = gatePermits;
+        this.registryId = Objects.requireNonNull(registryId, "registryId");
         this.keeper = new LeaseKeeper(backend.name());
         this.renewals = new Renewals<>(this, keeper);
         this.holderDescription = new HolderDescription(options.applicationName());
@@ -112,6 +128,16 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
         return removed;
     }
 
+    /** A new random registry id (128 bits), unique across JVMs and hosts. */
+    public static String newRegistryId() {
+        return OwnerIds.newRegistryId();
+    }
+
+    /** The id that owner ids of this engine's holds start with. */
+    public String registryId() {
+        return registryId;
+    }
+
     String describe() {
         return backend.name() + " (" + backend.address() + ")";
     }
@@ -154,7 +180,7 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
     /** Counts a user of the key's local state; the state is dropped when its last user leaves. */
     KeyState<L> retain(String fullKey) {
         return keys.compute(fullKey, (k, existing) -> {
-            KeyState<L> state = existing == null ? new KeyState<>(k) : existing;
+            KeyState<L> state = existing == null ? new KeyState<>(k, gatePermits) : existing;
             state.references++;
             return state;
         });

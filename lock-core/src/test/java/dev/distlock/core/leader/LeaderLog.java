@@ -1,0 +1,82 @@
+package dev.distlock.core.leader;
+
+import dev.distlock.core.FencingToken;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Records every candidate's grants and revocations in one order and detects two leaders at once:
+ * a grant while another candidate's term has not been revoked yet is an overlap.
+ */
+final class LeaderLog {
+
+    /** One grant or revocation, with the time it was recorded. */
+    record Event(String candidate, boolean granted, FencingToken epoch, long atNanos) {}
+
+    private final List<Event> events = new ArrayList<>();
+    private final List<String> leaders = new ArrayList<>();
+    private int maxLeaders;
+
+    /** A listener that records into this log under {@code candidate}'s name. */
+    LeadershipListener listener(String candidate) {
+        return new LeadershipListener() {
+            @Override
+            public void granted(FencingToken epoch) {
+                record(candidate, true, epoch);
+            }
+
+            @Override
+            public void revoked(FencingToken epoch) {
+                record(candidate, false, epoch);
+            }
+        };
+    }
+
+    private synchronized void record(String candidate, boolean granted, FencingToken epoch) {
+        events.add(new Event(candidate, granted, epoch, System.nanoTime()));
+        if (granted) {
+            leaders.add(candidate);
+            maxLeaders = Math.max(maxLeaders, leaders.size());
+        } else {
+            leaders.remove(candidate);
+        }
+        notifyAll();
+    }
+
+    /** The most candidates that led at once. */
+    synchronized int maxLeaders() {
+        return maxLeaders;
+    }
+
+    synchronized List<Event> events() {
+        return List.copyOf(events);
+    }
+
+    /** The epochs of all grants, in the order they were granted. */
+    synchronized List<Long> grantedEpochs() {
+        return events.stream().filter(Event::granted).map(e -> e.epoch().value()).toList();
+    }
+
+    synchronized int grants() {
+        return (int) events.stream().filter(Event::granted).count();
+    }
+
+    /** Waits until {@code grants} grants were recorded, at most {@code timeoutMillis}; the last event then. */
+    synchronized Event awaitGrants(int grants, long timeoutMillis) throws InterruptedException {
+        long end = System.currentTimeMillis() + timeoutMillis;
+        while (grants() < grants) {
+            long left = end - System.currentTimeMillis();
+            if (left <= 0) {
+                throw new AssertionError("Only " + grants() + " of " + grants + " grants after " + timeoutMillis
+                        + " ms: " + events);
+            }
+            wait(left);
+        }
+        return events.stream().filter(Event::granted).skip(grants - 1).findFirst().orElseThrow();
+    }
+
+    /** The candidate that leads now according to the log; null when none. */
+    synchronized String leader() {
+        return leaders.isEmpty() ? null : leaders.get(leaders.size() - 1);
+    }
+}
