@@ -54,7 +54,10 @@ final class LeaderLog {
 
     /** The epochs of all grants, in the order they were granted. */
     synchronized List<Long> grantedEpochs() {
-        return events.stream().filter(Event::granted).map(e -> e.epoch().value()).toList();
+        return events.stream()
+                .filter(Event::granted)
+                .map(e -> e.epoch().value())
+                .toList();
     }
 
     synchronized int grants() {
@@ -67,12 +70,30 @@ final class LeaderLog {
         while (grants() < grants) {
             long left = end - System.currentTimeMillis();
             if (left <= 0) {
-                throw new AssertionError("Only " + grants() + " of " + grants + " grants after " + timeoutMillis
-                        + " ms: " + events);
+                throw new AssertionError(
+                        "Only " + grants() + " of " + grants + " grants after " + timeoutMillis + " ms: " + events);
             }
             wait(left);
         }
-        return events.stream().filter(Event::granted).skip(grants - 1).findFirst().orElseThrow();
+        return events.stream()
+                .filter(Event::granted)
+                .skip(grants - 1)
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** Waits until {@code count} events were recorded, at most {@code timeoutMillis}; all events then. */
+    synchronized List<Event> awaitEvents(int count, long timeoutMillis) throws InterruptedException {
+        long end = System.currentTimeMillis() + timeoutMillis;
+        while (events.size() < count) {
+            long left = end - System.currentTimeMillis();
+            if (left <= 0) {
+                throw new AssertionError(
+                        "Only " + events.size() + " of " + count + " events after " + timeoutMillis + " ms: " + events);
+            }
+            wait(left);
+        }
+        return List.copyOf(events);
     }
 
     /** The candidate that leads now according to the log; null when none. */

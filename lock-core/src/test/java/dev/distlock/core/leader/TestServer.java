@@ -32,7 +32,11 @@ final class TestServer {
             Entry entry = entries.get(request.key());
             if (entry == null || entry.expiresAt - now <= 0) {
                 long token = ++lastToken;
-                entries.put(request.key(), new Entry(request.owner().value(), now + request.leaseTime().toNanos()));
+                entries.put(
+                        request.key(),
+                        new Entry(
+                                request.owner().value(),
+                                now + request.leaseTime().toNanos()));
                 return Optional.of(new Lease(request.key(), request.owner().value(), FencingToken.of(token), now));
             }
             long left = request.deadline().remainingNanos();
