@@ -1,7 +1,11 @@
 package dev.distlock.spring;
 
+import dev.distlock.core.LockRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 
@@ -29,6 +33,13 @@ import org.springframework.core.Ordered;
     DistributedLockAspectConfiguration.class
 })
 public final class DistributedLockAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    LockBackendStartupCheck distributedLockStartupCheck(
+            ObjectProvider<LockRegistry> registries, DistributedLockProperties properties) {
+        return new LockBackendStartupCheck(registries, properties);
+    }
 
     /**
      * Order of the {@link DistributedLock} advisor: before (outside) {@code @Transactional},

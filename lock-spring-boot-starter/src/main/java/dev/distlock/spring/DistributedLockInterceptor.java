@@ -1,6 +1,7 @@
 package dev.distlock.spring;
 
 import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.LockedTask;
@@ -68,7 +69,12 @@ final class DistributedLockInterceptor implements MethodInterceptor {
                 return locked.skipValue();
             }
             throw new MethodLockNotAcquiredException(
-                    key, fullKey(registry, key), registry.backend(), waitTime, LockedMethod.describe(locked.method()));
+                    key,
+                    registry.backend(),
+                    waitTime,
+                    LockedMethod.describe(locked.method()),
+                    holderOf(registry, key),
+                    keyPrefix(registry));
         }
     }
 
@@ -96,10 +102,20 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         }
     }
 
-    private static String fullKey(LockRegistry registry, String key) {
+    private static String keyPrefix(LockRegistry registry) {
         return registry instanceof LockRegistrySupport support
-                ? support.options().keyPrefix() + key
-                : key;
+                ? support.options().keyPrefix()
+                : "";
+    }
+
+    /** Who holds the key, for the message; empty when the backend cannot tell or does not answer. */
+    private static Optional<LockHolder> holderOf(LockRegistry registry, String key) {
+        try {
+            return registry.holderOf(key);
+        } catch (RuntimeException e) {
+            log.debug("Could not learn who holds lock '{}'", key, e);
+            return Optional.empty();
+        }
     }
 
     /** The method run under the lock; remembers whether it ran, to tell its exceptions from the lock's. */

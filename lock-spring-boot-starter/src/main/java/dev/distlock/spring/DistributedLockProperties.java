@@ -26,6 +26,10 @@ public class DistributedLockProperties {
     /** Lease of a held lock; the watchdog renews it every third of this while the owner runs. */
     private Duration leaseTime = Duration.ofSeconds(30);
 
+    private final StartupCheck startupCheck = new StartupCheck();
+
+    private final Web web = new Web();
+
     private final Redis redis = new Redis();
 
     private final ZooKeeper zookeeper = new ZooKeeper();
@@ -66,8 +70,67 @@ public class DistributedLockProperties {
         this.leaseTime = leaseTime;
     }
 
+    public StartupCheck getStartupCheck() {
+        return startupCheck;
+    }
+
+    public Web getWeb() {
+        return web;
+    }
+
     public Redis getRedis() {
         return redis;
+    }
+
+    /** The check at start-up that the backend is reachable and usable. */
+    public static class StartupCheck {
+
+        /** fail: start-up fails when the backend is not usable; warn: log a WARN and start; off: no check. */
+        private StartupCheckMode mode = StartupCheckMode.FAIL;
+
+        /** How long the check may take. */
+        private Duration timeout = Duration.ofSeconds(5);
+
+        public StartupCheckMode getMode() {
+            return mode;
+        }
+
+        public void setMode(StartupCheckMode mode) {
+            this.mode = mode;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+
+    /** What the start-up check does when the backend is not usable. */
+    public enum StartupCheckMode {
+        /** Start-up fails with a failure report. */
+        FAIL,
+        /** A WARN is logged and the application starts; lock calls fail until the backend is back. */
+        WARN,
+        /** No check. */
+        OFF
+    }
+
+    /** Spring MVC and WebFlux integration. */
+    public static class Web {
+
+        /** Answer LockNotAcquiredException with 423 Locked and an RFC 9457 problem detail. */
+        private boolean problemDetails = true;
+
+        public boolean isProblemDetails() {
+            return problemDetails;
+        }
+
+        public void setProblemDetails(boolean problemDetails) {
+            this.problemDetails = problemDetails;
+        }
     }
 
     public ZooKeeper getZookeeper() {
@@ -90,6 +153,20 @@ public class DistributedLockProperties {
 
         /** redis://host:port URIs of independent Redis nodes for mode=redlock; at least 3. */
         private List<String> redlockNodes = new ArrayList<>();
+
+        /**
+         * Tune the Lettuce client that Spring Boot builds from spring.data.redis.* for outages:
+         * commands fail at once while disconnected, reconnects are retried at least every 500ms.
+         */
+        private boolean tuneClient = true;
+
+        public boolean isTuneClient() {
+            return tuneClient;
+        }
+
+        public void setTuneClient(boolean tuneClient) {
+            this.tuneClient = tuneClient;
+        }
 
         public RedisMode getMode() {
             return mode;

@@ -1,7 +1,9 @@
 package dev.distlock.spring;
 
+import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockNotAcquiredException;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * A {@link DistributedLock} method's lock was held elsewhere for the whole wait time. The message
@@ -13,14 +15,24 @@ final class MethodLockNotAcquiredException extends LockNotAcquiredException {
     private final Duration waitTime;
     private final String message;
 
-    MethodLockNotAcquiredException(String key, String fullKey, String backend, Duration waitTime, String method) {
+    MethodLockNotAcquiredException(
+            String key, String backend, Duration waitTime, String method, Optional<LockHolder> holder, String prefix) {
         super(key, backend, waitTime);
-        this.fullKey = fullKey;
+        this.fullKey = holder.map(LockHolder::key).orElse(prefix + key);
         this.waitTime = waitTime;
         this.message = "Lock '" + fullKey + "' on " + backend + " was not acquired within "
-                + Durations.format(waitTime) + " for @DistributedLock " + method
-                + ": another owner holds it. Raise the method's waitTime (or distributed-lock.wait-time), use"
-                + " onFailure = SKIP, or handle LockNotAcquiredException.";
+                + Durations.format(waitTime) + " for @DistributedLock " + method + ": "
+                + holder.map(MethodLockNotAcquiredException::describe).orElse("another owner holds it")
+                + ". Raise the method's waitTime (or distributed-lock.wait-time), use onFailure = SKIP, or handle"
+                + " LockNotAcquiredException.";
+    }
+
+    private static String describe(LockHolder holder) {
+        String who = holder.holder().isBlank() ? "another owner" : holder.holder();
+        return "held by " + who + " with token " + holder.token().value()
+                + holder.leaseLeft()
+                        .map(left -> ", lease ends in " + Durations.format(left))
+                        .orElse("");
     }
 
     /** The key as the backend stores it, key prefix included. */

@@ -109,23 +109,38 @@ class EtcdAuthenticationIT {
     }
 
     @Test
+    void wrongPasswordFailsStartUpWithAFailureReport() {
+        runnerWithPassword("wrong")
+                .run(context -> assertThat(StartupFailures.analysis(context))
+                        .contains("The etcd lock backend is not usable")
+                        .contains(clientUrl)
+                        .contains("authentication failed")
+                        .contains("Action: Check that etcd runs")
+                        .contains("distributed-lock.etcd.endpoints, username, password")
+                        .contains("distributed-lock.startup-check.mode=warn"));
+    }
+
+    @Test
     void wrongPasswordFailsTheAcquisitionWithAnAuthenticationError() {
-        runnerWithPassword("wrong").run(context -> {
-            FencedLock lock = context.getBean(LockRegistry.class).obtain("orders/43");
-            LockBackendException failure = assertTimeoutPreemptively(
-                    Duration.ofSeconds(10),
-                    () -> catchThrowableOfType(
-                            LockBackendException.class, () -> lock.tryAcquire(Duration.ofSeconds(2))));
-            assertThat(failure)
-                    .as("acquiring with a wrong password")
-                    .isNotNull()
-                    .hasMessageStartingWith("etcd backend at " + clientUrl + " failed for lock 'orders/43'")
-                    .hasMessageContaining("UNAUTHENTICATED")
-                    .hasMessageContaining("authentication failed")
-                    .hasRootCauseMessage(
-                            "INVALID_ARGUMENT: etcdserver: authentication failed, invalid user ID or password");
-            assertThat(lock.isHeldByCurrentThread()).isFalse();
-        });
+        // Past the start-up check, as with startup-check.mode=warn while etcd refuses the credentials.
+        runnerWithPassword("wrong")
+                .withPropertyValues("distributed-lock.startup-check.mode=off")
+                .run(context -> {
+                    FencedLock lock = context.getBean(LockRegistry.class).obtain("orders/43");
+                    LockBackendException failure = assertTimeoutPreemptively(
+                            Duration.ofSeconds(10),
+                            () -> catchThrowableOfType(
+                                    LockBackendException.class, () -> lock.tryAcquire(Duration.ofSeconds(2))));
+                    assertThat(failure)
+                            .as("acquiring with a wrong password")
+                            .isNotNull()
+                            .hasMessageStartingWith("etcd backend at " + clientUrl + " failed for lock 'orders/43'")
+                            .hasMessageContaining("UNAUTHENTICATED")
+                            .hasMessageContaining("authentication failed")
+                            .hasRootCauseMessage(
+                                    "INVALID_ARGUMENT: etcdserver: authentication failed, invalid user ID or password");
+                    assertThat(lock.isHeldByCurrentThread()).isFalse();
+                });
     }
 
     /** How many keys the registry keeps in etcd, read with the root credentials. */

@@ -1,0 +1,129 @@
+package dev.distlock.sample.readme;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.testing.FreePorts;
+import dev.distlock.core.testing.ManagedProcess;
+import dev.distlock.core.testing.RequiredServer;
+import dev.distlock.redis.RedisServers;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Builds a new project from the README's quick start for each backend, as a user would paste
+ * it (Spring Boot's parent, the README's BOM, dependencies, Java files and application.yml), and
+ * starts it against a real server. Only the server's address is passed on the command line.
+ */
+class ReadmeQuickStartIT {
+
+    private static final String BOOT_VERSION = System.getProperty("spring-boot.version", "4.1.1");
+    private static final String POSTGRES_URL = "jdbc:postgresql://127.0.0.1:5432/test";
+
+    private final ReadmeSnippets readme = ReadmeSnippets.load();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void redisQuickStartStartsAndLocks() {
+        try (RedisServers servers = new RedisServers()) {
+            ManagedProcess redis = servers.start();
+            buildAndStart("redis", List.of("--spring.data.redis.port=" + redis.port()));
+        }
+    }
+
+    @Test
+    void postgresQuickStartCreatesItsTableOnTheFirstStartAndLocks() throws Exception {
+        RequiredServer.require(ManagedProcess.accepts(5432), "PostgreSQL", "nothing listens on 127.0.0.1:5432");
+        String table = "quickstart_locks_" + ProcessHandle.current().pid();
+        dropTable(table);
+        try {
+            // The README's default creates the missing table: the first start on a fresh database works.
+            buildAndStart("jdbc", List.of("--distributed-lock.jdbc.table-name=" + table));
+            assertThat(tableExists(table)).isTrue();
+        } finally {
+            dropTable(table);
+        }
+    }
+
+    @Test
+    void zooKeeperQuickStartStartsAndLocks() throws Exception {
+        try (TestingServer zookeeper = new TestingServer(true)) {
+            buildAndStart(
+                    "zookeeper",
+                    List.of("--distributed-lock.zookeeper.connect-string=" + zookeeper.getConnectString()));
+        }
+    }
+
+    @Test
+    void etcdQuickStartStartsAndLocks() {
+        try (ManagedProcess etcd = startEtcd()) {
+            buildAndStart("etcd", List.of("--distributed-lock.etcd.endpoints=http://127.0.0.1:" + etcd.port()));
+        }
+    }
+
+    private void buildAndStart(String backend, List<String> serverAddress) {
+        QuickStartProject project =
+                QuickStartProject.create(dir, readme, backend, BOOT_VERSION, BOOT_VERSION.startsWith("3."));
+        QuickStartProject.Result build = project.build();
+        assertThat(build.exitCode())
+                .as("mvn compile of the README's %s project:\n%s", backend, build.output())
+                .isZero();
+        QuickStartProject.Result run = project.start(serverAddress);
+        assertThat(run.output())
+                .as("the README's %s application (exit code %d)", backend, run.exitCode())
+                .contains(QuickStartProject.DONE + " token=")
+                .contains("reports=daily#")
+                .doesNotContain("APPLICATION FAILED TO START");
+        assertThat(run.exitCode()).isZero();
+    }
+
+    private ManagedProcess startEtcd() {
+        Path executable = ManagedProcess.findExecutable("etcd").orElse(null);
+        RequiredServer.require(
+                executable != null, "etcd", "no etcd executable on the PATH or in /usr/bin (package etcd-server)");
+        int clientPort = FreePorts.next();
+        int peerPort = FreePorts.next();
+        String clientUrl = "http://127.0.0.1:" + clientPort;
+        String peerUrl = "http://127.0.0.1:" + peerPort;
+        return ManagedProcess.start(
+                "etcd-quickstart",
+                List.of(
+                        executable.toString(),
+                        "--name=n1",
+                        "--data-dir=" + dir.resolve("etcd-data"),
+                        "--listen-client-urls=" + clientUrl,
+                        "--advertise-client-urls=" + clientUrl,
+                        "--listen-peer-urls=" + peerUrl,
+                        "--initial-advertise-peer-urls=" + peerUrl,
+                        "--initial-cluster=n1=" + peerUrl),
+                dir,
+                clientPort,
+                Duration.ofSeconds(20));
+    }
+
+    private static boolean tableExists(String table) throws Exception {
+        try (Connection connection = DriverManager.getConnection(POSTGRES_URL, "postgres", "postgres");
+                Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery(
+                        "select count(*) from information_schema.tables where table_name = '" + table + "'")) {
+            rs.next();
+            return rs.getInt(1) == 1;
+        }
+    }
+
+    private static void dropTable(String table) throws Exception {
+        try (Connection connection = DriverManager.getConnection(POSTGRES_URL, "postgres", "postgres");
+                Statement statement = connection.createStatement()) {
+            statement.execute("drop table if exists " + table);
+        }
+    }
+}
