@@ -2,6 +2,7 @@ package dev.distlock.core;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
@@ -32,6 +33,20 @@ public interface FencedLock extends Lock {
      * renewed. A reentrant acquisition keeps the lease of the hold it joins.
      */
     Optional<LockHandle> tryAcquire(Duration waitTime, Duration leaseTime) throws InterruptedException;
+
+    /**
+     * Acquires without blocking the calling thread; the hold belongs to the returned handle, not
+     * to a thread, so any thread may close it. Not reentrant: each call is a new hold that
+     * excludes every other hold of the key, thread-owned or not. The lease is renewed by the
+     * watchdog. Cancelling the returned stage's future before it completes abandons the attempt
+     * and releases whatever it took.
+     *
+     * @return the handle, or empty when {@code waitTime} ran out
+     */
+    CompletableFuture<Optional<LockHandle>> acquireAsync(Duration waitTime);
+
+    /** As {@link #acquireAsync(Duration)}, with a fixed lease that is not renewed. */
+    CompletableFuture<Optional<LockHandle>> acquireAsync(Duration waitTime, Duration leaseTime);
 
     /** True when the current thread holds the key and its lease is not known to be lost. */
     boolean isHeldByCurrentThread();

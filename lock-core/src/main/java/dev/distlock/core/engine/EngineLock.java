@@ -6,6 +6,7 @@ import dev.distlock.core.LockHandle;
 import dev.distlock.core.spi.BackendLease;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** The {@link FencedLock} of one key, owned by the calling thread; a thin view over the engine. */
@@ -46,6 +47,16 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
     @Override
     public Optional<LockHandle> tryAcquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
         return acquire(waitTime, leaseTime, false);
+    }
+
+    @Override
+    public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration waitTime) {
+        return engine.acquireAsync(key, fullKey, waitTime, engine.options.leaseTime(), true);
+    }
+
+    @Override
+    public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration waitTime, Duration leaseTime) {
+        return engine.acquireAsync(key, fullKey, waitTime, leaseTime, false);
     }
 
     private Optional<LockHandle> acquire(Duration waitTime, Duration leaseTime, boolean renewed)

@@ -42,6 +42,7 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
     private final LeaseKeeper keeper;
     private final Renewals<L> renewals;
     private final Acquirer<L> acquirer = new Acquirer<>(this);
+    private final AsyncAcquisitions async;
     private final HolderDescription holderDescription;
     private volatile boolean closed;
 
@@ -65,6 +66,7 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
         this.registryId = Objects.requireNonNull(registryId, "registryId");
         this.keeper = new LeaseKeeper(backend.name());
         this.renewals = new Renewals<>(this, keeper);
+        this.async = new AsyncAcquisitions(backend.name());
         this.holderDescription = new HolderDescription(options.applicationName());
         backend.setLeaseListener(this::leaseLostByBackend);
     }
@@ -163,6 +165,14 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
 
     Acquirer<L> acquirer() {
         return acquirer;
+    }
+
+    java.util.concurrent.CompletableFuture<Optional<dev.distlock.core.LockHandle>> acquireAsync(
+            String key, String fullKey, Duration waitTime, Duration leaseTime, boolean renewed) {
+        checkOpen();
+        KeyCheck.duration("waitTime", waitTime, key, backend.name(), true);
+        KeyCheck.duration("leaseTime", leaseTime, key, backend.name(), false);
+        return async.acquire(acquirer, key, fullKey, waitTime, leaseTime, renewed);
     }
 
     long nextHoldSequence() {
@@ -342,6 +352,7 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
             hold.end(Hold.Ending.CLOSED);
         }
         keys.clear();
+        async.close();
         keeper.close();
         backend.close();
     }
