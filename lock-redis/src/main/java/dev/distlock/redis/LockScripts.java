@@ -1,62 +1,108 @@
 package dev.distlock.redis;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import static dev.distlock.redis.LuaScript.asLong;
+import static dev.distlock.redis.LuaScript.asText;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
 
 /**
- * The Lua scripts of the backend, read from this package's resources. They run with EVALSHA;
- * a server that does not know a script yet (first use, restart, failover) answers NOSCRIPT and
- * gets it once with EVAL, which also caches it there.
+ * The lock scripts and the calls that run them: each call names its keys and arguments in one
+ * place, and each script knows what its reply means. The hash layout is described in the
+ * package documentation.
  */
-enum LockScripts {
-    ACQUIRE("acquire.lua"),
-    RENEW("renew.lua"),
-    RELEASE("release.lua"),
-    RAISE_FENCE("raise-fence.lua");
+final class LockScripts {
 
-    private final String resource;
-    private final byte[] body;
-    private final String sha1;
+    static final LuaScript<AcquireReply> ACQUIRE = LuaScript.array("acquire.lua", AcquireReply::read);
+    static final LuaScript<Boolean> RENEW = LuaScript.yesNo("renew.lua");
+    static final LuaScript<Boolean> RELEASE = LuaScript.yesNo("release.lua");
+    static final LuaScript<Boolean> RAISE_FENCE = LuaScript.yesNo("raise-fence.lua");
+    static final LuaScript<StoredHolder> HOLDER = LuaScript.array("holder.lua", StoredHolder::read);
 
-    LockScripts(String resource) {
-        this.resource = resource;
-        this.body = read(resource);
-        this.sha1 = sha1(body);
+    static final List<LuaScript<?>> ALL = List.of(ACQUIRE, RENEW, RELEASE, RAISE_FENCE, HOLDER);
+
+    private static final byte[] WAIT = bytes("1");
+    private static final byte[] NO_WAIT = bytes("0");
+    private static final byte[] OWN = bytes("own");
+    private static final byte[] FORCE = bytes("force");
+    private static final byte[] CHANNEL = bytes(LockKey.RELEASE_CHANNEL);
+
+    private LockScripts() {}
+
+    /** Takes the lock for {@code owner} if free; {@code willWait} asks the holder's release to publish. */
+    static ScriptCall<AcquireReply> acquire(
+            LockKey key, byte[] owner, Duration lease, boolean willWait, byte[] holder) {
+        return call(ACQUIRE, key, owner, millis(lease), willWait ? WAIT : NO_WAIT, holder);
     }
 
-    byte[] body() {
-        return body.clone();
+    static ScriptCall<Boolean> renew(LockKey key, byte[] owner, Duration lease) {
+        return call(RENEW, key, owner, millis(lease));
     }
 
-    String sha1() {
-        return sha1;
+    static ScriptCall<Boolean> release(LockKey key, byte[] owner) {
+        return call(RELEASE, key, owner, CHANNEL, key.hashBytes(), OWN);
     }
 
-    @Override
-    public String toString() {
-        return resource;
+    /** Ends whoever's hold is there (operator eviction); the fence rules of a release apply. */
+    static ScriptCall<Boolean> evict(LockKey key) {
+        return call(RELEASE, key, NO_WAIT, CHANNEL, key.hashBytes(), FORCE);
     }
 
-    private static byte[] read(String resource) {
-        try (InputStream in = LockScripts.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("Lua script " + resource + " is missing from the lock-redis jar");
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not read Lua script " + resource, e);
+    static ScriptCall<Boolean> raiseFence(LockKey key, long token) {
+        return call(RAISE_FENCE, key, bytes(Long.toString(token)));
+    }
+
+    static ScriptCall<StoredHolder> holder(LockKey key) {
+        return call(HOLDER, key);
+    }
+
+    /**
+     * A lease in whole milliseconds for the server, rounded UP: the holder's own view of the
+     * lease is rounded down, so the server never lets a lock go while its holder thinks it valid.
+     */
+    static byte[] millis(Duration lease) {
+        long millis = lease.toMillis() + (lease.toNanos() % 1_000_000 == 0 ? 0 : 1);
+        return bytes(Long.toString(Math.max(1, millis)));
+    }
+
+    static byte[] bytes(String value) {
+        return value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static <R> ScriptCall<R> call(LuaScript<R> script, LockKey key, byte[]... args) {
+        return new ScriptCall<>(script, key.key(), new byte[][] {key.hashBytes()}, args);
+    }
+
+    /** What the acquire script answered: granted with a token, or held by another owner for {@code holderLeaseMillis} more. */
+    record AcquireReply(boolean granted, long token, long holderLeaseMillis) {
+
+        static AcquireReply read(List<?> values) {
+            long value = asLong(values.get(1), "acquire.lua");
+            return asLong(values.get(0), "acquire.lua") == 1
+                    ? new AcquireReply(true, value, 0)
+                    : new AcquireReply(false, 0, value);
         }
     }
 
-    private static String sha1(byte[] body) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(body));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-1 is not available", e);
+    /** The hold stored in a lock hash; {@code owner} is null when nobody holds the key. */
+    record StoredHolder(String owner, String holder, long token, long leaseLeftMillis) {
+
+        static final StoredHolder NOBODY = new StoredHolder(null, "", 0, -1);
+
+        static StoredHolder read(List<?> values) {
+            if (values.isEmpty()) {
+                return NOBODY;
+            }
+            return new StoredHolder(
+                    asText(values.get(0)),
+                    asText(values.get(1)),
+                    asLong(values.get(2), "holder.lua"),
+                    asLong(values.get(3), "holder.lua"));
+        }
+
+        boolean held() {
+            return owner != null;
         }
     }
 }

@@ -1,12 +1,13 @@
 package dev.distlock.redis;
 
 import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockHolder;
 import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockRequest;
-import java.nio.charset.StandardCharsets;
+import dev.distlock.redis.LockScripts.AcquireReply;
+import dev.distlock.redis.LockScripts.StoredHolder;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -17,27 +18,29 @@ import org.slf4j.LoggerFactory;
 /**
  * Locks on one Redis server or Cluster: one script round trip to acquire and one to release
  * when uncontended; waiters sleep until a release message or the holder's remaining lease,
- * whichever comes first, so a lost message only delays them.
+ * whichever comes first, so a lost message only delays them. No call outlives the caller's
+ * deadline by more than {@link #SLACK}.
  */
 final class RedisLockBackend implements LockBackend<RedisLease> {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLockBackend.class);
     static final int MAX_KEY_LENGTH = 1000;
-    private static final byte[] WAIT = bytes("1");
-    private static final byte[] NO_WAIT = bytes("0");
-    private static final byte[] CHANNEL = bytes(RedisKeys.RELEASE_CHANNEL);
-    /** A call whose deadline is (almost) up still gets this long for its answer. */
-    private static final long MIN_CALL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
-    private final RedisNode node;
+    /**
+     * How long past the caller's deadline a call may still wait for its answer, so that a
+     * zero-wait attempt gets one round trip. Part of the documented overrun (DESIGN.md 8).
+     */
+    static final Duration SLACK = Duration.ofMillis(100);
+
+    private final RedisEndpoint endpoint;
     private final ReleaseSubscriber subscriber;
     private final Duration commandTimeout;
 
-    RedisLockBackend(RedisNode node, ReleaseSubscriber subscriber, Duration commandTimeout) {
-        this.node = node;
+    RedisLockBackend(RedisEndpoint endpoint, ReleaseSubscriber subscriber, Duration commandTimeout) {
+        this.endpoint = endpoint;
         this.subscriber = subscriber;
         this.commandTimeout = commandTimeout;
-        node.onConnectionEvent(subscriber::wakeAll);
+        endpoint.onConnectionEvent(subscriber::wakeAll);
     }
 
     @Override
@@ -47,7 +50,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
 
     @Override
     public String address() {
-        return node.address();
+        return endpoint.address();
     }
 
     @Override
@@ -57,38 +60,41 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
 
     @Override
     public Optional<RedisLease> tryAcquire(LockRequest request) throws InterruptedException {
-        RedisKeys keys = RedisKeys.of(request.key());
+        LockKey key = LockKey.of(request.key());
+        byte[] owner = LockScripts.bytes(request.owner().value());
+        byte[] holder = LockScripts.bytes(request.holder());
         Deadline deadline = request.deadline();
         boolean mayWait = !deadline.hasPassed();
-        AcquireReply reply = acquireOnce(request, keys, mayWait, deadline);
-        if (reply.granted()) {
-            return Optional.of(lease(request, keys, reply));
+        Attempt attempt = acquireOnce(request, key, owner, holder, mayWait);
+        if (attempt.reply().granted()) {
+            return Optional.of(attempt.lease(key, owner));
         }
         if (!mayWait || deadline.hasPassed()) {
             return Optional.empty();
         }
         awaitSubscription(deadline);
-        ReleaseSubscriber.Wakeup wakeup = subscriber.register(keys.lock());
+        ReleaseSubscriber.Wakeup wakeup = subscriber.register(key.hash());
         long waitingSince = System.nanoTime();
         try {
             while (true) {
                 // Registered before this attempt, so a release after it cannot go unnoticed.
-                reply = acquireOnce(request, keys, true, deadline);
-                if (reply.granted()) {
-                    return Optional.of(lease(request, keys, reply));
+                attempt = acquireOnce(request, key, owner, holder, true);
+                if (attempt.reply().granted()) {
+                    return Optional.of(attempt.lease(key, owner));
                 }
-                long holderLeft = TimeUnit.MILLISECONDS.toNanos(Math.max(1, reply.holderLeaseMillis()));
+                long holderLeft = TimeUnit.MILLISECONDS.toNanos(
+                        Math.max(1, attempt.reply().holderLeaseMillis()));
                 long slice = Math.min(deadline.remainingNanos(), holderLeft);
                 boolean woken = slice > 0 && wakeup.await(slice);
-                if (!node.isCluster()) {
-                    node.failIfReconnectFailedSince(waitingSince, request.key());
+                if (!endpoint.isCluster()) {
+                    endpoint.failIfReconnectFailedSince(waitingSince, request.key());
                 }
                 if (!woken && deadline.hasPassed()) {
                     return Optional.empty();
                 }
             }
         } finally {
-            subscriber.unregister(keys.lock(), wakeup);
+            subscriber.unregister(key.hash(), wakeup);
         }
     }
 
@@ -102,85 +108,80 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         }
     }
 
-    private AcquireReply acquireOnce(LockRequest request, RedisKeys keys, boolean willWait, Deadline deadline)
+    private Attempt acquireOnce(LockRequest request, LockKey key, byte[] owner, byte[] holder, boolean willWait)
             throws InterruptedException {
-        Duration timeout = callTimeout(deadline);
-        List<byte[]> args = List.of(
-                bytes(request.owner().value()),
-                bytes(Long.toString(leaseMillis(request.leaseTime()))),
-                willWait ? WAIT : NO_WAIT);
-        RedisNode.Call call =
-                node.start(LockScripts.ACQUIRE, request.key(), List.of(keys.lockBytes(), keys.fenceBytes()), args);
-        Object answer;
+        PendingReply<AcquireReply> pending =
+                endpoint.send(LockScripts.acquire(key, owner, request.leaseTime(), willWait, holder));
         try {
-            answer = call.await(timeout);
+            return new Attempt(pending.await(callTimeout(request.deadline())), pending.sentAtNanos());
         } catch (RuntimeException e) {
-            // The script may have run with the answer lost: free what it may have taken for this owner.
-            node.start(
-                    LockScripts.RELEASE,
-                    request.key(),
-                    List.of(keys.lockBytes()),
-                    releaseArgs(request.owner().value(), keys));
+            // The script may have run with the answer lost: free what it may have taken for this
+            // owner. Not waited for: the caller's deadline does not cover a clean-up round trip.
+            endpoint.send(LockScripts.release(key, owner));
             if (Thread.interrupted()) {
                 throw new InterruptedException(
-                        "Interrupted while acquiring lock '" + request.key() + "' on " + node.address());
+                        "Interrupted while acquiring lock '" + request.key() + "' on " + endpoint.address());
             }
             throw e;
         }
-        return AcquireReply.parse(answer, call.sentAtNanos());
     }
 
+    /** The command timeout, cut to the deadline plus {@link #SLACK}. */
     private Duration callTimeout(Deadline deadline) {
-        long limit = commandTimeout.toNanos();
-        return Duration.ofNanos(Math.max(Math.min(limit, deadline.remainingNanos()), Math.min(limit, MIN_CALL_NANOS)));
+        long limit = Math.min(commandTimeout.toNanos(), deadline.remainingNanos() + SLACK.toNanos());
+        return Duration.ofNanos(limit);
     }
 
     @Override
     public boolean renew(RedisLease lease, Duration leaseTime) {
-        Object answer = node.run(
-                LockScripts.RENEW,
-                lease.key(),
-                List.of(lease.keys().lockBytes()),
-                List.of(bytes(lease.owner()), bytes(Long.toString(leaseMillis(leaseTime)))),
-                commandTimeout);
-        return Long.valueOf(1).equals(answer);
+        return endpoint.send(LockScripts.renew(lease.lockKey(), lease.owner(), leaseTime))
+                .await(commandTimeout);
     }
 
     @Override
     public boolean release(RedisLease lease) {
-        Object answer = node.run(
-                LockScripts.RELEASE,
-                lease.key(),
-                List.of(lease.keys().lockBytes()),
-                releaseArgs(lease.owner(), lease.keys()),
-                commandTimeout);
-        boolean released = Long.valueOf(1).equals(answer);
+        boolean released = endpoint.send(LockScripts.release(lease.lockKey(), lease.owner()))
+                .await(commandTimeout);
         if (!released) {
-            log.debug("Lock '{}' was no longer held by {} at release", lease.key(), lease.owner());
+            log.debug("Lock '{}' was no longer held by its owner at release", lease.key());
         }
         return released;
     }
 
     @Override
+    public Optional<LockHolder> holderOf(String key) {
+        StoredHolder stored = endpoint.send(LockScripts.holder(LockKey.of(key))).await(commandTimeout);
+        return stored.held() ? Optional.of(toLockHolder(key, stored)) : Optional.empty();
+    }
+
+    @Override
+    public boolean forceRelease(String key) {
+        return endpoint.send(LockScripts.evict(LockKey.of(key))).await(commandTimeout);
+    }
+
+    @Override
+    public void verify(Duration timeout) {
+        endpoint.verify(timeout);
+    }
+
+    @Override
     public void close() {
         subscriber.close();
-        node.close();
+        endpoint.close();
     }
 
-    private static RedisLease lease(LockRequest request, RedisKeys keys, AcquireReply reply) {
-        return new RedisLease(
-                request.key(), keys, request.owner().value(), FencingToken.of(reply.token()), reply.sentAtNanos());
+    static LockHolder toLockHolder(String key, StoredHolder stored) {
+        Optional<Duration> left = stored.leaseLeftMillis() >= 0
+                ? Optional.of(Duration.ofMillis(stored.leaseLeftMillis()))
+                : Optional.empty();
+        return new LockHolder(key, stored.holder(), FencingToken.of(stored.token()), left);
     }
 
-    static List<byte[]> releaseArgs(String owner, RedisKeys keys) {
-        return List.of(bytes(owner), CHANNEL, keys.lockBytes());
-    }
+    /** One acquire script's reply and when it was sent. */
+    private record Attempt(AcquireReply reply, long sentAtNanos) {
 
-    static long leaseMillis(Duration leaseTime) {
-        return Math.max(1, leaseTime.toMillis());
-    }
-
-    static byte[] bytes(String value) {
-        return value.getBytes(StandardCharsets.UTF_8);
+        RedisLease lease(LockKey key, byte[] owner) {
+            return new RedisLease(key, owner, FencingToken.of(reply.token()), sentAtNanos);
+        }
     }
 }

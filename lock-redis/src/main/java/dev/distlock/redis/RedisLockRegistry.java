@@ -43,9 +43,11 @@ public final class RedisLockRegistry extends LockRegistrySupport {
 
         @Override
         public RedisLockRegistry build() {
-            RedisNode node = new RedisNode(connectionFactory, false);
+            RedisEndpoint endpoint = new RedisEndpoint(connectionFactory, false);
+            endpoint.awaitReady(System.nanoTime() + commandTimeout.toNanos());
             return new RedisLockRegistry(
-                    new RedisLockBackend(node, new ReleaseSubscriber(connectionFactory), commandTimeout), options());
+                    new RedisLockBackend(endpoint, new ReleaseSubscriber(connectionFactory), commandTimeout),
+                    options());
         }
     }
 

@@ -1,17 +1,18 @@
 package dev.distlock.redis;
 
-import static dev.distlock.redis.RedisLockBackend.bytes;
-import static dev.distlock.redis.RedisLockBackend.leaseMillis;
-import static dev.distlock.redis.RedisLockBackend.releaseArgs;
-
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockHolder;
 import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockRequest;
+import dev.distlock.redis.LockScripts.AcquireReply;
+import dev.distlock.redis.LockScripts.StoredHolder;
+import dev.distlock.redis.NodeReplies.Answer;
+import dev.distlock.redis.NodeReplies.Tally;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -19,10 +20,15 @@ import java.util.stream.Collectors;
 
 /**
  * Redlock over N independent Redis servers: a lock is held when a majority granted it within
- * its validity (lease − time spent acquiring − clock-drift allowance). Each node runs the same
- * scripts as a single server; the token is the largest of the majority's tokens, each of which
- * is already above that node's counter, and is written back to the majority, so any later
- * majority (which shares a node with this one) issues a larger one.
+ * its lease. Each node runs the same scripts as a single server; the token is the largest of the
+ * majority's tokens, each of which is already above that node's fence, and is written back to
+ * the majority, so any later majority (which shares a node with this one) issues a larger one.
+ *
+ * <p>Acquire, renew and release are decided as soon as a majority answered; a slow minority is
+ * not waited for. Grants and renewals ask the nodes for the lease plus a clock-drift allowance,
+ * while the holder counts the bare lease from the moment it asked, so its view ends first even
+ * when a node's clock runs fast. An acquisition round ends at most 1.25 node timeouts after the
+ * caller's deadline (one for the grants, a quarter for writing the token back).
  *
  * <p>Waiters retry with a short capped, jittered back-off rather than holding a subscription on
  * every node: a release is seen within {@link #MAX_BACKOFF} and dead nodes cost no listeners.
@@ -31,20 +37,19 @@ final class RedlockBackend implements LockBackend<RedisLease> {
 
     static final Duration MAX_BACKOFF = Duration.ofMillis(100);
     private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-    private static final byte[] NO_WAIT = bytes("0");
 
-    private final List<RedisNode> nodes;
+    private final List<RedisEndpoint> nodes;
     private final int quorum;
     private final Duration nodeTimeout;
     private final Duration commandTimeout;
     private final String address;
 
-    RedlockBackend(List<RedisNode> nodes, Duration nodeTimeout, Duration commandTimeout) {
+    RedlockBackend(List<RedisEndpoint> nodes, Duration nodeTimeout, Duration commandTimeout) {
         this.nodes = List.copyOf(nodes);
         this.quorum = nodes.size() / 2 + 1;
         this.nodeTimeout = nodeTimeout;
         this.commandTimeout = commandTimeout;
-        this.address = "redlock[" + nodes.stream().map(RedisNode::address).collect(Collectors.joining(",")) + "]";
+        this.address = "redlock[" + nodes.stream().map(RedisEndpoint::address).collect(Collectors.joining(",")) + "]";
     }
 
     @Override
@@ -62,27 +67,46 @@ final class RedlockBackend implements LockBackend<RedisLease> {
         return RedisLockBackend.MAX_KEY_LENGTH;
     }
 
+    /** Clock-drift allowance on a lease: 1% plus 2 ms, as Redlock's description suggests. */
+    static Duration withDrift(Duration lease) {
+        return lease.plus(lease.dividedBy(100)).plusMillis(2);
+    }
+
     @Override
     public Optional<RedisLease> tryAcquire(LockRequest request) throws InterruptedException {
-        RedisKeys keys = RedisKeys.of(request.key());
+        LockKey key = LockKey.of(request.key());
+        byte[] owner = LockScripts.bytes(request.owner().value());
+        byte[] holder = LockScripts.bytes(request.holder());
         Deadline deadline = request.deadline();
         long backoff = MIN_BACKOFF_NANOS;
         while (true) {
-            Round round = acquireRound(request, keys);
-            if (round.lease != null) {
-                return Optional.of(round.lease);
+            long start = System.nanoTime();
+            // A round gets nodeTimeout, and never ends later than nodeTimeout after the deadline.
+            long roundEnd = start + Math.min(nodeTimeout.toNanos(), deadline.remainingNanos() + nodeTimeout.toNanos());
+            Tally<AcquireReply> round = NodeReplies.send(
+                            nodes,
+                            node -> LockScripts.acquire(key, owner, withDrift(request.leaseTime()), false, holder))
+                    .await(
+                            untilNanos(roundEnd),
+                            t -> t.count(AcquireReply::granted) >= quorum
+                                    || t.count(reply -> !reply.granted()) > nodes.size() - quorum);
+            Optional<RedisLease> lease = grantedLease(round, key, owner, start, roundEnd);
+            if (lease.isPresent()) {
+                return lease;
             }
+            // Not granted: free what the round took, without waiting (the deadline does not cover it).
+            NodeReplies.send(nodes, node -> LockScripts.release(key, owner));
             if (Thread.interrupted()) {
                 throw new InterruptedException(
                         "Interrupted while acquiring lock '" + request.key() + "' on " + address);
             }
-            if (round.unreachable.size() > nodes.size() - quorum) {
+            if (round.failures().size() + round.pending() > nodes.size() - quorum) {
                 throw new LockBackendException(
                         "redis",
                         address,
                         request.key(),
-                        round.unreachable.size() + " of " + nodes.size() + " Redlock nodes did not answer ("
-                                + String.join("; ", round.unreachable) + "); a lock needs " + quorum
+                        (round.failures().size() + round.pending()) + " of " + nodes.size()
+                                + " Redlock nodes did not answer (" + round.problems() + "); a lock needs " + quorum
                                 + ". Bring the nodes back or check the network.");
             }
             if (deadline.hasPassed()) {
@@ -95,129 +119,143 @@ final class RedlockBackend implements LockBackend<RedisLease> {
         }
     }
 
-    private Round acquireRound(LockRequest request, RedisKeys keys) {
-        String owner = request.owner().value();
-        long leaseNanos = request.leaseTime().toNanos();
-        List<byte[]> args = List.of(bytes(owner), bytes(Long.toString(leaseMillis(request.leaseTime()))), NO_WAIT);
-        long start = System.nanoTime();
-        List<RedisNode.Call> calls = new ArrayList<>();
-        for (RedisNode node : nodes) {
-            calls.add(
-                    node.start(LockScripts.ACQUIRE, request.key(), List.of(keys.lockBytes(), keys.fenceBytes()), args));
+    /**
+     * The lease when a majority granted and took the token back as their fence; writing it back
+     * gets what is left of the round, and at least a quarter of the node timeout.
+     */
+    private Optional<RedisLease> grantedLease(
+            Tally<AcquireReply> round, LockKey key, byte[] owner, long start, long roundEnd) {
+        List<Answer<AcquireReply>> granted =
+                round.answers().stream().filter(a -> a.value().granted()).toList();
+        if (granted.size() < quorum) {
+            return Optional.empty();
         }
-        // Connecting is not answering: the nodes get nodeTimeout from when the last script was sent.
-        long roundEnd = System.nanoTime() + nodeTimeout.toNanos();
-        List<RedisNode> granted = new ArrayList<>();
-        List<String> unreachable = new ArrayList<>();
-        long token = 0;
-        for (int i = 0; i < calls.size(); i++) {
-            try {
-                AcquireReply reply = AcquireReply.parse(
-                        calls.get(i).await(untilNanos(roundEnd)), calls.get(i).sentAtNanos());
-                if (reply.granted()) {
-                    granted.add(nodes.get(i));
-                    token = Math.max(token, reply.token());
-                }
-            } catch (LockBackendException e) {
-                unreachable.add(nodes.get(i).address() + ": " + e.getCause());
-            }
+        long token = granted.stream().mapToLong(a -> a.value().token()).max().orElseThrow();
+        Tally<Boolean> raised = NodeReplies.send(
+                        granted.stream().map(Answer::node).toList(), node -> LockScripts.raiseFence(key, token))
+                .await(
+                        untilNanos(Math.max(roundEnd, System.nanoTime() + nodeTimeout.toNanos() / 4)),
+                        t -> t.count(Boolean::booleanValue) >= quorum);
+        // No validity check here: the holder's view of the lease counts from the round's start,
+        // so a grant that took longer than the lease is simply invalid at once, never too long.
+        if (raised.count(Boolean::booleanValue) >= quorum) {
+            return Optional.of(new RedisLease(key, owner, FencingToken.of(token), start));
         }
-        long drift = leaseNanos / 100 + TimeUnit.MILLISECONDS.toNanos(2);
-        long validity = leaseNanos - (System.nanoTime() - start) - drift;
-        if (granted.size() >= quorum && validity > 0 && raiseFences(granted, request.key(), keys, token)) {
-            // The local lease counts from the round's start less the drift allowance, so it ends
-            // no later than the lease on any node of the majority.
-            return new Round(
-                    new RedisLease(request.key(), keys, owner, FencingToken.of(token), start - drift), unreachable);
-        }
-        releaseEverywhere(request.key(), keys, owner);
-        return new Round(null, unreachable);
-    }
-
-    /** Writes the token back to the majority that granted it; true when a majority took it in time. */
-    private boolean raiseFences(List<RedisNode> granted, String key, RedisKeys keys, long token) {
-        List<RedisNode.Call> calls = new ArrayList<>();
-        for (RedisNode node : granted) {
-            calls.add(node.start(
-                    LockScripts.RAISE_FENCE, key, List.of(keys.fenceBytes()), List.of(bytes(Long.toString(token)))));
-        }
-        long end = System.nanoTime() + nodeTimeout.toNanos();
-        int raised = 0;
-        for (RedisNode.Call call : calls) {
-            try {
-                call.await(untilNanos(end));
-                raised++;
-            } catch (LockBackendException e) {
-                // counted as not raised
-            }
-        }
-        return raised >= quorum;
-    }
-
-    private int releaseEverywhere(String key, RedisKeys keys, String owner) {
-        List<RedisNode.Call> calls = new ArrayList<>();
-        for (RedisNode node : nodes) {
-            calls.add(node.start(LockScripts.RELEASE, key, List.of(keys.lockBytes()), releaseArgs(owner, keys)));
-        }
-        return countOnes(calls, commandTimeout)[0];
+        return Optional.empty();
     }
 
     @Override
     public boolean renew(RedisLease lease, Duration leaseTime) {
-        List<RedisNode.Call> calls = new ArrayList<>();
-        List<byte[]> args = List.of(bytes(lease.owner()), bytes(Long.toString(leaseMillis(leaseTime))));
-        for (RedisNode node : nodes) {
-            calls.add(node.start(
-                    LockScripts.RENEW, lease.key(), List.of(lease.keys().lockBytes()), args));
-        }
-        int[] counts = countOnes(calls, commandTimeout);
-        return decide(counts, lease.key(), "renew");
+        Tally<Boolean> tally = NodeReplies.send(
+                        nodes, node -> LockScripts.renew(lease.lockKey(), lease.owner(), withDrift(leaseTime)))
+                .await(commandTimeout, this::decided);
+        return decide(tally, lease.key(), "renew");
     }
 
     @Override
     public boolean release(RedisLease lease) {
-        List<RedisNode.Call> calls = new ArrayList<>();
-        for (RedisNode node : nodes) {
-            calls.add(node.start(
-                    LockScripts.RELEASE,
-                    lease.key(),
-                    List.of(lease.keys().lockBytes()),
-                    releaseArgs(lease.owner(), lease.keys())));
-        }
-        return decide(countOnes(calls, commandTimeout), lease.key(), "release");
+        Tally<Boolean> tally = NodeReplies.send(nodes, node -> LockScripts.release(lease.lockKey(), lease.owner()))
+                .await(commandTimeout, this::decided);
+        return decide(tally, lease.key(), "release");
+    }
+
+    private boolean decided(Tally<Boolean> tally) {
+        return tally.count(Boolean::booleanValue) >= quorum || tally.count(done -> !done) > nodes.size() - quorum;
     }
 
     /** True when a majority did it, false when a majority answered that the owner held nothing. */
-    private boolean decide(int[] counts, String key, String operation) {
-        int done = counts[0];
-        int notHeld = counts[1];
+    private boolean decide(Tally<Boolean> tally, String key, String operation) {
+        long done = tally.count(Boolean::booleanValue);
         if (done >= quorum) {
             return true;
         }
-        if (notHeld > nodes.size() - quorum) {
+        if (tally.count(d -> !d) > nodes.size() - quorum) {
             return false;
         }
         throw new LockBackendException(
                 "redis",
                 address,
                 key,
-                "could " + operation + " on only " + done + " of " + nodes.size() + " Redlock nodes, "
-                        + (nodes.size() - done - notHeld) + " did not answer; a majority of " + quorum
+                "could " + operation + " on only " + done + " of " + nodes.size() + " Redlock nodes ("
+                        + tally.problems() + "); a majority of " + quorum
                         + " is needed. Bring the nodes back or check the network.");
     }
 
-    /** {answered 1, answered 0, failed}, waiting at most {@code timeout} for all. */
-    private static int[] countOnes(List<RedisNode.Call> calls, Duration timeout) {
-        long end = System.nanoTime() + timeout.toNanos();
-        int[] counts = new int[3];
-        for (RedisNode.Call call : calls) {
-            try {
-                counts[Long.valueOf(1).equals(call.await(untilNanos(end))) ? 0 : 1]++;
-            } catch (LockBackendException e) {
-                counts[2]++;
-            }
+    /** The holder a majority of the nodes agrees on, with the largest token and the shortest lease among them. */
+    @Override
+    public Optional<LockHolder> holderOf(String key) {
+        LockKey lockKey = LockKey.of(key);
+        Tally<StoredHolder> tally = NodeReplies.send(nodes, node -> LockScripts.holder(lockKey))
+                .await(commandTimeout, t -> t.answers().size() >= nodes.size());
+        requireMajority(tally, key, "read the holder of");
+        Map<String, List<StoredHolder>> byOwner = tally.answers().stream()
+                .map(Answer::value)
+                .filter(StoredHolder::held)
+                .collect(Collectors.groupingBy(StoredHolder::owner));
+        return byOwner.values().stream()
+                .filter(agreeing -> agreeing.size() >= quorum)
+                .findFirst()
+                .map(agreeing -> RedisLockBackend.toLockHolder(
+                        key,
+                        new StoredHolder(
+                                agreeing.get(0).owner(),
+                                agreeing.get(0).holder(),
+                                agreeing.stream()
+                                        .mapToLong(StoredHolder::token)
+                                        .max()
+                                        .orElseThrow(),
+                                agreeing.stream()
+                                        .mapToLong(StoredHolder::leaseLeftMillis)
+                                        .min()
+                                        .orElseThrow())));
+    }
+
+    /** Ends the hold on every node that answers; true when any node had one. */
+    @Override
+    public boolean forceRelease(String key) {
+        LockKey lockKey = LockKey.of(key);
+        Tally<Boolean> tally = NodeReplies.send(nodes, node -> LockScripts.evict(lockKey))
+                .await(commandTimeout, t -> t.pending() == 0);
+        requireMajority(tally, key, "force-release");
+        return tally.count(Boolean::booleanValue) > 0;
+    }
+
+    @Override
+    public void verify(Duration timeout) {
+        List<String> failed = nodes.stream()
+                .parallel()
+                .map(node -> {
+                    try {
+                        node.verify(timeout);
+                        return null;
+                    } catch (LockBackendException e) {
+                        return e.getMessage();
+                    }
+                })
+                .filter(java.util.Objects::nonNull)
+                .toList();
+        if (failed.size() > nodes.size() - quorum) {
+            throw new LockBackendException(
+                    "redis",
+                    address,
+                    null,
+                    failed.size() + " of " + nodes.size() + " Redlock nodes failed the check ("
+                            + String.join("; ", failed) + "); locks need " + quorum
+                            + ". Bring the nodes back or check the network.");
         }
-        return counts;
+    }
+
+    private void requireMajority(Tally<?> tally, String key, String operation) {
+        if (tally.answers().size() < quorum) {
+            throw new LockBackendException(
+                    "redis",
+                    address,
+                    key,
+                    "could " + operation + " the lock on only "
+                            + tally.answers().size() + " of " + nodes.size()
+                            + " Redlock nodes (" + tally.problems() + "); a majority of " + quorum
+                            + " is needed. Bring the nodes back or check the network.");
+        }
     }
 
     private static Duration untilNanos(long end) {
@@ -226,8 +264,6 @@ final class RedlockBackend implements LockBackend<RedisLease> {
 
     @Override
     public void close() {
-        nodes.forEach(RedisNode::close);
+        nodes.forEach(RedisEndpoint::close);
     }
-
-    private record Round(RedisLease lease, List<String> unreachable) {}
 }

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -85,26 +84,19 @@ public final class RedlockLockRegistry extends LockRegistrySupport {
                 throw new IllegalArgumentException("Redlock needs at least 3 independent Redis nodes (5 is usual), got "
                         + count + ": set distributed-lock.redis.redlock-nodes, or use mode: single");
             }
-            List<RedisNode> redisNodes = new ArrayList<>();
+            List<RedisEndpoint> redisNodes = new ArrayList<>();
             try {
-                nodes.forEach(factory -> redisNodes.add(new RedisNode(factory, false)));
+                nodes.forEach(factory -> redisNodes.add(new RedisEndpoint(factory, false)));
                 for (String uri : nodeUris) {
-                    redisNodes.add(new RedisNode(open(uri), true));
+                    redisNodes.add(new RedisEndpoint(open(uri), true));
                 }
             } catch (RuntimeException e) {
-                redisNodes.forEach(RedisNode::close);
+                redisNodes.forEach(RedisEndpoint::close);
                 throw e;
             }
+            long ready = System.nanoTime() + commandTimeout.toNanos();
+            redisNodes.forEach(node -> node.awaitReady(ready));
             return new RedlockLockRegistry(new RedlockBackend(redisNodes, nodeTimeout, commandTimeout), options());
-        }
-
-        /** Connects now, so the first acquisition round is not spent connecting; a node that is down is fine. */
-        private static void warmUp(LettuceConnectionFactory factory) {
-            try (RedisConnection connection = factory.getConnection()) {
-                connection.scriptingCommands().scriptLoad(LockScripts.ACQUIRE.body());
-            } catch (RuntimeException e) {
-                // the node is down or refuses; the rounds count it as not granting until it returns
-            }
         }
 
         private LettuceConnectionFactory open(String uri) {
@@ -151,7 +143,6 @@ public final class RedlockLockRegistry extends LockRegistrySupport {
             LettuceConnectionFactory factory = new LettuceConnectionFactory(server, client.build());
             factory.afterPropertiesSet();
             factory.start();
-            warmUp(factory);
             return factory;
         }
     }

@@ -15,7 +15,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Wakes this registry's waiters when a lock they wait for is released. The registry holds ONE
- * subscription, to {@link RedisKeys#RELEASE_CHANNEL}, however many keys it locks; the message
+ * subscription, to {@link LockKey.RELEASE_CHANNEL}, however many keys it locks; the message
  * names the released lock. It is opened on the first wait, not before, so registries that never
  * wait hold none. Waiters are kept only while they wait. With Lettuce the subscription survives
  * reconnects; while it is down, waits still end at the holder's remaining lease.
@@ -23,7 +23,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 final class ReleaseSubscriber implements MessageListener, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReleaseSubscriber.class);
-    private static final byte[] CHANNEL = RedisKeys.RELEASE_CHANNEL.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] CHANNEL = LockKey.RELEASE_CHANNEL.getBytes(StandardCharsets.UTF_8);
 
     private final RedisConnectionFactory factory;
     private final ConcurrentHashMap<String, Set<Wakeup>> waiters = new ConcurrentHashMap<>();
@@ -67,7 +67,7 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
                 connection.subscribe(this, CHANNEL);
             }
         } catch (RuntimeException e) {
-            log.debug("Subscribing to {} failed; the next waiter tries again", RedisKeys.RELEASE_CHANNEL, e);
+            log.debug("Subscribing to {} failed; the next waiter tries again", LockKey.RELEASE_CHANNEL, e);
             if (connection != null) {
                 connection.close();
             }

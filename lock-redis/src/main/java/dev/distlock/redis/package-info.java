@@ -6,28 +6,40 @@
  * <h2>Key layout</h2>
  *
  * For a lock key {@code k} (the registry's key prefix included; <code>&#123;</code>, <code>&#125;</code> and
- * {@code %} percent-encoded):
+ * {@code %} percent-encoded) there is one Redis key, the hash {@code distlock:{k}}, with fields
+ * {@code owner} (registry:thread:hold), {@code holder} (a readable description: application, host,
+ * pid, thread), {@code fence} (the last token issued for {@code k}) and, while someone waits,
+ * {@code waiting}. It expires with the lease ({@code PEXPIRE}). A release deletes it, unless its
+ * fence is ahead of the server's clock: then only the fence stays, expiring once the clock has
+ * passed it (on one server that is at most a millisecond; under Redlock, the clock offset between
+ * the nodes). Nothing else is ever written per key, so locking many distinct keys leaves nothing
+ * behind. A release publishes the hash's name on the channel {@code distlock:released}, only
+ * when a waiter set {@code waiting}; each registry holds one subscription to it, opened at its
+ * first wait.
  *
- * <ul>
- *   <li>{@code distlock:{k}} — hash with fields {@code owner} (registry:thread:hold), {@code token}
- *       and, while someone waits, {@code waiting}; expires with the lease ({@code PEXPIRE}).
- *   <li>{@code distlock:{k}:fence} — the last fencing token issued for {@code k}; never expires, so
- *       one small string stays per key ever locked.
- *   <li>channel {@code distlock:released} — a release publishes the lock hash's name here, only
- *       when a waiter set {@code waiting}. Each registry holds one subscription to it, opened at
- *       its first wait.
- * </ul>
+ * <p>Keys travel as KEYS/ARGV, never inside script text. The scripts ({@code acquire.lua},
+ * {@code renew.lua}, {@code release.lua}, {@code raise-fence.lua}, {@code holder.lua}) are
+ * resources of this package, loaded onto the server at start and after every reconnect or
+ * topology change, run with EVALSHA, and sent once more with EVAL should a server answer NOSCRIPT
+ * anyway.
  *
- * The hash tag {@code {k}} puts both keys in one Cluster slot. Keys travel as KEYS/ARGV, never
- * inside script text. The scripts ({@code acquire.lua}, {@code renew.lua}, {@code release.lua},
- * {@code raise-fence.lua}) are resources of this package, run with EVALSHA and sent once with EVAL
- * when a server answers NOSCRIPT.
+ * <h2>Fencing tokens and clocks</h2>
  *
- * <h2>Fencing tokens</h2>
+ * A grant's token is {@code max(fence + 1, server TIME in microseconds)}, set in the same script
+ * that takes the lock. While the hash exists the fence makes tokens rise whatever the clocks do.
+ * Once it is gone (released, expired, lost in a restart without persistence or a failover to a
+ * replica that had not received it) the next token comes from the clock of the server that grants
+ * it, so tokens keep rising as long as that server's clock is not behind the clock of the server
+ * that issued the earlier token by more than the time between the two grants: on one server, as
+ * long as its clock does not step back; after a failover, as long as the promoted replica's clock
+ * is not behind the old master's. Under Redlock the token is the largest of the majority's
+ * tokens, written back to that majority while the lock is held.
  *
- * A grant's token is {@code max(counter + 1, server TIME in microseconds)}, set in the same script
- * that takes the lock, so tokens keep rising after a restart that lost the counter as long as the
- * server clock does not go back. Under Redlock the token is the largest of the majority's tokens,
- * written back to that majority.
+ * <h2>Time bounds</h2>
+ *
+ * A call waits for its answer at most the command timeout, cut to the caller's deadline plus 100
+ * ms (Redlock: 1.25 node timeouts, 250 ms by default, past the deadline), so that a zero-wait
+ * attempt gets one round trip; the clean-up of an attempt that got no answer is sent without
+ * waiting. Leases are sent to the server rounded up to whole milliseconds.
  */
 package dev.distlock.redis;

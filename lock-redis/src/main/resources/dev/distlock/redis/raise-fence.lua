@@ -1,7 +1,20 @@
--- Redlock: raises the key's counter to the token granted over the majority, never lowers it.
--- KEYS[1] counter; ARGV[1] token. Returns 1.
-local last = redis.call('GET', KEYS[1])
-if not last or tonumber(last) < tonumber(ARGV[1]) then
-  redis.call('SET', KEYS[1], ARGV[1])
+-- Redlock: makes sure this node's fence for the key is at least the token granted over the
+-- majority, so that any later grant here gets a larger one. Never lowers a fence, never touches
+-- an owner or a lease. When the hash is gone already (a very short lease), a fence-only hash is
+-- kept just until this node's clock has passed the token.
+-- KEYS[1] lock hash; ARGV[1] token. Returns 1.
+local fence = redis.call('HGET', KEYS[1], 'fence')
+if fence then
+  -- Compared as decimal strings (no leading zeros), exact beyond 2^53.
+  if #fence < #ARGV[1] or (#fence == #ARGV[1] and fence < ARGV[1]) then
+    redis.call('HSET', KEYS[1], 'fence', ARGV[1])
+  end
+  return 1
+end
+local time = redis.call('TIME')
+local ahead = tonumber(ARGV[1]) - (tonumber(time[1]) * 1000000 + tonumber(time[2]))
+if ahead >= 0 then
+  redis.call('HSET', KEYS[1], 'fence', ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], string.format('%d', math.floor(ahead / 1000) + 1))
 end
 return 1

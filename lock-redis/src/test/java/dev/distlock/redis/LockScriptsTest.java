@@ -2,7 +2,10 @@ package dev.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.redis.LockScripts.AcquireReply;
+import dev.distlock.redis.LockScripts.StoredHolder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -10,29 +13,54 @@ class LockScriptsTest {
 
     @Test
     void everyScriptIsLoadedWithItsSha1() {
-        for (LockScripts script : LockScripts.values()) {
+        for (LuaScript<?> script : LockScripts.ALL) {
             assertThat(script.body()).isNotEmpty();
             assertThat(script.sha1()).hasSize(40).matches("[0-9a-f]+");
         }
-        assertThat(LockScripts.ACQUIRE.sha1()).isNotEqualTo(LockScripts.RELEASE.sha1());
+        assertThat(LockScripts.ALL.stream().map(LuaScript::sha1).distinct()).hasSameSizeAs(LockScripts.ALL);
     }
 
     @Test
     void scriptsTakeKeysAsArgumentsAndFormatTokensWithoutLosingDigits() {
         String acquire = new String(LockScripts.ACQUIRE.body(), StandardCharsets.UTF_8);
-        assertThat(acquire).contains("KEYS[1]", "KEYS[2]", "string.format('%d'", "redis.call('TIME')");
-        assertThat(acquire).doesNotContain("tostring(");
+        assertThat(acquire).contains("KEYS[1]", "string.format('%d'", "redis.call('TIME')", "HINCRBY");
+        assertThat(acquire).doesNotContain("tostring(", "KEYS[2]");
     }
 
     @Test
-    void acquireAnswersAreParsedFromIntegersAndBulkStrings() {
+    void acquireAnswersAreReadFromIntegersAndBulkStrings() {
         AcquireReply granted =
-                AcquireReply.parse(List.of(1L, "8999999999999991".getBytes(StandardCharsets.US_ASCII)), 7);
+                LockScripts.ACQUIRE.read(List.of(1L, "8999999999999991".getBytes(StandardCharsets.US_ASCII)));
         assertThat(granted.granted()).isTrue();
         assertThat(granted.token()).isEqualTo(8_999_999_999_999_991L);
-        assertThat(granted.sentAtNanos()).isEqualTo(7);
-        AcquireReply held = AcquireReply.parse(List.of(0L, 1234L), 7);
+        AcquireReply held = LockScripts.ACQUIRE.read(List.of(0L, 1234L));
         assertThat(held.granted()).isFalse();
         assertThat(held.holderLeaseMillis()).isEqualTo(1234);
+    }
+
+    @Test
+    void holderAnswersAreReadWithTheirToken() {
+        StoredHolder holder = LockScripts.HOLDER.read(List.of(
+                "r:1:2".getBytes(StandardCharsets.UTF_8),
+                "app@host pid 7 thread main".getBytes(StandardCharsets.UTF_8),
+                "1800000000000001".getBytes(StandardCharsets.US_ASCII),
+                2500L));
+        assertThat(holder.held()).isTrue();
+        assertThat(holder.holder()).isEqualTo("app@host pid 7 thread main");
+        assertThat(holder.token()).isEqualTo(1_800_000_000_000_001L);
+        assertThat(LockScripts.HOLDER.read(List.of()).held()).isFalse();
+    }
+
+    @Test
+    void leasesAreRoundedUpToWholeMillisecondsForTheServer() {
+        assertThat(millis(Duration.ofNanos(2_900_000))).isEqualTo("3");
+        assertThat(millis(Duration.ofNanos(2_000_001))).isEqualTo("3");
+        assertThat(millis(Duration.ofMillis(2))).isEqualTo("2");
+        assertThat(millis(Duration.ofNanos(1))).isEqualTo("1");
+        assertThat(millis(Duration.ofSeconds(30))).isEqualTo("30000");
+    }
+
+    private static String millis(Duration lease) {
+        return new String(LockScripts.millis(lease), StandardCharsets.US_ASCII);
     }
 }

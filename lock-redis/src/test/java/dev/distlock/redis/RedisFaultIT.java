@@ -51,14 +51,14 @@ class RedisFaultIT {
         try (RedisLockRegistry registry = registry(Duration.ofSeconds(30))) {
             // Above the server clock in microseconds (~1.8e15) and close to 2^53, where a Lua
             // double printed with tostring would lose digits.
-            RedisServers.cli(server.port(), "SET", "distlock:{big}:fence", "8999999999999990");
+            RedisServers.cli(server.port(), "HSET", "distlock:{big}", "fence", "8999999999999990");
             try (LockHandle first = registry.obtain("big").acquire()) {
                 assertThat(first.token()).isEqualTo(FencingToken.of(8_999_999_999_999_991L));
             }
             try (LockHandle second = registry.obtain("big").acquire()) {
                 assertThat(second.token()).isEqualTo(FencingToken.of(8_999_999_999_999_992L));
             }
-            assertThat(RedisServers.cli(server.port(), "GET", "distlock:{big}:fence")
+            assertThat(RedisServers.cli(server.port(), "HGET", "distlock:{big}", "fence")
                             .trim())
                     .isEqualTo("8999999999999992");
         }
@@ -86,7 +86,7 @@ class RedisFaultIT {
                 }
             }
             server.restart(); // SIGKILL, no persistence: the counter is gone
-            assertThat(RedisServers.cli(server.port(), "EXISTS", "distlock:{restart}:fence")
+            assertThat(RedisServers.cli(server.port(), "EXISTS", "distlock:{restart}")
                             .trim())
                     .isEqualTo("0");
             LockHandle after = acquireOnceReconnected(registry, "restart");

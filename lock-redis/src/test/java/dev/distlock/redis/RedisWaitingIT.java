@@ -145,7 +145,7 @@ class RedisWaitingIT {
     }
 
     private static int subscribers() throws Exception {
-        String numsub = RedisServers.cli(server.port(), "PUBSUB", "NUMSUB", RedisKeys.RELEASE_CHANNEL);
+        String numsub = RedisServers.cli(server.port(), "PUBSUB", "NUMSUB", LockKey.RELEASE_CHANNEL);
         List<String> lines = numsub.lines().filter(line -> !line.isBlank()).toList();
         return Integer.parseInt(lines.get(1).trim());
     }

@@ -3,28 +3,24 @@ package dev.distlock.redis;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Names of the Redis keys of one lock. The lock key is wrapped in a hash tag so that the lock
- * and its counter live in one Cluster slot; braces and percent signs in the key are
- * percent-encoded, so a key can neither end the tag early nor collide with another key.
+ * A lock key and the name of its Redis hash, encoded once. The key is wrapped in a hash tag;
+ * braces and percent signs in it are percent-encoded, so it can neither end the tag early nor
+ * collide with another key.
+ *
+ * @param key the full lock key (registry prefix included), for messages
+ * @param hash the Redis key of the lock hash, {@code distlock:{<key>}}
+ * @param hashBytes {@code hash} in UTF-8
  */
-record RedisKeys(String lock, String fence) {
+record LockKey(String key, String hash, byte[] hashBytes) {
 
     static final String NAMESPACE = "distlock:";
 
-    /** The channel a release publishes on when a waiter asked for it; the message is the lock's name. */
+    /** The channel a release publishes on when a waiter asked for it; the message is the hash's name. */
     static final String RELEASE_CHANNEL = NAMESPACE + "released";
 
-    static RedisKeys of(String fullKey) {
-        String lock = NAMESPACE + "{" + escape(fullKey) + "}";
-        return new RedisKeys(lock, lock + ":fence");
-    }
-
-    byte[] lockBytes() {
-        return lock.getBytes(StandardCharsets.UTF_8);
-    }
-
-    byte[] fenceBytes() {
-        return fence.getBytes(StandardCharsets.UTF_8);
+    static LockKey of(String fullKey) {
+        String hash = NAMESPACE + "{" + escape(fullKey) + "}";
+        return new LockKey(fullKey, hash, hash.getBytes(StandardCharsets.UTF_8));
     }
 
     static String escape(String key) {

@@ -1,0 +1,109 @@
+package dev.distlock.redis;
+
+import io.lettuce.core.ScriptOutputType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * One Lua script of this package's resources with the type of its result: the Redis reply type
+ * it answers with and how that reply becomes a value. Scripts run with EVALSHA; they are loaded
+ * onto every server before they are needed (see {@link RedisEndpoint}).
+ *
+ * @param <R> what the script's reply means
+ */
+final class LuaScript<R> {
+
+    private final String resource;
+    private final byte[] body;
+    private final String sha1;
+    private final ScriptOutputType output;
+    private final Function<Object, R> reading;
+
+    private LuaScript(String resource, ScriptOutputType output, Function<Object, R> reading) {
+        this.resource = resource;
+        this.body = read(resource);
+        this.sha1 = sha1(body);
+        this.output = output;
+        this.reading = reading;
+    }
+
+    /** A script answering 1 (done) or 0 (not done). */
+    static LuaScript<Boolean> yesNo(String resource) {
+        return new LuaScript<>(resource, ScriptOutputType.INTEGER, reply -> asLong(reply, resource) == 1);
+    }
+
+    /** A script answering an array, read by {@code reading}. */
+    static <R> LuaScript<R> array(String resource, Function<List<?>, R> reading) {
+        return new LuaScript<>(resource, ScriptOutputType.MULTI, reply -> {
+            if (!(reply instanceof List<?> values)) {
+                throw new IllegalStateException("Unexpected answer from " + resource + ": " + reply);
+            }
+            return reading.apply(values);
+        });
+    }
+
+    byte[] body() {
+        return body.clone();
+    }
+
+    String sha1() {
+        return sha1;
+    }
+
+    ScriptOutputType output() {
+        return output;
+    }
+
+    R read(Object reply) {
+        return reading.apply(reply);
+    }
+
+    @Override
+    public String toString() {
+        return resource;
+    }
+
+    /** An integer of a script's reply, sent as an integer or as a decimal string. */
+    static long asLong(Object value, String resource) {
+        if (value instanceof Long number) {
+            return number;
+        }
+        if (value instanceof byte[] bytes) {
+            return Long.parseLong(new String(bytes, StandardCharsets.US_ASCII));
+        }
+        if (value instanceof String text) {
+            return Long.parseLong(text);
+        }
+        throw new IllegalStateException("Unexpected value in the answer of " + resource + ": " + value);
+    }
+
+    static String asText(Object value) {
+        return value instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(value);
+    }
+
+    private static byte[] read(String resource) {
+        try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("Lua script " + resource + " is missing from the lock-redis jar");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read Lua script " + resource, e);
+        }
+    }
+
+    private static String sha1(byte[] body) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(body));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is not available", e);
+        }
+    }
+}

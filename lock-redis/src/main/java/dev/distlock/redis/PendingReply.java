@@ -1,0 +1,115 @@
+package dev.distlock.redis;
+
+import dev.distlock.core.LockBackendException;
+import io.lettuce.core.RedisNoScriptException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The reply to come for one {@link ScriptCall}. A server that answers NOSCRIPT (its script cache
+ * was lost between two loads) gets the script once more with EVAL, within the same wait.
+ *
+ * @param <R> what the script's reply means
+ */
+final class PendingReply<R> {
+
+    private final RedisEndpoint endpoint;
+    private final ScriptCall<R> call;
+    private final long sentAtNanos;
+    private volatile CompletableFuture<Object> answer;
+    private boolean resent;
+    private Runnable onDone;
+
+    PendingReply(RedisEndpoint endpoint, ScriptCall<R> call, long sentAtNanos, CompletableFuture<Object> answer) {
+        this.endpoint = endpoint;
+        this.call = call;
+        this.sentAtNanos = sentAtNanos;
+        this.answer = answer;
+    }
+
+    /** {@link System#nanoTime()} just before the script was handed to the connection. */
+    long sentAtNanos() {
+        return sentAtNanos;
+    }
+
+    RedisEndpoint endpoint() {
+        return endpoint;
+    }
+
+    /** The reply, waiting at most {@code timeout}; a {@link LockBackendException} when none came. */
+    R await(Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            CompletableFuture<Object> current = answer;
+            try {
+                return call.script().read(current.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS));
+            } catch (ExecutionException e) {
+                if (!resendIfNoScript(e.getCause())) {
+                    throw endpoint.failed(call, e.getCause());
+                }
+            } catch (TimeoutException e) {
+                current.cancel(true);
+                throw endpoint.unreachable(
+                        call.lockKey(), "no answer to " + call.script() + " within " + timeout.toMillis() + " ms", e);
+            } catch (InterruptedException e) {
+                current.cancel(true);
+                Thread.currentThread().interrupt();
+                throw new LockBackendException(
+                        "redis", endpoint.address(), call.lockKey(), "interrupted while waiting for Redis", e);
+            }
+        }
+    }
+
+    /** True once the reply (or a failure) is there; {@link #await} then returns at once. */
+    boolean isDone() {
+        CompletableFuture<Object> current = answer;
+        if (!current.isDone()) {
+            return false;
+        }
+        if (current.isCompletedExceptionally()) {
+            try {
+                current.join();
+            } catch (CompletionException | java.util.concurrent.CancellationException e) {
+                return !resendIfNoScript(e.getCause());
+            }
+        }
+        return true;
+    }
+
+    /** Runs {@code listener} when the reply (or a failure) arrives, again after a resend. */
+    synchronized void whenDone(Runnable listener) {
+        onDone = listener;
+        answer.whenComplete((value, error) -> listener.run());
+    }
+
+    /** Cancels the wait for a reply nobody needs any more. */
+    void abandon() {
+        answer.cancel(false);
+    }
+
+    private synchronized boolean resendIfNoScript(Throwable error) {
+        if (resent || !(unwrap(error) instanceof RedisNoScriptException)) {
+            return false;
+        }
+        resent = true;
+        answer = endpoint.eval(call);
+        if (onDone != null) {
+            Runnable listener = onDone;
+            answer.whenComplete((value, e) -> listener.run());
+        }
+        return true;
+    }
+
+    static Throwable unwrap(Throwable error) {
+        Throwable current = error;
+        while ((current instanceof CompletionException || current instanceof ExecutionException)
+                && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+}

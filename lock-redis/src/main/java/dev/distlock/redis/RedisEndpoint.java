@@ -1,0 +1,323 @@
+package dev.distlock.redis;
+
+import dev.distlock.core.LockBackendException;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
+import io.lettuce.core.event.connection.ConnectionActivatedEvent;
+import io.lettuce.core.event.connection.ConnectionEvent;
+import io.lettuce.core.event.connection.ReconnectFailedEvent;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import reactor.core.Disposable;
+
+/**
+ * One Redis deployment (a server, or a Cluster) behind a connection factory, running the lock
+ * scripts. With Lettuce it keeps one connection from the factory for its whole life (the
+ * factory's shared native connection unless the factory hands out dedicated ones), sends every
+ * script asynchronously and bounds every wait itself, whatever the client's command timeout; it
+ * loads the scripts at the first connection and after every reconnect or topology change, so no
+ * lock operation pays a NOSCRIPT round trip. Other clients run the scripts synchronously with
+ * their own timeout.
+ */
+final class RedisEndpoint implements AutoCloseable {
+
+    private final RedisConnectionFactory factory;
+    private final boolean ownsFactory;
+    private final String address;
+    private final int port;
+    private final boolean lettuce;
+    private final Disposable eventSubscription;
+    private volatile Runnable onConnectionEvent = () -> {};
+    private final CompletableFuture<?> firstLoad;
+    private volatile long lastReconnectFailureNanos;
+    private volatile Throwable lastReconnectFailure;
+    private volatile CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connection;
+    private RedisConnection springConnection;
+    private boolean closed;
+
+    RedisEndpoint(RedisConnectionFactory factory, boolean ownsFactory) {
+        this.factory = factory;
+        this.ownsFactory = ownsFactory;
+        this.address = RedisAddress.describe(factory);
+        this.lettuce = factory instanceof LettuceConnectionFactory;
+        this.port = factory instanceof LettuceConnectionFactory l && !l.isClusterAware() ? l.getPort() : -1;
+        this.eventSubscription = watchConnectionEvents();
+        this.firstLoad = lettuce
+                ? CompletableFuture.allOf(loadScripts().toArray(CompletableFuture[]::new))
+                : CompletableFuture.completedFuture(null);
+    }
+
+    String address() {
+        return address;
+    }
+
+    /**
+     * Waits until {@code deadlineNanos} at most for the first connection and script load, so that the first
+     * lock operation is not spent connecting; a server that is down is fine.
+     */
+    void awaitReady(long deadlineNanos) {
+        try {
+            firstLoad.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // not reachable now: the scripts are loaded when the connection comes up
+        }
+    }
+
+    boolean isCluster() {
+        return factory instanceof LettuceConnectionFactory l && l.isClusterAware();
+    }
+
+    /** Called on every connection event of the client (disconnect, reconnect, failed reconnect). */
+    void onConnectionEvent(Runnable listener) {
+        this.onConnectionEvent = listener;
+    }
+
+    /**
+     * Throws when a reconnect to this (single) server failed after {@code sinceNanos}: a waiter
+     * then reports the server unreachable instead of waiting for a message that cannot come.
+     */
+    void failIfReconnectFailedSince(long sinceNanos, String key) {
+        Throwable failure = lastReconnectFailure;
+        if (failure != null && lastReconnectFailureNanos - sinceNanos > 0) {
+            throw unreachable(key, "lost the connection while waiting and could not reconnect: " + failure, failure);
+        }
+    }
+
+    /** Sends {@code call} without waiting for its reply; never blocks, not even while connecting. */
+    <R> PendingReply<R> send(ScriptCall<R> call) {
+        long sentAt = System.nanoTime();
+        CompletableFuture<Object> answer;
+        try {
+            answer = lettuce
+                    ? onConnection(
+                            c -> c.evalsha(call.script().sha1(), call.script().output(), call.keys(), call.args()))
+                    : CompletableFuture.completedFuture(runBlocking(call));
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(failed(call, e));
+        }
+        return new PendingReply<>(this, call, sentAt, answer);
+    }
+
+    /** Sends the script's text with EVAL, for a server that answered NOSCRIPT. */
+    CompletableFuture<Object> eval(ScriptCall<?> call) {
+        return onConnection(c -> c.eval(call.script().body(), call.script().output(), call.keys(), call.args()));
+    }
+
+    /** Runs {@code command} on the connection now, or once it is connected. */
+    private <T> CompletableFuture<T> onConnection(
+            Function<RedisClusterAsyncCommands<byte[], byte[]>, RedisFuture<T>> command) {
+        CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> current = connection;
+        if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
+            RedisClusterAsyncCommands<byte[], byte[]> commands = current.join();
+            if (!isClosed(commands)) {
+                return command.apply(commands).toCompletableFuture();
+            }
+        }
+        return connect(current).thenCompose(commands -> command.apply(commands));
+    }
+
+    /**
+     * PING and SCRIPT LOAD of every script, bounded by {@code timeout}: proves that the server
+     * is reachable and runs scripts. On a Cluster the scripts go to every node.
+     */
+    void verify(Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        try {
+            if (!lettuce) {
+                try (RedisConnection blocking = factory.getConnection()) {
+                    blocking.ping();
+                    LockScripts.ALL.forEach(
+                            script -> blocking.scriptingCommands().scriptLoad(script.body()));
+                }
+                return;
+            }
+            List<CompletableFuture<?>> answers = new ArrayList<>(loadScripts());
+            answers.add(onConnection(c -> c.ping()));
+            for (CompletableFuture<?> answer : answers) {
+                answer.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw unreachable(null, "no answer to PING and SCRIPT LOAD within " + timeout.toMillis() + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw unreachable(null, "interrupted while checking the server", e);
+        } catch (java.util.concurrent.ExecutionException | RuntimeException e) {
+            Throwable cause = PendingReply.unwrap(e);
+            throw cause instanceof LockBackendException backend
+                    ? backend
+                    : unreachable(null, "PING and SCRIPT LOAD failed: " + cause, cause);
+        }
+    }
+
+    /** Sends SCRIPT LOAD for every script (to every node of a Cluster) without waiting. */
+    private List<CompletableFuture<?>> loadScripts() {
+        List<CompletableFuture<?>> loads = new ArrayList<>();
+        for (LuaScript<?> script : LockScripts.ALL) {
+            loads.add(onConnection(c -> c.scriptLoad(script.body())));
+        }
+        return loads;
+    }
+
+    /**
+     * Starts connecting unless a connection is up or being made. Connecting blocks (the factory
+     * connects synchronously), so it runs on a thread of its own: no caller waits for it longer
+     * than its own timeout, and one node that does not answer does not hold up the others.
+     */
+    @SuppressWarnings("unchecked")
+    private synchronized CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connect(
+            CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> seen) {
+        if (closed) {
+            return CompletableFuture.failedFuture(unreachable(null, "the registry is closed", null));
+        }
+        if (connection != seen) {
+            return connection; // another caller started a connection meanwhile
+        }
+        CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> next = new CompletableFuture<>();
+        connection = next;
+        RedisConnection previous = springConnection;
+        springConnection = null;
+        Thread connector = new Thread(
+                () -> {
+                    if (previous != null) {
+                        previous.close();
+                    }
+                    try {
+                        RedisConnection opened = factory.getConnection();
+                        synchronized (this) {
+                            if (closed) {
+                                opened.close();
+                            } else {
+                                springConnection = opened;
+                            }
+                        }
+                        // spring-data-redis opens its Lettuce connections with a byte-array codec.
+                        next.complete((RedisClusterAsyncCommands<byte[], byte[]>) opened.getNativeConnection());
+                    } catch (RuntimeException e) {
+                        next.completeExceptionally(unreachable(null, "could not connect: " + e.getMessage(), e));
+                    }
+                },
+                "distlock-redis-connect");
+        connector.setDaemon(true);
+        connector.start();
+        return next;
+    }
+
+    private static boolean isClosed(RedisClusterAsyncCommands<byte[], byte[]> commands) {
+        StatefulConnection<?, ?> stateful = commands instanceof RedisAsyncCommands<?, ?> single
+                ? single.getStatefulConnection()
+                : commands instanceof RedisAdvancedClusterAsyncCommands<?, ?> cluster
+                        ? cluster.getStatefulConnection()
+                        : null;
+        return stateful instanceof RedisChannelHandler<?, ?> handler && handler.isClosed();
+    }
+
+    private Object runBlocking(ScriptCall<?> call) {
+        ReturnType type = ReturnType.fromJavaType(
+                call.script().output() == io.lettuce.core.ScriptOutputType.INTEGER ? Long.class : List.class);
+        try (RedisConnection blocking = factory.getConnection()) {
+            byte[][] keysAndArgs = call.keysAndArgs();
+            try {
+                return blocking.scriptingCommands()
+                        .evalSha(call.script().sha1(), type, call.keys().length, keysAndArgs);
+            } catch (DataAccessException e) {
+                if (String.valueOf(e.getMessage()).contains("NOSCRIPT")) {
+                    return blocking.scriptingCommands()
+                            .eval(call.script().body(), type, call.keys().length, keysAndArgs);
+                }
+                throw e;
+            }
+        }
+    }
+
+    LockBackendException unreachable(String key, String problem, Throwable cause) {
+        return new LockBackendException(
+                "redis",
+                address,
+                key,
+                problem + ". Check that Redis runs at " + address + " and is reachable from this host.",
+                cause);
+    }
+
+    LockBackendException failed(ScriptCall<?> call, Throwable error) {
+        Throwable cause = PendingReply.unwrap(error);
+        if (cause instanceof LockBackendException backend) {
+            return backend;
+        }
+        String message = cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        if (cause instanceof RedisCommandExecutionException) {
+            return new LockBackendException(
+                    "redis", address, call.lockKey(), "Redis refused " + call.script() + ": " + message, cause);
+        }
+        return unreachable(call.lockKey(), call.script() + " failed: " + message, cause);
+    }
+
+    private Disposable watchConnectionEvents() {
+        if (!(factory instanceof LettuceConnectionFactory lettuceFactory)) {
+            return null;
+        }
+        AbstractRedisClient client = lettuceFactory.getNativeClient();
+        if (client == null) {
+            return null;
+        }
+        return client.getResources().eventBus().get().subscribe(event -> {
+            if (event instanceof ReconnectFailedEvent failed && concernsThisServer(failed)) {
+                lastReconnectFailure = failed.getCause();
+                lastReconnectFailureNanos = System.nanoTime();
+            }
+            if (event instanceof ConnectionActivatedEvent || event instanceof ClusterTopologyChangedEvent) {
+                reloadScripts();
+            }
+            if (event instanceof ConnectionEvent) {
+                onConnectionEvent.run();
+            }
+        });
+    }
+
+    /** After a reconnect or failover the server may have lost its script cache. */
+    private void reloadScripts() {
+        try {
+            loadScripts();
+        } catch (RuntimeException e) {
+            // the connection went away again; the next activation loads them
+        }
+    }
+
+    private boolean concernsThisServer(ReconnectFailedEvent event) {
+        return port > 0 && event.remoteAddress() instanceof InetSocketAddress remote && remote.getPort() == port;
+    }
+
+    @Override
+    public void close() {
+        if (eventSubscription != null) {
+            eventSubscription.dispose();
+        }
+        synchronized (this) {
+            closed = true;
+            if (springConnection != null) {
+                springConnection.close();
+            }
+        }
+        if (ownsFactory && factory instanceof LettuceConnectionFactory lettuceFactory) {
+            lettuceFactory.destroy();
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package dev.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.testing.ManagedProcess;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Redlock over 3 nodes with one of them frozen (SIGSTOP: connected, silent, not refusing): the
+ * majority decides, so the frozen node costs neither the lease nor the caller's wait time.
+ */
+class RedlockFrozenNodeIT {
+
+    /** Lease at most 3× the command timeout: waiting for the frozen node on every renewal loses it. */
+    private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(600);
+
+    private static final Duration LEASE = Duration.ofMillis(900);
+
+    /** How far past its wait time a call may return (DESIGN.md, "Waits end on time"). */
+    private static final Duration SLACK = Duration.ofMillis(250);
+
+    private RedisServers servers;
+    private final List<ManagedProcess> nodes = new ArrayList<>();
+    private RedlockLockRegistry registry;
+    private RedlockLockRegistry other;
+
+    @BeforeEach
+    void startNodes() {
+        servers = new RedisServers();
+        List<String> uris = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ManagedProcess node = servers.start();
+            nodes.add(node);
+            uris.add("redis://" + node.address());
+        }
+        registry = registry(uris);
+        other = registry(uris);
+    }
+
+    private static RedlockLockRegistry registry(List<String> uris) {
+        return RedlockLockRegistry.builder()
+                .nodeUris(uris)
+                .commandTimeout(COMMAND_TIMEOUT)
+                .nodeTimeout(Duration.ofMillis(400))
+                .leaseTime(LEASE)
+                .build();
+    }
+
+    @AfterEach
+    void stopNodes() {
+        nodes.forEach(ManagedProcess::resume);
+        registry.close();
+        other.close();
+        servers.close();
+    }
+
+    @Test
+    void holdSurvivesRenewalsWhileOneNodeOfThreeIsFrozen() throws Exception {
+        registry.obtain("warm").acquire().close();
+        nodes.get(1).pause();
+        LockHandle held = registry.obtain("frozen-minority")
+                .tryAcquire(Duration.ofSeconds(2))
+                .orElseThrow();
+        long end = System.nanoTime() + LEASE.multipliedBy(4).toNanos();
+        while (System.nanoTime() < end) {
+            assertThat(held.isValid()).as("a live holder keeps its hold").isTrue();
+            Thread.sleep(50);
+        }
+        assertThat(other.obtain("frozen-minority").tryAcquire(Duration.ZERO))
+                .as("the renewed majority still excludes another owner")
+                .isEmpty();
+        held.close();
+        Optional<LockHandle> next = other.obtain("frozen-minority").tryAcquire(Duration.ofSeconds(1));
+        assertThat(next).as("released on the majority").isPresent();
+        next.get().close();
+    }
+
+    @Test
+    void callsEndWithinTheirWaitTimeWhileOneNodeIsFrozen() throws Exception {
+        LockHandle held = other.obtain("frozen-wait").acquire();
+        nodes.get(2).pause();
+        for (Duration wait : List.of(Duration.ZERO, Duration.ofMillis(300), Duration.ofSeconds(1))) {
+            long start = System.nanoTime();
+            assertThat(registry.obtain("frozen-wait").tryAcquire(wait)).isEmpty();
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .as("tryAcquire(%s) with a frozen node", wait)
+                    .isLessThan(wait.plus(SLACK));
+        }
+        long start = System.nanoTime();
+        held.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("a release decided by the majority")
+                .isLessThan(SLACK);
+    }
+}
