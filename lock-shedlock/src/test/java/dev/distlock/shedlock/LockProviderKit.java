@@ -1,0 +1,68 @@
+package dev.distlock.shedlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockRegistry;
+import java.time.Duration;
+import java.util.Optional;
+import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
+import net.javacrumbs.shedlock.test.support.AbstractExtensibleLockProviderIntegrationTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * ShedLock's published provider test kit run against {@link DistlockLockProvider}: every test of
+ * its integration test base (fuzz test included) and of its extensible-provider base. Whether a
+ * name is locked is asked from a second registry on the same server, as another instance would.
+ */
+abstract class LockProviderKit extends AbstractExtensibleLockProviderIntegrationTest {
+
+    private LockRegistry registry;
+    private LockRegistry otherInstance;
+    private DistlockLockProvider provider;
+
+    /** A new registry on the backend under test; registries of one test share its server. */
+    protected abstract LockRegistry newRegistry();
+
+    @BeforeEach
+    void startInstances() {
+        registry = newRegistry();
+        otherInstance = newRegistry();
+        provider = new DistlockLockProvider(registry);
+    }
+
+    @AfterEach
+    void closeInstances() {
+        registry.close();
+        otherInstance.close();
+    }
+
+    @Override
+    protected ExtensibleLockProvider getLockProvider() {
+        return provider;
+    }
+
+    @Override
+    protected void assertUnlocked(String lockName) {
+        Optional<LockHandle> taken = tryTake(lockName);
+        taken.ifPresent(LockHandle::close);
+        assertThat(taken).as("another instance can take '%s'", lockName).isPresent();
+    }
+
+    @Override
+    protected void assertLocked(String lockName) {
+        Optional<LockHandle> taken = tryTake(lockName);
+        taken.ifPresent(LockHandle::close);
+        assertThat(taken).as("another instance cannot take '%s'", lockName).isEmpty();
+    }
+
+    private Optional<LockHandle> tryTake(String lockName) {
+        try {
+            return otherInstance.obtain(lockName).tryAcquire(Duration.ZERO);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+}

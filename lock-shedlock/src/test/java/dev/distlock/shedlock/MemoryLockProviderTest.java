@@ -1,0 +1,15 @@
+package dev.distlock.shedlock;
+
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.MemoryLockRegistry;
+import dev.distlock.core.MemoryLockStore;
+
+class MemoryLockProviderTest extends LockProviderKit {
+
+    private final MemoryLockStore store = new MemoryLockStore();
+
+    @Override
+    protected LockRegistry newRegistry() {
+        return MemoryLockRegistry.builder().store(store).build();
+    }
+}
