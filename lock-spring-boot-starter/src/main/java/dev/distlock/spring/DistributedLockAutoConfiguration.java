@@ -30,7 +30,8 @@ import org.springframework.core.Ordered;
     EtcdBackendConfiguration.class,
     MemoryBackendConfiguration.class,
     UnresolvedBackendConfiguration.class,
-    DistributedLockAspectConfiguration.class
+    DistributedLockAspectConfiguration.class,
+    DistributedLockWebConfiguration.class
 })
 public final class DistributedLockAutoConfiguration {
 

@@ -50,7 +50,8 @@ public final class DistributedLockMetricsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     static LockNames distributedLockNames(ObjectProvider<LockMetricsProperties> properties) {
-        return new LockNames(properties.getIfAvailable(LockMetricsProperties::new).getMaxLockNames());
+        return new LockNames(
+                properties.getIfAvailable(LockMetricsProperties::new).getMaxLockNames());
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -64,8 +65,7 @@ public final class DistributedLockMetricsAutoConfiguration {
         static LockObserverRegistrar distributedLockMeters(
                 ObjectProvider<MeterRegistry> meters, ObjectProvider<LockNames> names) {
             return new LockObserverRegistrar(
-                    "meters",
-                    registry -> new LockMeters(meters.getObject(), names.getObject(), keyPrefix(registry)));
+                    "meters", registry -> new LockMeters(meters.getObject(), names.getObject(), keyPrefix(registry)));
         }
 
         private static String keyPrefix(LockRegistry registry) {
@@ -115,8 +115,8 @@ public final class DistributedLockMetricsAutoConfiguration {
 
     /** An advisor for every {@link DistributedLock} method (on the class or an interface it implements). */
     public static DefaultPointcutAdvisor lockedMethodAdvisor(MethodInterceptor interceptor, int order) {
-        DefaultPointcutAdvisor advisor =
-                new DefaultPointcutAdvisor(new AnnotationMatchingPointcut(null, DistributedLock.class, true), interceptor);
+        DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(
+                new AnnotationMatchingPointcut(null, DistributedLock.class, true), interceptor);
         advisor.setOrder(order);
         return advisor;
     }

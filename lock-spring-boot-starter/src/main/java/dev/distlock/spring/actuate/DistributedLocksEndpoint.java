@@ -1,0 +1,173 @@
+package dev.distlock.spring.actuate;
+
+import dev.distlock.core.HoldInfo;
+import dev.distlock.core.LockHolder;
+import dev.distlock.core.LockRegistry;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
+
+/**
+ * {@code /actuator/distributedlocks}: the locks this instance holds; {@code /{key}}: who holds a key
+ * right now on the backend, whichever instance; {@code DELETE /{key}}: force-release a key held by
+ * a crashed or stuck instance. The delete is off unless the application allows it
+ * ({@code management.endpoint.distributedlocks.access=unrestricted}). It is safe with fencing: the
+ * next holder gets a larger token, so a resource that checks tokens refuses the evicted holder's
+ * late writes. Keys are as the application names them, without the key prefix.
+ */
+@Endpoint(id = "distributedlocks", defaultAccess = Access.READ_ONLY)
+public class DistributedLocksEndpoint {
+
+    private final Map<String, LockRegistry> registries;
+    private final LockStatistics statistics;
+
+    /** @param registries the registries by bean name */
+    public DistributedLocksEndpoint(Map<String, LockRegistry> registries, LockStatistics statistics) {
+        this.registries = Map.copyOf(registries);
+        this.statistics = statistics;
+    }
+
+    /** The holds of this instance, per registry. */
+    @ReadOperation
+    public Locks locks() {
+        return new Locks(perRegistry(registry -> new RegistryLocks(
+                registry.backend(),
+                statistics.leaseLosses(registry),
+                registry.holds().stream().map(Hold::of).toList())));
+    }
+
+    /** Who holds {@code key} on each registry's backend. */
+    @ReadOperation
+    public KeyHolders holder(@Selector(match = Match.ALL_REMAINING) String[] key) {
+        String lockKey = String.join("/", key);
+        return new KeyHolders(lockKey, perRegistry(registry -> holderOn(registry, lockKey)));
+    }
+
+    /** Removes the lock on {@code key} whoever holds it; logged at WARN with the evicted holder. */
+    @DeleteOperation
+    public Releases forceRelease(@Selector(match = Match.ALL_REMAINING) String[] key) {
+        String lockKey = String.join("/", key);
+        return new Releases(lockKey, perRegistry(registry -> releaseOn(registry, lockKey)));
+    }
+
+    private static KeyHolder holderOn(LockRegistry registry, String key) {
+        Optional<LockHolder> holder;
+        try {
+            holder = registry.holderOf(key);
+        } catch (RuntimeException e) { // unsupported by the backend, unreachable, or a bad key
+            return KeyHolder.failed(registry.backend(), e);
+        }
+        if (holder.isEmpty()) {
+            return new KeyHolder(registry.backend(), false, null, null, null, false, null);
+        }
+        LockHolder found = holder.get();
+        boolean here = registry.holds().stream()
+                .anyMatch(hold -> hold.key().equals(key) && hold.token().equals(found.token()));
+        return new KeyHolder(
+                registry.backend(), true, found.holder(), found.token().value(), format(found.leaseLeft()), here, null);
+    }
+
+    private static Release releaseOn(LockRegistry registry, String key) {
+        Optional<LockHolder> evicted;
+        try {
+            evicted = registry.holderOf(key);
+        } catch (UnsupportedOperationException e) {
+            evicted = Optional.empty();
+        } catch (RuntimeException e) {
+            return new Release(registry.backend(), false, null, null, e.getMessage());
+        }
+        try {
+            boolean released = registry.forceRelease(key);
+            return new Release(
+                    registry.backend(),
+                    released,
+                    released ? evicted.map(LockHolder::holder).orElse(null) : null,
+                    released ? evicted.map(holder -> holder.token().value()).orElse(null) : null,
+                    null);
+        } catch (RuntimeException e) {
+            return new Release(registry.backend(), false, null, null, e.getMessage());
+        }
+    }
+
+    private <T> Map<String, T> perRegistry(Function<LockRegistry, T> view) {
+        Map<String, T> result = new LinkedHashMap<>();
+        registries.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .forEach(entry -> result.put(entry.getKey(), view.apply(entry.getValue())));
+        return result;
+    }
+
+    private static String format(Optional<Duration> duration) {
+        return duration.map(Duration::toString).orElse(null);
+    }
+
+    /** The holds of this instance, by registry bean name. */
+    public record Locks(Map<String, RegistryLocks> registries) {}
+
+    /** One registry's holds; {@code leaseLosses} counts since start. */
+    public record RegistryLocks(String backend, long leaseLosses, List<Hold> holds) {}
+
+    /**
+     * One hold of this instance. Times are ISO-8601; {@code leaseLeft} is null for session leases;
+     * {@code owner} is the owning thread, or "handle" for a hold owned by its handle.
+     */
+    public record Hold(
+            String key,
+            String backend,
+            long token,
+            String heldSince,
+            String leaseLeft,
+            boolean renewed,
+            boolean valid,
+            String owner) {
+
+        static Hold of(HoldInfo info) {
+            return new Hold(
+                    info.key(),
+                    info.backend(),
+                    info.token().value(),
+                    info.heldSince().toString(),
+                    format(info.leaseLeft()),
+                    info.renewed(),
+                    info.valid(),
+                    info.owner());
+        }
+    }
+
+    /** Who holds a key, by registry bean name. */
+    public record KeyHolders(String key, Map<String, KeyHolder> registries) {}
+
+    /**
+     * The holder of a key on one registry's backend: its description (application@host pid N
+     * thread T), token, and lease left (null for session leases); {@code thisInstance} when it is
+     * one of this instance's holds; {@code error} when the backend could not tell.
+     */
+    public record KeyHolder(
+            String backend,
+            boolean held,
+            String holder,
+            Long token,
+            String leaseLeft,
+            boolean thisInstance,
+            String error) {
+
+        static KeyHolder failed(String backend, RuntimeException e) {
+            return new KeyHolder(backend, false, null, null, null, false, e.getMessage());
+        }
+    }
+
+    /** The outcome of a force-release, by registry bean name. */
+    public record Releases(String key, Map<String, Release> registries) {}
+
+    /** A force-release on one registry: the evicted holder and its token when a lock was removed. */
+    public record Release(String backend, boolean released, String evictedHolder, Long evictedToken, String error) {}
+}

@@ -1,0 +1,55 @@
+package dev.distlock.spring.actuate;
+
+import dev.distlock.core.LockRegistry;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The lock registries' health, independent of Boot's health API (which moved between Boot 3.5 and
+ * 4): each backend proves it is reachable with one cheap call bounded by the timeout. Details show
+ * the holds and the lease losses since start; a lost lease is the holder's problem (its fenced
+ * writes are refused) and does not make the application DOWN.
+ */
+final class LockHealth {
+
+    private final Map<String, LockRegistry> registries;
+    private final LockStatistics statistics;
+    private final Duration timeout;
+
+    LockHealth(Map<String, LockRegistry> registries, LockStatistics statistics, Duration timeout) {
+        this.registries = new TreeMap<>(registries);
+        this.statistics = statistics;
+        this.timeout = timeout;
+    }
+
+    /** UP when every registry's backend answered; details per registry when there are several. */
+    Report check() {
+        boolean up = true;
+        Map<String, Object> byRegistry = new LinkedHashMap<>();
+        for (Map.Entry<String, LockRegistry> entry : registries.entrySet()) {
+            LockRegistry registry = entry.getValue();
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("backend", registry.backend());
+            details.put("holds", registry.holds().size());
+            details.put("leaseLosses", statistics.leaseLosses(registry));
+            try {
+                registry.verify(timeout);
+            } catch (RuntimeException e) {
+                up = false;
+                details.put("error", e.getMessage());
+            }
+            byRegistry.put(entry.getKey(), details);
+        }
+        if (byRegistry.size() == 1) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> only =
+                    (Map<String, Object>) byRegistry.values().iterator().next();
+            return new Report(up, only);
+        }
+        return new Report(up, byRegistry);
+    }
+
+    record Report(boolean up, Map<String, Object> details) {}
+}

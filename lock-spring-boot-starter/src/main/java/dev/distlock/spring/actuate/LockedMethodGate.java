@@ -1,0 +1,76 @@
+package dev.distlock.spring.actuate;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+
+/**
+ * Lets {@code @DistributedLock} methods start until {@link #close()}, and counts those running, so
+ * that shutdown can wait for them. A locked method called from one that is already running still
+ * starts after close (it belongs to work that is finishing). Applied outside the lock advisor.
+ */
+public final class LockedMethodGate implements MethodInterceptor {
+
+    private final ThreadLocal<int[]> depth = ThreadLocal.withInitial(() -> new int[1]);
+    private int running;
+    private boolean closed;
+
+    @Override
+    public Object invoke(MethodInvocation invocation) throws Throwable {
+        int[] nested = depth.get();
+        synchronized (this) {
+            if (closed && nested[0] == 0) {
+                throw new LockingStoppedException(
+                        invocation.getMethod().getDeclaringClass().getSimpleName() + "."
+                                + invocation.getMethod().getName() + "()");
+            }
+            running++;
+        }
+        nested[0]++;
+        try {
+            return invocation.proceed();
+        } finally {
+            if (--nested[0] == 0) {
+                depth.remove();
+            }
+            synchronized (this) {
+                if (--running == 0) {
+                    notifyAll();
+                }
+            }
+        }
+    }
+
+    /** Refuses new locked methods from now on. */
+    public synchronized void close() {
+        closed = true;
+    }
+
+    /** Lets locked methods start again. */
+    public synchronized void open() {
+        closed = false;
+    }
+
+    /** How many locked methods run now. */
+    public synchronized int running() {
+        return running;
+    }
+
+    /**
+     * Waits until no locked method runs, at most {@code timeout}.
+     *
+     * @return true when none runs
+     */
+    public synchronized boolean awaitIdle(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (running > 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
+}
