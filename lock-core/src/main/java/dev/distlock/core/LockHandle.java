@@ -46,7 +46,7 @@ public interface LockHandle extends AutoCloseable {
      */
     void holdAtLeast(Duration minimum);
 
-    /** Releases this hold. Never throws because the lease was lost; see DESIGN.md. */
+    /** Releases this hold. Never throws because the lease was lost; see {@code docs/contract.md}, rule 3. */
     @Override
     void close();
 }

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The contract every backend keeps (DESIGN.md, "Semantics every backend keeps"). A backend's
+ * The contract every backend keeps ({@code docs/contract.md}). A backend's
  * test class extends this and supplies registries over one shared server; each registry stands
  * for another JVM. Backends with documented differences override the timing hooks, never an
  * assertion.
