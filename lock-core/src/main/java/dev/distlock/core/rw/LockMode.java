@@ -1,0 +1,9 @@
+package dev.distlock.core.rw;
+
+/** The side of a read/write lock a request is for. */
+public enum LockMode {
+    /** Shared with other readers; excluded by a writer. */
+    READ,
+    /** Excludes readers and other writers. */
+    WRITE
+}

@@ -1,0 +1,62 @@
+package dev.distlock.core.rw;
+
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.spi.BackendLease;
+import dev.distlock.core.spi.LockBackend;
+import dev.distlock.core.spi.LockRequest;
+import java.time.Duration;
+import java.util.Optional;
+
+/** One side (read or write) of in-memory read/write locks over a {@link MemoryReadWriteStore}. */
+final class MemoryReadWriteBackend implements LockBackend<MemoryReadWriteBackend.Lease> {
+
+    private final MemoryReadWriteStore store;
+    private final LockMode mode;
+
+    MemoryReadWriteBackend(MemoryReadWriteStore store, LockMode mode) {
+        this.store = store;
+        this.mode = mode;
+    }
+
+    @Override
+    public String name() {
+        return "memory";
+    }
+
+    @Override
+    public String address() {
+        return "in-process read/write store " + Integer.toHexString(System.identityHashCode(store));
+    }
+
+    @Override
+    public int maxKeyLength() {
+        return 4096;
+    }
+
+    @Override
+    public Optional<Lease> tryAcquire(LockRequest request) throws InterruptedException {
+        MemoryReadWriteStore.Grant grant = store.acquire(
+                request.key(),
+                mode,
+                request.owner(),
+                request.leaseTime(),
+                request.deadline().remainingNanos());
+        if (grant == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new Lease(
+                request.key(), request.owner().value(), FencingToken.of(grant.token()), grant.grantedAtNanos()));
+    }
+
+    @Override
+    public boolean renew(Lease lease, Duration leaseTime) {
+        return store.renew(lease.key(), mode, lease.owner(), leaseTime);
+    }
+
+    @Override
+    public boolean release(Lease lease) {
+        return store.release(lease.key(), mode, lease.owner());
+    }
+
+    record Lease(String key, String owner, FencingToken token, long grantRequestedAtNanos) implements BackendLease {}
+}

@@ -1,0 +1,213 @@
+package dev.distlock.core.rw;
+
+import dev.distlock.core.spi.OwnerId;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The "server" of in-memory read/write locks: per key one writer, its readers and a count of the
+ * writers waiting, plus one token counter for all keys. Registries over one store exclude each
+ * other like registries of different JVMs over one server. Expiry follows {@link System#nanoTime()}.
+ *
+ * <p>Tokens: a write takes the next value of the counter; a read gets the counter's current
+ * value, which is at least the key's latest write token and below its next one.
+ */
+public final class MemoryReadWriteStore {
+
+    private static final long FOREVER_NANOS = TimeUnit.DAYS.toNanos(365L * 100);
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<String, Entry> entries = new HashMap<>();
+    private long lastToken;
+
+    /** The grant, or null when {@code waitNanos} ran out. */
+    Grant acquire(String key, LockMode mode, OwnerId owner, Duration lease, long waitNanos)
+            throws InterruptedException {
+        long leaseNanos = Math.min(lease.toNanos(), FOREVER_NANOS);
+        lock.lockInterruptibly();
+        try {
+            Entry entry = entries.computeIfAbsent(key, k -> new Entry(lock.newCondition()));
+            entry.waiters++;
+            boolean intentRegistered = false;
+            try {
+                long deadline = System.nanoTime() + Math.min(waitNanos, FOREVER_NANOS);
+                while (true) {
+                    long now = System.nanoTime();
+                    long wakeAt = entry.dropExpired(now);
+                    if (mode == LockMode.WRITE ? entry.writeFree() : entry.readFree(owner)) {
+                        return new Grant(grant(entry, mode, owner.value(), now + leaseNanos), now);
+                    }
+                    if (deadline - now <= 0) {
+                        return null;
+                    }
+                    if (mode == LockMode.WRITE && !intentRegistered) {
+                        // Writer preference: new readers queue behind a waiting writer.
+                        entry.waitingWriters++;
+                        intentRegistered = true;
+                    }
+                    entry.changed.awaitNanos(Math.min(deadline - now, wakeAt - now));
+                }
+            } finally {
+                if (intentRegistered && --entry.waitingWriters == 0) {
+                    entry.changed.signalAll();
+                }
+                entry.waiters--;
+                dropIfIdle(key, entry);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long grant(Entry entry, LockMode mode, String owner, long expiresAt) {
+        if (mode == LockMode.WRITE) {
+            entry.writer = owner;
+            entry.writerExpiresAt = expiresAt;
+            return ++lastToken;
+        }
+        entry.readers.put(owner, expiresAt);
+        return lastToken == 0 ? ++lastToken : lastToken;
+    }
+
+    boolean renew(String key, LockMode mode, String owner, Duration lease) {
+        lock.lock();
+        try {
+            Entry entry = entries.get(key);
+            long now = System.nanoTime();
+            if (entry == null || !entry.holds(mode, owner, now)) {
+                return false;
+            }
+            long expiresAt = now + Math.min(lease.toNanos(), FOREVER_NANOS);
+            if (mode == LockMode.WRITE) {
+                entry.writerExpiresAt = expiresAt;
+            } else {
+                entry.readers.put(owner, expiresAt);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean release(String key, LockMode mode, String owner) {
+        lock.lock();
+        try {
+            Entry entry = entries.get(key);
+            if (entry == null) {
+                return false;
+            }
+            boolean live = entry.holds(mode, owner, System.nanoTime());
+            boolean removed;
+            if (mode == LockMode.WRITE) {
+                removed = owner.equals(entry.writer);
+                if (removed) {
+                    entry.writer = null;
+                }
+            } else {
+                removed = entry.readers.remove(owner) != null;
+            }
+            if (removed) {
+                entry.changed.signalAll();
+                dropIfIdle(key, entry);
+            }
+            return removed && live;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends every read and write lease of {@code key} as if they had run out; for tests of lease loss. */
+    public void expire(String key) {
+        lock.lock();
+        try {
+            Entry entry = entries.get(key);
+            if (entry != null) {
+                entry.writer = null;
+                entry.readers.clear();
+                entry.changed.signalAll();
+                dropIfIdle(key, entry);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keys held or waited for; holds that ran out without release count until the key is touched again. */
+    public int size() {
+        lock.lock();
+        try {
+            return entries.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void dropIfIdle(String key, Entry entry) {
+        entry.dropExpired(System.nanoTime());
+        if (entry.waiters == 0 && entry.writer == null && entry.readers.isEmpty()) {
+            entries.remove(key, entry);
+        }
+    }
+
+    /** A granted lease: its token and the store's time of the grant. */
+    record Grant(long token, long grantedAtNanos) {}
+
+    private static final class Entry {
+        final Condition changed;
+        final Map<String, Long> readers = new HashMap<>();
+        String writer;
+        long writerExpiresAt;
+        int waitingWriters;
+        int waiters;
+
+        Entry(Condition changed) {
+            this.changed = changed;
+        }
+
+        boolean writeFree() {
+            return writer == null && readers.isEmpty();
+        }
+
+        /** Free for a reader: no writer but the reader's own thread, and no writer waiting unless it is that thread. */
+        boolean readFree(OwnerId reader) {
+            if (ReadWriteOwners.sameThread(writer, reader)) {
+                return true;
+            }
+            return writer == null && waitingWriters == 0;
+        }
+
+        boolean holds(LockMode mode, String owner, long now) {
+            if (mode == LockMode.WRITE) {
+                return owner.equals(writer) && writerExpiresAt - now > 0;
+            }
+            Long expiresAt = readers.get(owner);
+            return expiresAt != null && expiresAt - now > 0;
+        }
+
+        /** Drops leases that ran out; returns when the next one runs out (far ahead when none). */
+        long dropExpired(long now) {
+            long next = now + FOREVER_NANOS;
+            if (writer != null) {
+                if (writerExpiresAt - now <= 0) {
+                    writer = null;
+                } else {
+                    next = writerExpiresAt;
+                }
+            }
+            for (Iterator<Long> it = readers.values().iterator(); it.hasNext(); ) {
+                long expiresAt = it.next();
+                if (expiresAt - now <= 0) {
+                    it.remove();
+                } else if (expiresAt - next < 0) {
+                    next = expiresAt;
+                }
+            }
+            return next;
+        }
+    }
+}

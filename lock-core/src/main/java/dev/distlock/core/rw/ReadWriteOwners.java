@@ -1,0 +1,24 @@
+package dev.distlock.core.rw;
+
+import dev.distlock.core.spi.OwnerId;
+
+/**
+ * How a backend tells that two owners are the same thread of the same registry, which lets the
+ * thread that holds a key's write lock take its read lock too (downgrade). Owner ids as stored
+ * on the server are {@code registry:thread:hold}; two holds of one thread share the part before
+ * the hold number.
+ */
+public final class ReadWriteOwners {
+
+    private ReadWriteOwners() {}
+
+    /** {@code registry:thread:}, the prefix every stored owner id of this thread starts with. */
+    public static String threadPrefix(OwnerId owner) {
+        return owner.registry() + ':' + owner.thread() + ':';
+    }
+
+    /** True when {@code storedOwner} (an {@link OwnerId#value()}) is a hold of {@code owner}'s thread. */
+    public static boolean sameThread(String storedOwner, OwnerId owner) {
+        return storedOwner != null && owner.thread() != 0 && storedOwner.startsWith(threadPrefix(owner));
+    }
+}
