@@ -14,6 +14,8 @@ final class HolderDescription {
     private static final long PID = ProcessHandle.current().pid();
 
     private final String prefix;
+    /** The last description per thread: names rarely change, and this runs on every acquisition. */
+    private final ThreadLocal<String[]> lastByThread = new ThreadLocal<>();
 
     HolderDescription(String applicationName) {
         String app = applicationName.isBlank() ? "" : applicationName + "@";
@@ -21,6 +23,20 @@ final class HolderDescription {
     }
 
     String of(Thread owner) {
+        if (owner == null) {
+            return describe(null);
+        }
+        String name = owner.getName();
+        String[] last = lastByThread.get();
+        if (last != null && last[0].equals(name)) {
+            return last[1];
+        }
+        String text = describe(owner);
+        lastByThread.set(new String[] {name, text});
+        return text;
+    }
+
+    private String describe(Thread owner) {
         String text = prefix + (owner == null ? " (handle)" : " thread " + clean(owner.getName()));
         return text.length() <= LockRequest.MAX_HOLDER_LENGTH ? text : text.substring(0, LockRequest.MAX_HOLDER_LENGTH);
     }
