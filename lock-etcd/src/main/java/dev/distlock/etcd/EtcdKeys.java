@@ -4,7 +4,8 @@ import io.etcd.jetcd.ByteSequence;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Where a lock lives in etcd: {@code <namespace><encoded key>/<lease id in hex>}. The lock key
+ * Where a lock lives in etcd: {@code <namespace><encoded key>/<session lease id>-<entry number>}
+ * (both in hex). The lock key
  * is percent-encoded (everything but {@code A-Z a-z 0-9 - . _ ~}), so the encoding is
  * injective and no key can contain a {@code /} and reach another key's queue or leave the namespace.
  *
@@ -28,9 +29,9 @@ record EtcdKeys(String namespace) {
         return bytes(namespace + encode(key) + "/");
     }
 
-    /** The queue entry of one hold or waiter, named after its lease. */
-    ByteSequence entry(String key, long leaseId) {
-        return bytes(namespace + encode(key) + "/" + Long.toHexString(leaseId));
+    /** The queue entry of one hold or waiter: named after the session lease and a number unique within it. */
+    ByteSequence entry(String key, long sessionLeaseId, long number) {
+        return bytes(namespace + encode(key) + "/" + Long.toHexString(sessionLeaseId) + "-" + Long.toHexString(number));
     }
 
     static String encode(String key) {

@@ -1,20 +1,27 @@
 package dev.distlock.etcd;
 
+import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockHolder;
+import dev.distlock.core.spi.LeaseListener;
 import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockRequest;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.LeaseOption;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
- * Locks in etcd with one lease per hold. The lease's fate is the hold's: the watchdog renews it
- * with single keep-alive requests (no keep-alive stream that could end silently), a fixed-lease
- * hold is simply not renewed and etcd expires it, and a release is one revoke, which deletes the
- * hold's entry and tells whether the lease was still alive.
+ * Locks in etcd as entries of a queue per key, all attached to the registry's one session
+ * lease: an uncontended acquisition is one transaction, a renewal usually no request at all
+ * (the session lease's keep-alive covers every hold), a release one delete.
  */
 final class EtcdLockBackend implements LockBackend<EtcdLease> {
 
@@ -24,11 +31,18 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
     private final Client client;
     private final EtcdKeys keys;
     private final EtcdRequests requests;
+    private final LockQueues queues;
+    private final Housekeeper housekeeper;
+    private final SessionLease sessions;
+    private final AtomicLong entryNumbers = new AtomicLong();
 
-    EtcdLockBackend(Client client, EtcdKeys keys, EtcdRequests requests) {
+    EtcdLockBackend(Client client, EtcdKeys keys, EtcdRequests requests, Duration leaseTime) {
         this.client = client;
         this.keys = keys;
         this.requests = requests;
+        this.queues = new LockQueues(client.getKVClient());
+        this.housekeeper = new Housekeeper(requests.timeout());
+        this.sessions = new SessionLease(client, requests, housekeeper, leaseTime);
     }
 
     @Override
@@ -46,14 +60,11 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
         return MAX_KEY_LENGTH;
     }
 
-    EtcdKeys keys() {
-        return keys;
-    }
-
     @Override
     public Optional<EtcdLease> tryAcquire(LockRequest request) throws InterruptedException {
+        long cutoff = EtcdRequests.cutoff(request.deadline());
         while (true) {
-            Attempt attempt = Attempt.enqueue(client, requests, keys, request);
+            Attempt attempt = Attempt.enqueue(this, request, cutoff);
             if (attempt == null) {
                 if (request.deadline().hasPassed()) {
                     return Optional.empty();
@@ -63,22 +74,19 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
             Attempt.Outcome outcome;
             try {
                 outcome = attempt.awaitTurn();
-            } catch (InterruptedException e) {
-                attempt.withdrawQuietly();
-                throw e;
-            } catch (RuntimeException e) {
-                attempt.abandon();
+            } catch (InterruptedException | RuntimeException e) {
+                attempt.withdraw(0);
                 throw e;
             }
             switch (outcome) {
                 case GRANTED:
-                    return Optional.of(attempt.lease());
+                    return Optional.of(attempt.grant());
                 case TIMED_OUT:
-                    attempt.withdraw();
+                    attempt.withdraw(attempt.withdrawalTime());
                     return Optional.empty();
-                case LEASE_LOST:
+                case ENTRY_LOST:
                 default:
-                    attempt.abandon();
+                    attempt.withdraw(0);
                     if (request.deadline().hasPassed()) {
                         return Optional.empty();
                     }
@@ -86,40 +94,16 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
         }
     }
 
-    /**
-     * One keep-alive request, then a check that the entry is still there. etcd answers a
-     * keep-alive for a lease it no longer has with TTL 0 rather than an error, so the TTL is
-     * checked, not just the absence of an error.
-     */
+    /** Confirms the session lease (usually without a request, see {@link SessionLease}) and moves the hold's end. */
     @Override
     public boolean renew(EtcdLease lease, Duration leaseTime) {
         // A third of the lease leaves time for the watchdog's retry when one request hangs (a dead member).
         long timeout = Math.min(requests.timeout(), Math.max(1, leaseTime.toNanos() / 3));
         try {
-            long ttl = requests.await(
-                            client.getLeaseClient().keepAliveOnce(lease.leaseId()),
-                            timeout,
-                            lease.key(),
-                            "Renewing the lease")
-                    .getTTL();
-            if (ttl <= 0) {
-                return false;
-            }
-            List<KeyValue> entry = requests.await(
-                            client.getKVClient()
-                                    .get(
-                                            EtcdKeys.bytes(lease.entry()),
-                                            GetOption.builder()
-                                                    .withKeysOnly(true)
-                                                    .build()),
-                            timeout,
-                            lease.key(),
-                            "Checking the lock entry")
-                    .getKvs();
-            return entry.size() == 1
-                    && entry.get(0).getCreateRevision() == lease.token().value();
+            return sessions.renew(lease, leaseTime, timeout);
         } catch (LockBackendException e) {
             if (EtcdRequests.isLeaseNotFound(e.getCause())) {
+                sessions.end(lease.session(), "etcd no longer had the registry's session lease");
                 return false;
             }
             throw e;
@@ -129,21 +113,144 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
         }
     }
 
-    /** Revokes the hold's lease, which deletes its entry; "lease not found" means it had already expired. */
+    /** Deletes the hold's entry; none there means its lease had ended. A failed delete goes on in the background. */
     @Override
     public boolean release(EtcdLease lease) {
+        sessions.untrack(lease);
         try {
-            requests.awaitUninterruptibly(
-                    client.getLeaseClient().revoke(lease.leaseId()),
-                    requests.timeout(),
-                    lease.key(),
-                    "Releasing (revoking the lease of " + lease.entry() + ")");
-            return true;
+            return requests.awaitUninterruptibly(
+                                    () -> client.getKVClient().delete(EtcdKeys.bytes(lease.entry())),
+                                    requests.timeout(),
+                                    lease.key(),
+                                    "Releasing (deleting " + lease.entry() + ")")
+                            .getDeleted()
+                    > 0;
         } catch (LockBackendException e) {
-            if (EtcdRequests.isLeaseNotFound(e.getCause())) {
-                return false;
-            }
+            dropEntry(lease);
             throw e;
         }
+    }
+
+    /** A hold's entry is valid only while its session lease is known to be alive, also right after a process pause. */
+    @Override
+    public boolean isLeaseSafe(EtcdLease lease) {
+        return lease.session().isAlive();
+    }
+
+    @Override
+    public Optional<LockHolder> holderOf(String key) {
+        List<KeyValue> head = call(() -> queues.head(keys.queue(key)), key, "Reading who holds the lock")
+                .getKvs();
+        if (head.isEmpty()) {
+            return Optional.empty();
+        }
+        KeyValue entry = head.get(0);
+        long ttl = call(
+                        () -> client.getLeaseClient().timeToLive(entry.getLease(), LeaseOption.DEFAULT),
+                        key,
+                        "Reading the holder's lease")
+                .getTTL();
+        return Optional.of(new LockHolder(
+                key,
+                entry.getValue().toString(StandardCharsets.UTF_8),
+                FencingToken.of(entry.getCreateRevision()),
+                ttl > 0 ? Optional.of(Duration.ofSeconds(ttl)) : Optional.empty()));
+    }
+
+    /** Deletes the entry at the head of the queue; the next holder's entry was created later, so its token is larger. */
+    @Override
+    public boolean forceRelease(String key) {
+        List<KeyValue> head = call(() -> queues.head(keys.queue(key)), key, "Reading who holds the lock")
+                .getKvs();
+        if (head.isEmpty()) {
+            return false;
+        }
+        KeyValue entry = head.get(0);
+        return call(() -> queues.deleteIf(entry.getKey(), entry.getCreateRevision()), key, "Force-releasing the lock")
+                .isSucceeded();
+    }
+
+    @Override
+    public void verify(Duration timeout) {
+        String namespace = keys.namespace();
+        GetOption countOnly =
+                GetOption.builder().isPrefix(true).withCountOnly(true).build();
+        try {
+            requests.await(
+                    () -> client.getKVClient().get(EtcdKeys.bytes(namespace), countOnly),
+                    timeout.toNanos(),
+                    namespace,
+                    "Reading the lock namespace " + namespace);
+        } catch (LockBackendException e) {
+            throw requests.failure(
+                    namespace,
+                    e.getMessage() + ". Check the etcd endpoints, that a member with a leader answers, and that the"
+                            + " client's user may read and write keys under " + namespace + ".",
+                    e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw requests.failure(namespace, "the check was interrupted", e);
+        }
+    }
+
+    @Override
+    public void setLeaseListener(LeaseListener listener) {
+        sessions.setListener(listener);
+    }
+
+    /** Revokes the session lease (which deletes every entry left on it) and stops the background work. */
+    @Override
+    public void close() {
+        try {
+            sessions.close();
+        } finally {
+            housekeeper.close();
+        }
+    }
+
+    /** Deletes a hold's entry in the background (its lease time ran out, or a release failed). */
+    void dropEntry(EtcdLease lease) {
+        housekeeper.finish(
+                "Deleting the entry " + lease.entry(),
+                () -> client.getKVClient().delete(EtcdKeys.bytes(lease.entry())),
+                0,
+                () -> !lease.session().ended);
+    }
+
+    private <T> T call(Supplier<CompletableFuture<T>> request, String key, String action) {
+        try {
+            return requests.await(request, requests.timeout(), key, action);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw requests.failure(key, action + " was interrupted", e);
+        }
+    }
+
+    long nextEntry() {
+        return entryNumbers.incrementAndGet();
+    }
+
+    Client client() {
+        return client;
+    }
+
+    EtcdKeys keys() {
+        return keys;
+    }
+
+    EtcdRequests requests() {
+        return requests;
+    }
+
+    LockQueues queues() {
+        return queues;
+    }
+
+    Housekeeper housekeeper() {
+        return housekeeper;
+    }
+
+    SessionLease sessions() {
+        return sessions;
     }
 }

@@ -4,13 +4,16 @@ import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.core.spi.RegistryBuilder;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.ClientBuilder;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
  * Locks in etcd, over the application's jetcd {@link Client}. Each hold is a key under the
- * namespace attached to an etcd lease of its own; the fencing token is that key's create
- * revision. Closing the registry releases its holds and leaves the client open.
+ * namespace attached to the registry's one session lease (kept alive for all holds at once);
+ * the fencing token is that key's create revision. Build the client with {@link
+ * #requireLeader(ClientBuilder)}. Closing the registry releases its holds, revokes its session
+ * lease and leaves the client open.
  */
 public final class EtcdLockRegistry extends LockRegistrySupport {
 
@@ -22,6 +25,15 @@ public final class EtcdLockRegistry extends LockRegistrySupport {
     private EtcdLockRegistry(EtcdLockBackend backend, RegistryOptions options) {
         super(backend, options);
         this.namespace = backend.keys().namespace();
+    }
+
+    /**
+     * Makes the clients {@code builder} builds send etcd's require-leader header: a member cut off
+     * from the Raft leader then refuses a request at once instead of leaving it unanswered, and
+     * the registry retries it on the next endpoint.
+     */
+    public static ClientBuilder requireLeader(ClientBuilder builder) {
+        return builder.header("hasleader", "true");
     }
 
     /** A builder over {@code client}, which stays the caller's: the registry never closes it. */
@@ -59,8 +71,8 @@ public final class EtcdLockRegistry extends LockRegistrySupport {
         }
 
         /**
-         * The longest one etcd request may take (default 5s). Waits shorter than this still give
-         * each request up to 1s, so a zero-wait {@code tryLock} can reach a busy server.
+         * The longest one etcd request may take (default 5s). An acquisition's requests also end
+         * with its wait time plus a slack of 200 ms.
          */
         public Builder requestTimeout(Duration requestTimeout) {
             Objects.requireNonNull(requestTimeout, "requestTimeout");
@@ -74,7 +86,9 @@ public final class EtcdLockRegistry extends LockRegistrySupport {
         @Override
         public EtcdLockRegistry build() {
             EtcdRequests requests = new EtcdRequests(address, requestTimeout);
-            return new EtcdLockRegistry(new EtcdLockBackend(client, new EtcdKeys(namespace), requests), options());
+            EtcdLockBackend backend = new EtcdLockBackend(
+                    client, new EtcdKeys(namespace), requests, options().leaseTime());
+            return new EtcdLockRegistry(backend, options());
         }
     }
 }

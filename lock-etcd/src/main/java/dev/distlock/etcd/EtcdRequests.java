@@ -11,17 +11,22 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * Waits for jetcd's futures with a time limit and turns failures into {@link
  * LockBackendException}s that name the key, the backend and its address. jetcd retries an
  * unreachable server internally for a long time; these limits are what keep a caller from
- * waiting past its wait time.
+ * waiting past its wait time. A member without a leader refuses requests at once (the client
+ * sends etcd's require-leader header, see {@link EtcdLockRegistry#requireLeader}); such a
+ * refusal is retried, which sends the request to the next endpoint.
  */
 final class EtcdRequests {
 
-    /** A request gets at least this long even when the wait time is shorter (a zero-wait tryLock). */
-    private static final long FLOOR_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** How far past its wait time an acquisition may run: the contract's slack for a last answer on its way. */
+    static final long SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    private static final long NO_LEADER_PAUSE_MILLIS = 20;
 
     private final String address;
     private final Duration requestTimeout;
@@ -35,15 +40,20 @@ final class EtcdRequests {
         return address;
     }
 
-    /** The limit of one request of an acquisition: its wait time left, within [1s, request timeout]. */
-    long timeoutWithin(Deadline deadline) {
-        long max = requestTimeout.toNanos();
-        return Math.min(max, Math.max(deadline.remainingNanos(), Math.min(FLOOR_NANOS, max)));
+    /**
+     * The {@link System#nanoTime()} no request of an acquisition waiting until {@code deadline}
+     * may outlive: its wait time plus the slack; {@link Long#MAX_VALUE} for a wait without end.
+     */
+    static long cutoff(Deadline deadline) {
+        return deadline.isForever() ? Long.MAX_VALUE : System.nanoTime() + deadline.remainingNanos() + SLACK_NANOS;
     }
 
-    /** The limit of withdrawing a waiter's entry, which happens after its wait time has passed. */
-    long cleanupTimeout() {
-        return Math.min(FLOOR_NANOS, requestTimeout.toNanos());
+    /** The limit of one request of an acquisition: until its cutoff, at most the request timeout. */
+    long timeoutBefore(long cutoff) {
+        if (cutoff == Long.MAX_VALUE) {
+            return requestTimeout.toNanos();
+        }
+        return Math.max(0, Math.min(requestTimeout.toNanos(), cutoff - System.nanoTime()));
     }
 
     /** The limit of a request that has no wait time of its own (renew, release). */
@@ -52,17 +62,24 @@ final class EtcdRequests {
     }
 
     /** The answer of {@code request}, waiting at most {@code timeoutNanos}; interruptible. */
-    <T> T await(CompletableFuture<T> request, long timeoutNanos, String key, String action)
+    <T> T await(Supplier<CompletableFuture<T>> request, long timeoutNanos, String key, String action)
             throws InterruptedException {
-        try {
-            return request.get(timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            request.cancel(true);
-            throw e;
-        } catch (TimeoutException e) {
-            throw noAnswer(request, timeoutNanos, key, action, e);
-        } catch (ExecutionException e) {
-            throw failed(key, action, e.getCause());
+        long end = System.nanoTime() + timeoutNanos;
+        while (true) {
+            CompletableFuture<T> pending = request.get();
+            try {
+                return pending.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                pending.cancel(true);
+                throw e;
+            } catch (TimeoutException e) {
+                throw noAnswer(pending, timeoutNanos, key, action, e);
+            } catch (ExecutionException e) {
+                if (!isNoLeader(e.getCause()) || end - System.nanoTime() <= 0) {
+                    throw failed(key, action, e.getCause());
+                }
+                Thread.sleep(NO_LEADER_PAUSE_MILLIS);
+            }
         }
     }
 
@@ -70,19 +87,15 @@ final class EtcdRequests {
      * Like {@link #await} but not cut short by an interrupt: a release in the {@code finally}
      * of an interrupted thread must still free the key. The interrupt is kept for the caller.
      */
-    <T> T awaitUninterruptibly(CompletableFuture<T> request, long timeoutNanos, String key, String action) {
+    <T> T awaitUninterruptibly(Supplier<CompletableFuture<T>> request, long timeoutNanos, String key, String action) {
+        boolean interrupted = Thread.interrupted();
         long end = System.nanoTime() + timeoutNanos;
-        boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    return request.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    return await(request, Math.max(0, end - System.nanoTime()), key, action);
                 } catch (InterruptedException e) {
                     interrupted = true;
-                } catch (TimeoutException e) {
-                    throw noAnswer(request, timeoutNanos, key, action, e);
-                } catch (ExecutionException e) {
-                    throw failed(key, action, e.getCause());
                 }
             }
         } finally {
@@ -103,7 +116,7 @@ final class EtcdRequests {
     }
 
     /** The failure with what etcd said: gRPC's status and, where it differs, the server's own words. */
-    private LockBackendException failed(String key, String action, Throwable cause) {
+    LockBackendException failed(String key, String action, Throwable cause) {
         Throwable root = cause;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
@@ -121,12 +134,23 @@ final class EtcdRequests {
 
     /** True when etcd answered that the lease does not exist (expired or revoked). */
     static boolean isLeaseNotFound(Throwable failure) {
+        return hasStatus(failure, Status.Code.NOT_FOUND, ErrorCode.NOT_FOUND, null);
+    }
+
+    /** True when the member that answered has no Raft leader (it refuses because of the require-leader header). */
+    static boolean isNoLeader(Throwable failure) {
+        return hasStatus(failure, Status.Code.UNAVAILABLE, ErrorCode.UNAVAILABLE, "no leader");
+    }
+
+    private static boolean hasStatus(Throwable failure, Status.Code grpcCode, ErrorCode etcdCode, String words) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof EtcdException etcd && etcd.getErrorCode() == ErrorCode.NOT_FOUND) {
+            boolean saysIt =
+                    words == null || (t.getMessage() != null && t.getMessage().contains(words));
+            if (t instanceof EtcdException etcd && etcd.getErrorCode() == etcdCode && saysIt) {
                 return true;
             }
             // Some jetcd calls (revoke) hand gRPC's status through unconverted.
-            if (t instanceof StatusRuntimeException grpc && grpc.getStatus().getCode() == Status.Code.NOT_FOUND) {
+            if (t instanceof StatusRuntimeException grpc && grpc.getStatus().getCode() == grpcCode && saysIt) {
                 return true;
             }
         }

@@ -7,13 +7,17 @@ import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.core.testing.RequiredServer;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.maintenance.StatusResponse;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * etcd members started as child processes on free loopback ports, each with a data directory
@@ -25,24 +29,71 @@ final class EtcdCluster implements AutoCloseable {
 
     private final List<ManagedProcess> members = new ArrayList<>();
     private final List<String> clientUrls = new ArrayList<>();
+    private PeerLinks peerLinks;
+    private Path dataDir;
+
+    private Path logDir;
 
     private EtcdCluster() {}
 
+    /**
+     * Data in memory (/dev/shm) where there is such a place: on machines shared with other builds a
+     * disk's fsync can take longer than the contract's timing slack. Logs stay in {@code dir}.
+     */
+    private static Path dataDirectory(Path dir) {
+        Path shm = Path.of("/dev/shm");
+        if (Files.isDirectory(shm) && Files.isWritable(shm)) {
+            try {
+                return Files.createTempDirectory(shm, "distlock-etcd-");
+            } catch (IOException e) {
+                // fall back to the disk
+            }
+        }
+        return dir;
+    }
+
+    private static void deleteQuietly(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // left for the OS to clear
+        }
+    }
+
     /** Starts {@code size} members forming one new cluster and waits until it answers. */
     static EtcdCluster start(int size, Path dir) {
+        return start(size, dir, false);
+    }
+
+    /** Like {@link #start(int, Path)}, with the members' peer traffic relayed so that {@link #cutOff} can part them. */
+    static EtcdCluster startWithPeerLinks(int size, Path dir) {
+        return start(size, dir, true);
+    }
+
+    private static EtcdCluster start(int size, Path dir, boolean linked) {
         Path etcd = ManagedProcess.findExecutable("etcd").orElse(null);
         RequiredServer.require(
                 etcd != null, "etcd", "no etcd executable on the PATH or in /usr/bin (Debian package etcd-server)");
         EtcdCluster cluster = new EtcdCluster();
+        cluster.logDir = dir;
         List<Integer> clientPorts = new ArrayList<>();
         List<Integer> peerPorts = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             clientPorts.add(FreePorts.next());
             peerPorts.add(FreePorts.next());
         }
+        if (linked) {
+            cluster.peerLinks = new PeerLinks(peerPorts);
+        }
+        cluster.dataDir = dataDirectory(dir);
+        List<String> advertisedPeerUrls = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            advertisedPeerUrls.add("http://127.0.0.1:" + (linked ? cluster.peerLinks.port(i) : peerPorts.get(i)));
+        }
         String initialCluster = "";
         for (int i = 0; i < size; i++) {
-            initialCluster += (i == 0 ? "" : ",") + "n" + i + "=http://127.0.0.1:" + peerPorts.get(i);
+            initialCluster += (i == 0 ? "" : ",") + "n" + i + "=" + advertisedPeerUrls.get(i);
         }
         try {
             for (int i = 0; i < size; i++) {
@@ -51,11 +102,11 @@ final class EtcdCluster implements AutoCloseable {
                 List<String> command = List.of(
                         etcd.toString(),
                         "--name=n" + i,
-                        "--data-dir=" + dir.resolve("n" + i + ".etcd"),
+                        "--data-dir=" + cluster.dataDir.resolve("n" + i + ".etcd"),
                         "--listen-client-urls=" + clientUrl,
                         "--advertise-client-urls=" + clientUrl,
                         "--listen-peer-urls=" + peerUrl,
-                        "--initial-advertise-peer-urls=" + peerUrl,
+                        "--initial-advertise-peer-urls=" + advertisedPeerUrls.get(i),
                         "--initial-cluster=" + initialCluster,
                         "--initial-cluster-state=new",
                         "--initial-cluster-token=distlock-test",
@@ -94,7 +145,9 @@ final class EtcdCluster implements AutoCloseable {
 
     /** A jetcd client over every member (the caller closes it). */
     Client newClient() {
-        return Client.builder().endpoints(clientUrls.toArray(String[]::new)).build();
+        return EtcdLockRegistry.requireLeader(Client.builder())
+                .endpoints(clientUrls.toArray(String[]::new))
+                .build();
     }
 
     /** A client over every member but the ones in {@code skip}. */
@@ -118,6 +171,24 @@ final class EtcdCluster implements AutoCloseable {
                         .requestTimeout(requestTimeout)
                         .build(),
                 client);
+    }
+
+    /**
+     * Cuts member {@code index} off from the other members (not from clients): it loses its
+     * leader and keeps answering clients. Needs {@link #startWithPeerLinks}.
+     */
+    void cutOff(int index) {
+        try (Client client = newClient()) {
+            String name = "n" + index;
+            long id = client.getClusterClient().listMember().get(5, TimeUnit.SECONDS).getMembers().stream()
+                    .filter(member -> member.getName().equals(name))
+                    .findFirst()
+                    .orElseThrow()
+                    .getId();
+            peerLinks.cutOff(index, Long.toHexString(id));
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not cut member " + index + " of " + this + " off", e);
+        }
     }
 
     /** The member that is Raft leader now. */
@@ -164,6 +235,12 @@ final class EtcdCluster implements AutoCloseable {
     @Override
     public void close() {
         members.forEach(ManagedProcess::close);
+        if (dataDir != null && !dataDir.startsWith(logDir)) {
+            deleteQuietly(dataDir);
+        }
+        if (peerLinks != null) {
+            peerLinks.close();
+        }
     }
 
     @Override

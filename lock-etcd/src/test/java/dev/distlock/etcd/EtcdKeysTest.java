@@ -32,7 +32,7 @@ class EtcdKeysTest {
     @Test
     void noQueueIsAPrefixOfAnotherKeysQueue() {
         assertThat(text(keys.queue("ab"))).doesNotStartWith(text(keys.queue("a")));
-        assertThat(text(keys.entry("a", 0x1f))).isEqualTo("/distlock/a/1f");
+        assertThat(text(keys.entry("a", 0x1f, 2))).isEqualTo("/distlock/a/1f-2");
     }
 
     @Test

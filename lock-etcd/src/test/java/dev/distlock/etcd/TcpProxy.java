@@ -11,8 +11,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A loopback TCP relay in front of a server, which a test can cut: open connections are
- * closed and new ones refused, as in a network partition between one client and the server.
+ * A loopback TCP relay in front of a server, which a test can cut (open connections are
+ * closed and new ones refused) or silence (bytes are dropped without a word, as by a network
+ * that black-holes packets, until {@link #restore()} resets the connections that lost bytes).
  */
 final class TcpProxy implements AutoCloseable {
 
@@ -20,6 +21,8 @@ final class TcpProxy implements AutoCloseable {
     private final int targetPort;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private volatile boolean cut;
+    private volatile boolean silent;
+    private volatile boolean refusing;
 
     TcpProxy(int targetPort) {
         this.targetPort = targetPort;
@@ -46,6 +49,27 @@ final class TcpProxy implements AutoCloseable {
         sockets.forEach(TcpProxy::closeQuietly);
     }
 
+    /** Drops every byte in both directions from now on; nothing is closed, so nobody notices. */
+    void silence() {
+        silent = true;
+    }
+
+    /** Resets every connection and refuses new ones until {@link #restore()}: a server that is down. */
+    void refuse() {
+        refusing = true;
+        silent = false;
+        sockets.forEach(TcpProxy::closeQuietly);
+        sockets.clear();
+    }
+
+    /** Ends {@link #silence()} or {@link #refuse()}: the connections that lost bytes are reset, new ones relay again. */
+    void restore() {
+        refusing = false;
+        silent = false;
+        sockets.forEach(TcpProxy::closeQuietly);
+        sockets.clear();
+    }
+
     @Override
     public void close() {
         cut();
@@ -55,6 +79,10 @@ final class TcpProxy implements AutoCloseable {
         while (!cut) {
             try {
                 Socket client = listener.accept();
+                if (refusing) {
+                    closeQuietly(client);
+                    continue;
+                }
                 Socket server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                 sockets.add(client);
                 sockets.add(server);
@@ -74,12 +102,15 @@ final class TcpProxy implements AutoCloseable {
         }
     }
 
-    private static void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to) {
         byte[] buffer = new byte[16 * 1024];
         try (InputStream in = from.getInputStream();
                 OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
+                if (silent) {
+                    continue;
+                }
                 out.write(buffer, 0, n);
                 out.flush();
             }

@@ -1,0 +1,213 @@
+package dev.distlock.etcd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.RegistryOptions;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.options.GetOption;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Waits end on time against a silent etcd (frozen with SIGSTOP, or behind a network that drops
+ * every byte), and what a waiter queued is gone soon after, not a whole lease later.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class EtcdWaitTimeIT {
+
+    /** The contract's bound on how far past its wait time a call may return. */
+    private static final Duration OVERRUN = Duration.ofMillis(250);
+
+    /** Long enough that a test would notice an entry that stays until its lease ends. */
+    private static final RegistryOptions LONG_LEASE = RegistryOptions.defaults().withLeaseTime(Duration.ofSeconds(30));
+
+    @TempDir
+    Path dir;
+
+    private ExecutorService threads;
+
+    @BeforeEach
+    void startThreads() {
+        threads = Executors.newCachedThreadPool();
+    }
+
+    @AfterEach
+    void stopThreads() throws InterruptedException {
+        threads.shutdownNow();
+        threads.awaitTermination(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void waiterWhoseWithdrawalGotNoAnswerLeavesTheQueueOnceTheNetworkIsBack() throws Exception {
+        String key = "withdrawal-lost";
+        try (EtcdCluster etcd = EtcdCluster.start(1, dir);
+                Client admin = etcd.newClient();
+                TcpProxy proxy = new TcpProxy(etcd.member(0).port());
+                // Requests fail instead of queueing in the client while etcd is out of reach, so jetcd's own
+                // retries of the withdrawal run out and only the backend's clean-up can remove the entry.
+                Client waiterClient = Client.builder()
+                        .endpoints(proxy.url())
+                        .waitForReady(false)
+                        .build();
+                EtcdLockRegistry waiter = EtcdLockRegistry.builder(waiterClient)
+                        .options(LONG_LEASE)
+                        .address(proxy.url())
+                        .build();
+                LockRegistry holder = etcd.newRegistry(LONG_LEASE);
+                LockRegistry third = etcd.newRegistry(LONG_LEASE)) {
+            LockHandle held = holder.obtain(key).acquire();
+            Future<Optional<LockHandle>> waiting =
+                    threads.submit(() -> waiter.obtain(key).tryAcquire(Duration.ofSeconds(1)));
+            awaitEntries(admin, key, 2);
+
+            proxy.silence();
+            assertThat(endsWithoutAHold(waiting)).isTrue();
+            // then etcd is out of reach for longer than the client's own retries of a request last
+            proxy.refuse();
+            Thread.sleep(6000);
+            proxy.restore();
+            held.close();
+
+            Optional<LockHandle> next = third.obtain(key).tryAcquire(Duration.ofSeconds(10));
+            assertThat(next)
+                    .as("the gone waiter's entry must not hold the key up for its 30s lease")
+                    .isPresent();
+            next.get().close();
+            assertThat(awaitEntries(admin, key, 0)).isEmpty();
+        }
+    }
+
+    @Test
+    void zeroWaitAgainstAFrozenEtcdEndsWithinTheSlack() throws Exception {
+        try (EtcdCluster etcd = EtcdCluster.start(1, dir);
+                LockRegistry registry = etcd.newRegistry(LONG_LEASE)) {
+            registry.obtain("warm-up")
+                    .tryAcquire(Duration.ofSeconds(5))
+                    .orElseThrow()
+                    .close();
+            freeze(etcd);
+            try {
+                long start = System.nanoTime();
+                try {
+                    assertThat(registry.obtain("frozen").tryAcquire(Duration.ZERO))
+                            .isEmpty();
+                } catch (LockBackendException e) {
+                    assertThat(e).hasMessageContaining("'frozen'");
+                }
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(OVERRUN);
+            } finally {
+                etcd.member(0).resume();
+            }
+        }
+    }
+
+    @Test
+    void queuedWaiterAgainstAFrozenEtcdEndsWithinItsWaitTimeAndLeavesNothingBehind() throws Exception {
+        String key = "frozen-waiter";
+        Duration wait = Duration.ofSeconds(1);
+        try (EtcdCluster etcd = EtcdCluster.start(1, dir);
+                Client admin = etcd.newClient();
+                LockRegistry holder = etcd.newRegistry(LONG_LEASE);
+                LockRegistry waiter = etcd.newRegistry(LONG_LEASE)) {
+            LockHandle held = holder.obtain(key).acquire();
+            long[] took = new long[1];
+            Future<Optional<LockHandle>> waiting = threads.submit(() -> {
+                long start = System.nanoTime();
+                try {
+                    return waiter.obtain(key).tryAcquire(wait);
+                } finally {
+                    took[0] = System.nanoTime() - start;
+                }
+            });
+            awaitEntries(admin, key, 2);
+            freeze(etcd);
+            try {
+                assertThat(endsWithoutAHold(waiting)).isTrue();
+                assertThat(Duration.ofNanos(took[0])).isLessThan(wait.plus(OVERRUN));
+            } finally {
+                etcd.member(0).resume();
+            }
+            held.close();
+            assertThat(awaitEntries(admin, key, 0))
+                    .as("the waiter's entry is withdrawn once etcd answers again")
+                    .isEmpty();
+        }
+    }
+
+    /** SIGSTOP, and waits until every thread of etcd has stopped (the signal is delivered asynchronously). */
+    private static void freeze(EtcdCluster etcd) throws Exception {
+        etcd.member(0).pause();
+        Path tasks = Path.of("/proc", Long.toString(etcd.member(0).pid()), "task");
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < end) {
+            boolean allStopped;
+            try (Stream<Path> threads = Files.list(tasks)) {
+                allStopped = threads.allMatch(EtcdWaitTimeIT::isStopped);
+            }
+            if (allStopped) {
+                return;
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("etcd did not stop after SIGSTOP");
+    }
+
+    private static boolean isStopped(Path thread) {
+        try {
+            String stat = Files.readString(thread.resolve("stat"));
+            char state = stat.charAt(stat.lastIndexOf(')') + 2);
+            return state == 'T' || state == 't';
+        } catch (IOException e) {
+            return true; // the thread is gone
+        }
+    }
+
+    /** True when the wait ended with no hold: empty, or a backend error naming the key. */
+    private static boolean endsWithoutAHold(Future<Optional<LockHandle>> waiting) throws Exception {
+        try {
+            return waiting.get(20, TimeUnit.SECONDS).isEmpty();
+        } catch (ExecutionException e) {
+            return e.getCause() instanceof LockBackendException;
+        }
+    }
+
+    private static List<KeyValue> entries(Client admin, String key) throws Exception {
+        ByteSequence queue = new EtcdKeys(EtcdKeys.DEFAULT_NAMESPACE).queue(key);
+        return admin.getKVClient()
+                .get(queue, GetOption.builder().isPrefix(true).build())
+                .get(5, TimeUnit.SECONDS)
+                .getKvs();
+    }
+
+    /** Waits up to 10 s (far less than the 30 s leases) for {@code count} entries under {@code key}. */
+    private static List<KeyValue> awaitEntries(Client admin, String key, int count) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        List<KeyValue> entries = entries(admin, key);
+        while (entries.size() != count && System.nanoTime() < end) {
+            Thread.sleep(20);
+            entries = entries(admin, key);
+        }
+        assertThat(entries).as("queue entries of %s", key).hasSize(count);
+        return entries;
+    }
+}
