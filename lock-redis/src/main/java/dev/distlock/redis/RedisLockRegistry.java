@@ -1,6 +1,8 @@
 package dev.distlock.redis;
 
+import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.rw.ReadWriteLocks;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.core.spi.RegistryBuilder;
 import java.time.Duration;
@@ -14,8 +16,23 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 public final class RedisLockRegistry extends LockRegistrySupport {
 
-    private RedisLockRegistry(RedisLockBackend backend, RegistryOptions options) {
+    private final ReadWriteLocks readWriteLocks;
+
+    private RedisLockRegistry(RedisLockBackend backend, ReadWriteLocks readWriteLocks, RegistryOptions options) {
         super(backend, options);
+        this.readWriteLocks = readWriteLocks;
+    }
+
+    /** Readers share, a writer excludes everyone; kept apart from {@link #obtain} locks of the same key. */
+    @Override
+    public FencedReadWriteLock readWriteLock(String key) {
+        return readWriteLocks.lock(key);
+    }
+
+    @Override
+    public void close() {
+        readWriteLocks.close();
+        super.close();
     }
 
     public static Builder builder(RedisConnectionFactory connectionFactory) {
@@ -45,8 +62,10 @@ public final class RedisLockRegistry extends LockRegistrySupport {
         public RedisLockRegistry build() {
             RedisEndpoint endpoint = new RedisEndpoint(connectionFactory, false);
             endpoint.awaitReady(System.nanoTime() + commandTimeout.toNanos());
+            ReleaseSubscriber subscriber = new ReleaseSubscriber(connectionFactory);
             return new RedisLockRegistry(
-                    new RedisLockBackend(endpoint, new ReleaseSubscriber(connectionFactory), commandTimeout),
+                    new RedisLockBackend(endpoint, subscriber, commandTimeout),
+                    RedisReadWriteBackend.locks(endpoint, subscriber, commandTimeout, options()),
                     options());
         }
     }

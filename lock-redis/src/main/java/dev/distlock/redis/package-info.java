@@ -37,7 +37,7 @@
  *
  * <h2>Time bounds</h2>
  *
- * A call waits for its answer at most the command timeout, cut to the caller's deadline plus 100
+ * A call waits for its answer at most the command timeout, cut to the caller's deadline plus 200
  * ms (Redlock: 1.25 node timeouts, 250 ms by default, past the deadline), so that a zero-wait
  * attempt gets one round trip; the clean-up of an attempt that got no answer is sent without
  * waiting. Leases are sent to the server rounded up to whole milliseconds.

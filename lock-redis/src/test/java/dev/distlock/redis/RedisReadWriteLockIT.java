@@ -1,0 +1,33 @@
+package dev.distlock.redis;
+
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.contract.ReadWriteLockContract;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/** The read/write lock contract on one redis-server started for this class. */
+class RedisReadWriteLockIT extends ReadWriteLockContract {
+
+    private static RedisServers servers;
+    private static LettuceConnectionFactory factory;
+
+    @BeforeAll
+    static void startServer() {
+        servers = new RedisServers();
+        factory = servers.factory(servers.start());
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (servers != null) {
+            servers.close();
+        }
+    }
+
+    @Override
+    protected LockRegistry createRegistry(RegistryOptions options) {
+        return RedisLockRegistry.builder(factory).options(options).build();
+    }
+}
