@@ -1,0 +1,136 @@
+package dev.distlock.spring.leader;
+
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.leader.CampaignOptions;
+import dev.distlock.core.leader.Leadership;
+import dev.distlock.core.leader.LeadershipListener;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * This application's campaigns for leadership, one {@link Leadership} per name on the application's
+ * {@link LockRegistry}. Campaigns run from the context's start until its stop (stopped first on
+ * shutdown, so a leader resigns before the registry closes); grants and revocations are published as
+ * {@link LeadershipGrantedEvent} and {@link LeadershipRevokedEvent}.
+ */
+public final class LeaderElection implements SmartLifecycle {
+
+    private final LockRegistry registry;
+    private final CampaignOptions options;
+    private final ApplicationEventPublisher publisher;
+    private final Set<String> names = new LinkedHashSet<>();
+    private final Map<String, Leadership> campaigns = new ConcurrentHashMap<>();
+    private boolean running;
+
+    public LeaderElection(
+            LockRegistry registry, CampaignOptions options, ApplicationEventPublisher publisher, Set<String> names) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.options = Objects.requireNonNull(options, "options");
+        this.publisher = Objects.requireNonNull(publisher, "publisher");
+        this.names.addAll(names);
+    }
+
+    /**
+     * Campaigns for {@code name} from now on, or from start-up when the context has not started yet.
+     * Asking again for a name already campaigned for does nothing.
+     *
+     * @throws IllegalArgumentException if the name is not a valid key for the backend
+     */
+    public synchronized void campaign(String name) {
+        if (names.add(name) && running) {
+            begin(name);
+        }
+    }
+
+    /** True while this instance leads {@code name} and its lease is not known to be lost. */
+    public boolean isLeader(String name) {
+        Leadership leadership = campaigns.get(name);
+        return leadership != null && leadership.isLeader();
+    }
+
+    /** The fencing token of this instance's current term for {@code name}; empty when it does not lead. */
+    public Optional<FencingToken> epoch(String name) {
+        Leadership leadership = campaigns.get(name);
+        return leadership == null ? Optional.empty() : leadership.epoch();
+    }
+
+    /**
+     * Gives up the current term for {@code name}, if this instance leads it: the revoked event is
+     * published and the name released, so a waiting instance takes over; this one campaigns again
+     * after {@code distributed-lock.leadership.rejoin-delay}.
+     */
+    public void resign(String name) {
+        Leadership leadership = campaigns.get(name);
+        if (leadership != null) {
+            leadership.resign();
+        }
+    }
+
+    /**
+     * A task that runs {@code task} when called while this instance leads {@code name}, and does
+     * nothing otherwise; campaigns for the name from its first call.
+     */
+    public Runnable whileLeader(String name, Runnable task) {
+        Objects.requireNonNull(task, "task");
+        return () -> {
+            campaign(name);
+            if (isLeader(name)) {
+                task.run();
+            }
+        };
+    }
+
+    @Override
+    public synchronized void start() {
+        running = true;
+        names.forEach(this::begin);
+    }
+
+    @Override
+    public synchronized void stop() {
+        running = false;
+        campaigns.values().forEach(Leadership::close);
+        campaigns.clear();
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return running;
+    }
+
+    private void begin(String name) {
+        campaigns.computeIfAbsent(name, n -> Leadership.campaign(registry, n, new Publisher(n), options));
+    }
+
+    /** Turns one campaign's callbacks into application events. */
+    private final class Publisher implements LeadershipListener {
+
+        private final String name;
+
+        Publisher(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public void granted(FencingToken epoch) {
+            publisher.publishEvent(new LeadershipGrantedEvent(LeaderElection.this, name, epoch));
+        }
+
+        @Override
+        public void revoked(FencingToken epoch) {
+            publisher.publishEvent(new LeadershipRevokedEvent(LeaderElection.this, name, epoch));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LeaderElection[" + registry.backend() + ", " + campaigns.keySet() + "]";
+    }
+}

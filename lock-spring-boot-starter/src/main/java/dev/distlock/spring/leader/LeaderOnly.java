@@ -1,0 +1,25 @@
+package dev.distlock.spring.leader;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method of a Spring bean only while this instance leads the name; elsewhere
+ * the call returns at once with null (an empty {@code Optional} for an {@code Optional} method).
+ * Made for {@code @Scheduled} methods that one instance of a cluster should run. The first call
+ * starts the campaign when the name is not in {@code distributed-lock.leadership.names}.
+ *
+ * <p>Leadership can end while the method runs; work that writes to a shared resource should pass
+ * {@link LeaderElection#epoch(String)} with its writes so a deposed leader is refused.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface LeaderOnly {
+
+    /** The name led (the lock key campaigned for); placeholders like {@code ${app.leader}} are resolved. */
+    String value();
+}

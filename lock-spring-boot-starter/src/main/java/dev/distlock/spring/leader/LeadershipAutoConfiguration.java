@@ -1,0 +1,48 @@
+package dev.distlock.spring.leader;
+
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.leader.CampaignOptions;
+import dev.distlock.spring.DistributedLockAutoConfiguration;
+import java.util.LinkedHashSet;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+/**
+ * Leader election on the application's {@link LockRegistry}: a {@link LeaderElection} bean, its
+ * events, and {@link LeaderOnly} methods (proxied by the auto-proxy creator that {@link
+ * DistributedLockAutoConfiguration} ensures). Off with {@code distributed-lock.leadership.enabled=false}.
+ */
+@AutoConfiguration(after = DistributedLockAutoConfiguration.class)
+@ConditionalOnSingleCandidate(LockRegistry.class)
+@ConditionalOnBooleanProperty(name = "distributed-lock.leadership.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(LeadershipProperties.class)
+public final class LeadershipAutoConfiguration {
+
+    /** Outside {@code @DistributedLock}: a method that does not lead is skipped before any lock is taken. */
+    public static final int ASPECT_ORDER = DistributedLockAutoConfiguration.ASPECT_ORDER - 10;
+
+    @Bean
+    @ConditionalOnMissingBean
+    LeaderElection leaderElection(
+            LockRegistry registry, LeadershipProperties properties, ApplicationEventPublisher publisher) {
+        CampaignOptions options = new CampaignOptions(
+                properties.getCheckInterval(), properties.getRejoinDelay(), properties.getRetryDelay());
+        return new LeaderElection(registry, options, publisher, new LinkedHashSet<>(properties.getNames()));
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static LeaderOnlyAdvisor leaderOnlyAdvisor(ObjectProvider<LeaderElection> election, Environment environment) {
+        return new LeaderOnlyAdvisor(new LeaderOnlyInterceptor(election, environment), ASPECT_ORDER);
+    }
+}

@@ -1,0 +1,72 @@
+package dev.distlock.spring.leader;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** Leader election settings, under {@code distributed-lock.leadership}. */
+@ConfigurationProperties("distributed-lock.leadership")
+public class LeadershipProperties {
+
+    /** Whether the leader election beans are created. */
+    private boolean enabled = true;
+
+    /**
+     * Names this instance campaigns for from start-up. Names used by @LeaderOnly are campaigned
+     * for as well, from the first call of such a method.
+     */
+    private List<String> names = new ArrayList<>();
+
+    /**
+     * How often a leader checks its hold besides being told of a lost lease; bounds how late the
+     * revoked event comes when the hold ends without a loss notice.
+     */
+    private Duration checkInterval = Duration.ofMillis(100);
+
+    /** How long an instance that resigned stays out before campaigning again, so another takes over. */
+    private Duration rejoinDelay = Duration.ofSeconds(1);
+
+    /** The pause after the backend failed a campaign attempt, before the next one. */
+    private Duration retryDelay = Duration.ofSeconds(1);
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public List<String> getNames() {
+        return names;
+    }
+
+    public void setNames(List<String> names) {
+        this.names = names;
+    }
+
+    public Duration getCheckInterval() {
+        return checkInterval;
+    }
+
+    public void setCheckInterval(Duration checkInterval) {
+        this.checkInterval = checkInterval;
+    }
+
+    public Duration getRejoinDelay() {
+        return rejoinDelay;
+    }
+
+    public void setRejoinDelay(Duration rejoinDelay) {
+        this.rejoinDelay = rejoinDelay;
+    }
+
+    public Duration getRetryDelay() {
+        return retryDelay;
+    }
+
+    public void setRetryDelay(Duration retryDelay) {
+        this.retryDelay = retryDelay;
+    }
+}

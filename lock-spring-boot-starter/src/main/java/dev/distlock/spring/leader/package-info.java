@@ -1,0 +1,8 @@
+/**
+ * Leader election in Spring applications: {@link dev.distlock.spring.leader.LeaderElection} campaigns
+ * for the names in {@code distributed-lock.leadership.names} (and any asked for later), publishes
+ * {@link dev.distlock.spring.leader.LeadershipGrantedEvent} and
+ * {@link dev.distlock.spring.leader.LeadershipRevokedEvent}, and {@link
+ * dev.distlock.spring.leader.LeaderOnly} runs a method only on the leader.
+ */
+package dev.distlock.spring.leader;

@@ -1,0 +1,174 @@
+package dev.distlock.spring.leader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.MemoryLockRegistry;
+import dev.distlock.core.MemoryLockStore;
+import dev.distlock.spring.DistributedLockAutoConfiguration;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+
+class LeaderElectionTest {
+
+    private static final MemoryLockStore STORE = new MemoryLockStore();
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(
+                    AopAutoConfiguration.class,
+                    DistributedLockAutoConfiguration.class,
+                    LeadershipAutoConfiguration.class))
+            .withPropertyValues(
+                    "distributed-lock.leadership.names=jobs",
+                    "distributed-lock.leadership.check-interval=20ms",
+                    "distributed-lock.leadership.rejoin-delay=50ms")
+            .withUserConfiguration(Beans.class);
+
+    /** A job that one instance of the cluster should run. */
+    public static class Jobs {
+
+        private int runs;
+
+        @LeaderOnly("jobs")
+        public Boolean tick() {
+            runs++;
+            return true;
+        }
+
+        @LeaderOnly("${test.report-leadership:reports}")
+        public Optional<String> report() {
+            return Optional.of("report");
+        }
+
+        public int runs() {
+            return runs;
+        }
+    }
+
+    /** The leadership events an application received. */
+    public static class Events {
+
+        final List<ApplicationEvent> received = new CopyOnWriteArrayList<>();
+
+        @EventListener
+        public void granted(LeadershipGrantedEvent event) {
+            received.add(event);
+        }
+
+        @EventListener
+        public void revoked(LeadershipRevokedEvent event) {
+            received.add(event);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Beans {
+
+        @Bean(destroyMethod = "close")
+        LockRegistry lockRegistry() {
+            return MemoryLockRegistry.builder()
+                    .store(STORE)
+                    .leaseTime(Duration.ofSeconds(1))
+                    .build();
+        }
+
+        @Bean
+        Jobs jobs() {
+            return new Jobs();
+        }
+
+        @Bean
+        Events events() {
+            return new Events();
+        }
+    }
+
+    @Test
+    void oneOfThreeApplicationsLeadsAndOnlyItRunsLeaderOnlyMethods() {
+        runner.run(a -> runner.run(b -> runner.run(c -> {
+            List<AssertableApplicationContext> apps = List.of(a, b, c);
+            await(() -> apps.stream().anyMatch(app -> election(app).isLeader("jobs")));
+
+            List<AssertableApplicationContext> leaders =
+                    apps.stream().filter(app -> election(app).isLeader("jobs")).toList();
+            assertThat(leaders).hasSize(1);
+            AssertableApplicationContext leader = leaders.get(0);
+            for (AssertableApplicationContext app : apps) {
+                assertThat(app.getBean(Jobs.class).tick()).isEqualTo(app == leader ? Boolean.TRUE : null);
+                assertThat(app.getBean(Jobs.class).runs()).isEqualTo(app == leader ? 1 : 0);
+            }
+            assertThat(leader.getBean(Events.class).received)
+                    .singleElement()
+                    .isInstanceOfSatisfying(LeadershipGrantedEvent.class, granted -> {
+                        assertThat(granted.name()).isEqualTo("jobs");
+                        assertThat(election(leader).epoch("jobs")).contains(granted.epoch());
+                    });
+        })));
+    }
+
+    @Test
+    void resigningLeaderIsRevokedAndAnotherApplicationTakesOver() {
+        runner.run(a -> runner.run(b -> {
+            List<AssertableApplicationContext> apps = List.of(a, b);
+            await(() -> apps.stream().anyMatch(app -> election(app).isLeader("jobs")));
+            AssertableApplicationContext leader = election(a).isLeader("jobs") ? a : b;
+            AssertableApplicationContext other = leader == a ? b : a;
+
+            election(leader).resign("jobs");
+
+            await(() -> election(other).isLeader("jobs"));
+            assertThat(election(leader).isLeader("jobs")).isFalse();
+            assertThat(leader.getBean(Events.class).received)
+                    .extracting(event -> event.getClass().getSimpleName())
+                    .startsWith("LeadershipGrantedEvent", "LeadershipRevokedEvent");
+            assertThat(other.getBean(Jobs.class).tick()).isTrue();
+        }));
+    }
+
+    @Test
+    void leaderOnlyMethodCampaignsFromItsFirstCallAndReturnsEmptyUntilItLeads() {
+        runner.withPropertyValues("test.report-leadership=reports-" + System.nanoTime())
+                .run(app -> {
+                    Jobs jobs = app.getBean(Jobs.class);
+                    assertThat(jobs.report())
+                            .as("not campaigning before the first call")
+                            .isEmpty();
+                    String name = app.getEnvironment().getProperty("test.report-leadership");
+
+                    await(() -> election(app).isLeader(name));
+                    assertThat(jobs.report()).contains("report");
+                });
+    }
+
+    @Test
+    void leadershipCanBeSwitchedOff() {
+        runner.withPropertyValues("distributed-lock.leadership.enabled=false")
+                .run(app -> assertThat(app).doesNotHaveBean(LeaderElection.class));
+    }
+
+    private static LeaderElection election(AssertableApplicationContext app) {
+        return app.getBean(LeaderElection.class);
+    }
+
+    private static void await(BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("Condition not met within 10 s");
+            }
+            Thread.sleep(10);
+        }
+    }
+}
