@@ -40,6 +40,8 @@ final class Acquirer<L extends BackendLease> {
         try {
             Ownership<L> own = owner == null ? null : state.ownedBy(owner);
             if (own != null) {
+                // A lease that ran out before its end was processed is never joined.
+                own.hold().loseIfExpired();
                 synchronized (state) {
                     if (own.hold.state() == Hold.State.HELD) {
                         own.count++;

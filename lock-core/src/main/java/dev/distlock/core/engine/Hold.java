@@ -198,6 +198,16 @@ final class Hold<L extends BackendLease> {
         return true;
     }
 
+    /** Declares the hold lost when its local lease has run out but the lease keeper has not yet said so. */
+    void loseIfExpired() {
+        if (state() == State.HELD && leaseLeft(System.nanoTime()) <= 0) {
+            lose(
+                    renewed
+                            ? "the lease ran out before a renewal succeeded"
+                            : "its fixed lease of " + LockEngine.format(leaseTime) + " ran out");
+        }
+    }
+
     /**
      * Ends the hold: the one path for released, replaced and closed holds. Frees the key on the
      * server (see {@link LockEngine#releaseOnServer}) and the local gate.
