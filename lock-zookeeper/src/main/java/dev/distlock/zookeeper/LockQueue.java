@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
@@ -48,15 +47,16 @@ final class LockQueue {
                 ? Long.MAX_VALUE
                 : System.nanoTime() + deadline.remainingNanos() + overrun.toNanos();
         String keyPath = paths.keyPath(key);
-        CuratorEvent created = calls.createSequential(
-                LockPaths.lockNodePath(keyPath), request.holder().getBytes(StandardCharsets.US_ASCII), key, callsEnd);
-        String ownPath = created.getName();
+        long askedAt = System.nanoTime();
+        ZooKeeperCalls.Created created =
+                calls.createLockNode(keyPath, request.holder().getBytes(StandardCharsets.US_ASCII), key, callsEnd);
+        String ownPath = created.path();
         boolean granted = false;
         try {
-            Stat stat = created.getStat();
+            Stat stat = created.stat();
             session.adopt(stat.getEphemeralOwner());
             Node own = new Node(key, keyPath, ownPath, FencingToken.of(stat.getCzxid()), stat.getEphemeralOwner());
-            Optional<ZooKeeperLease> lease = waitInLine(own, deadline, callsEnd);
+            Optional<ZooKeeperLease> lease = waitInLine(own, created.siblings(), askedAt, deadline, callsEnd);
             granted = lease.isPresent();
             return lease;
         } finally {
@@ -69,11 +69,18 @@ final class LockQueue {
         }
     }
 
-    private Optional<ZooKeeperLease> waitInLine(Node own, Deadline deadline, long callsEnd)
+    /**
+     * @param firstLine the key's children as read together with the create (null when unusable)
+     * @param firstAskedAt when the create and that read were sent
+     */
+    private Optional<ZooKeeperLease> waitInLine(
+            Node own, List<String> firstLine, long firstAskedAt, Deadline deadline, long callsEnd)
             throws InterruptedException {
         String ownName = ZKPaths.getNodeFromPath(own.path);
         Waiter waiter = new Waiter();
         session.addWaiter(waiter);
+        List<String> known = firstLine;
+        long knownAt = firstAskedAt;
         try {
             while (true) {
                 checkSession(own);
@@ -84,10 +91,15 @@ final class LockQueue {
                     }
                     continue;
                 }
-                long askedAt = System.nanoTime();
-                List<String> children = calls.children(own.keyPath, own.key, callsEnd);
+                long askedAt = known != null ? knownAt : System.nanoTime();
+                List<String> children = known != null ? known : calls.children(own.keyPath, own.key, callsEnd);
                 List<String> line = LockPaths.queue(children == null ? List.of() : children);
                 int position = line.indexOf(ownName);
+                if (position < 0 && known != null) {
+                    known = null; // that read did not see this node yet: read again
+                    continue;
+                }
+                known = null;
                 if (position < 0) {
                     throw calls.failure(
                             own.key,
@@ -105,12 +117,24 @@ final class LockQueue {
                 if (deadline.hasPassed()) {
                     return Optional.empty();
                 }
-                String watched = ZKPaths.makePath(own.keyPath, verdict.watch());
-                if (calls.stat(watched, waiter, own.key, callsEnd) == null) {
+                long watchSetAt = System.nanoTime();
+                if (calls.stat(ZKPaths.makePath(own.keyPath, verdict.watch()), waiter, own.key, callsEnd) == null) {
                     continue; // gone before the watch was set: look again
                 }
-                if (!waiter.await(deadline.remainingNanos()) && session.isInterrupted()) {
-                    throw connectionDown(own);
+                if (!waiter.await(deadline.remainingNanos())) {
+                    if (session.isInterrupted()) {
+                        throw connectionDown(own);
+                    }
+                } else if (position == 1
+                        && verdict.watch().equals(line.get(0))
+                        && waiter.sawDeletionOf(verdict.watch())
+                        && System.nanoTime() - watchSetAt
+                                < session.sessionTimeout().toNanos() / 3) {
+                    // The one node ahead is gone, and none can join ahead (sequence numbers only rise): this
+                    // node is first now, as a read would show one round trip later. The server last heard from
+                    // the session when the watch was set, which is what the lease counts from.
+                    known = line.subList(1, line.size());
+                    knownAt = watchSetAt;
                 }
             }
         } finally {

@@ -35,23 +35,39 @@ final class ZooKeeperCalls {
     }
 
     /**
-     * Creates a protected ephemeral-sequential node at {@code path} (parents as containers), with
-     * {@code data}. The answer carries the node's name and stat; a node created after the caller
-     * gave up is deleted.
+     * Creates a protected ephemeral-sequential lock node under {@code keyPath} (parents as
+     * containers), with {@code data}, and reads the key's children right behind it. A node
+     * created after the caller gave up is deleted.
      */
-    CuratorEvent createSequential(String path, byte[] data, String key, long callsEnd) throws InterruptedException {
-        CuratorEvent created = sendCreate(path, data, key, callsEnd);
+    Created createLockNode(String keyPath, byte[] data, String key, long callsEnd) throws InterruptedException {
+        String path = LockPaths.lockNodePath(keyPath);
+        PendingCall create = sendCreate(path, data, key);
+        // Sent on the same session right behind the create, which the server answers in order: the line as it
+        // stands just after this node joined, without first waiting a round trip for the create's answer.
+        PendingCall read = sendChildren(keyPath, key);
+        CuratorEvent created = answer(create, key, "creating its lock node", callsEnd);
+        boolean recreated = false;
         for (int retry = 0; retry < 3 && created.getResultCode() == KeeperException.Code.NONODE.intValue(); retry++) {
             // The server swept the empty parent container between Curator creating it and this node: again.
-            created = sendCreate(path, data, key, callsEnd);
+            created = answer(sendCreate(path, data, key), key, "creating its lock node", callsEnd);
+            recreated = true;
         }
         if (existing(created, key) == null) {
-            throw failure(key, "its lock node's parent " + path + " kept vanishing", null);
+            throw failure(key, "its lock node's parent " + keyPath + " kept vanishing", null);
         }
-        return created;
+        CuratorEvent line = recreated ? null : read.await(callsEnd - System.nanoTime());
+        boolean lineSeen = line != null && line.getResultCode() == KeeperException.Code.OK.intValue();
+        return new Created(created.getName(), created.getStat(), lineSeen ? line.getChildren() : null);
     }
 
-    private CuratorEvent sendCreate(String path, byte[] data, String key, long callsEnd) throws InterruptedException {
+    /** The children of {@code path}, or null when it does not exist. */
+    List<String> children(String path, String key, long callsEnd) throws InterruptedException {
+        PendingCall read = sendChildren(path, key);
+        CuratorEvent children = existing(answer(read, key, "reading the children of " + path, callsEnd), key);
+        return children == null ? null : children.getChildren();
+    }
+
+    private PendingCall sendCreate(String path, byte[] data, String key) {
         PendingCall create = new PendingCall(this::deleteLateNode);
         try {
             client.create()
@@ -63,19 +79,17 @@ final class ZooKeeperCalls {
         } catch (Exception e) {
             throw failure(key, "could not send the request that creates its lock node", e);
         }
-        return answer(create, key, "creating its lock node", callsEnd);
+        return create;
     }
 
-    /** The children of {@code path}, or null when it does not exist. */
-    List<String> children(String path, String key, long callsEnd) throws InterruptedException {
+    private PendingCall sendChildren(String path, String key) {
         PendingCall read = new PendingCall();
         try {
             client.getChildren().inBackground(read).forPath(path);
         } catch (Exception e) {
             throw failure(key, "could not send the read of " + path, e);
         }
-        CuratorEvent children = existing(answer(read, key, "reading the children of " + path, callsEnd), key);
-        return children == null ? null : children.getChildren();
+        return read;
     }
 
     /**
@@ -125,6 +139,16 @@ final class ZooKeeperCalls {
         }
         return waitNanos <= 0 ? null : delete.awaitUninterruptibly(waitNanos);
     }
+
+    /**
+     * A created lock node.
+     *
+     * @param path the node's full path
+     * @param stat its stat ({@code czxid}, owning session)
+     * @param siblings the key's children as read right after the create, or null when that read did
+     *     not come back or came before the node could be seen (its parent was being created)
+     */
+    record Created(String path, Stat stat, List<String> siblings) {}
 
     LockBackendException failure(String key, String problem, Throwable cause) {
         return new LockBackendException(
