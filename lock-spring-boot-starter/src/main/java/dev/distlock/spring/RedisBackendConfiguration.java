@@ -6,9 +6,12 @@ import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedlockLockRegistry;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -18,6 +21,17 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnLockBackend(LockBackendType.REDIS)
 class RedisBackendConfiguration {
+
+    /** Outage tuning of the Lettuce client Spring Boot builds; off with distributed-lock.redis.tune-client=false. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.lettuce.core.ClientOptions")
+    @ConditionalOnProperty(
+            prefix = DistributedLockProperties.PREFIX + ".redis",
+            name = "tune-client",
+            havingValue = "true",
+            matchIfMissing = true)
+    @Import(RedisClientTuning.class)
+    static class ClientTuningConfiguration {}
 
     /** Redlock needs a majority of independent nodes to survive one failing. */
     private static final int MIN_REDLOCK_NODES = 3;

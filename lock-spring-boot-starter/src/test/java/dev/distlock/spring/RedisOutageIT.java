@@ -1,0 +1,152 @@
+package dev.distlock.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.testing.ManagedProcess;
+import dev.distlock.redis.RedisServers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.util.ClassUtils;
+
+/**
+ * A Redis outage seen through the client Spring Boot builds from {@code spring.data.redis.*}:
+ * ten concurrent callers each end within their wait time plus the documented slack while
+ * redis-server is dead, and locking works again soon after it is back.
+ */
+class RedisOutageIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(2);
+    /** The slack the contract allows a call past its wait time. */
+    private static final Duration SLACK = Duration.ofMillis(250);
+    /** How soon after Redis is back a lock must be granted again. */
+    private static final Duration RECOVERY = Duration.ofSeconds(2);
+
+    private static final int CALLERS = 10;
+    /** Long enough for an untuned client to back off its reconnects to several seconds. */
+    private static final Duration OUTAGE = Duration.ofSeconds(8);
+
+    private RedisServers servers;
+    private ManagedProcess redis;
+
+    @BeforeEach
+    void startRedis() {
+        servers = new RedisServers();
+        redis = servers.start();
+    }
+
+    @AfterEach
+    void stopRedis() {
+        servers.close();
+    }
+
+    /** Spring Boot's Redis auto-configuration: its class moved between Boot 3.5 and 4.x. */
+    private static Class<?> bootRedisAutoConfiguration() {
+        for (String name : List.of(
+                "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+                "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration")) {
+            if (ClassUtils.isPresent(name, null)) {
+                return ClassUtils.resolveClassName(name, null);
+            }
+        }
+        throw new IllegalStateException("No Spring Boot Redis auto-configuration on the classpath");
+    }
+
+    @Test
+    void tenCallersDuringAnOutageEachEndWithinTheirWaitAndLockingRecoversQuickly() throws Exception {
+        new ApplicationContextRunner()
+                .withConfiguration(
+                        AutoConfigurations.of(bootRedisAutoConfiguration(), DistributedLockAutoConfiguration.class))
+                .withPropertyValues(
+                        "distributed-lock.backend=redis",
+                        "spring.data.redis.host=127.0.0.1",
+                        "spring.data.redis.port=" + redis.port())
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    LockRegistry registry = context.getBean(LockRegistry.class);
+                    assertThat(tryOnce(registry, WAIT))
+                            .as("a lock before the outage")
+                            .isTrue();
+
+                    redis.kill();
+                    long outageStart = System.nanoTime();
+                    List<Long> millis = concurrentCallsDuringOutage(registry);
+                    System.out.println("Redis outage: " + CALLERS + " concurrent callers with wait " + WAIT.toMillis()
+                            + "ms ended after (ms) " + millis);
+                    assertThat(millis)
+                            .allSatisfy(ms -> assertThat(ms)
+                                    .isLessThanOrEqualTo(WAIT.plus(SLACK).toMillis()));
+
+                    sleepUntil(outageStart + OUTAGE.toNanos());
+                    redis.restart();
+                    long back = System.nanoTime();
+                    while (!tryOnce(registry, Duration.ofMillis(100))
+                            && System.nanoTime() - back < Duration.ofSeconds(40).toNanos()) {
+                        Thread.sleep(20);
+                    }
+                    long recoveryMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - back);
+                    System.out.println("Redis outage: first lock granted " + recoveryMillis + "ms after redis-server"
+                            + " accepted connections again");
+                    assertThat(recoveryMillis).isLessThanOrEqualTo(RECOVERY.toMillis());
+                });
+    }
+
+    /** Each of ten threads asks once for the same key; how long each call took, in ms. */
+    private static List<Long> concurrentCallsDuringOutage(LockRegistry registry) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(CALLERS);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Long>> calls = new ArrayList<>();
+            for (int i = 0; i < CALLERS; i++) {
+                calls.add(pool.submit(() -> {
+                    start.await();
+                    long began = System.nanoTime();
+                    try {
+                        tryOnce(registry, WAIT);
+                    } catch (RuntimeException expected) {
+                        // LockBackendException: Redis is down.
+                    }
+                    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+                }));
+            }
+            start.countDown();
+            List<Long> millis = new ArrayList<>();
+            for (Future<Long> call : calls) {
+                millis.add(call.get(60, TimeUnit.SECONDS));
+            }
+            return millis;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static boolean tryOnce(LockRegistry registry, Duration wait) throws InterruptedException {
+        try {
+            Optional<LockHandle> handle = registry.obtain("outage").tryAcquire(wait);
+            handle.ifPresent(LockHandle::close);
+            return handle.isPresent();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long left = nanoTime - System.nanoTime();
+        if (left > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
+    }
+}
