@@ -35,6 +35,7 @@ final class MemoryLockBackend implements LockBackend<MemoryLockBackend.MemoryLea
         MemoryLockStore.Grant grant = store.tryAcquire(
                 request.key(),
                 request.owner().value(),
+                request.holder(),
                 MemoryLockStore.nanos(request.leaseTime()),
                 request.deadline().remainingNanos());
         if (grant == null) {
@@ -52,6 +53,21 @@ final class MemoryLockBackend implements LockBackend<MemoryLockBackend.MemoryLea
     @Override
     public boolean release(MemoryLease lease) {
         return store.release(lease.key(), lease.owner());
+    }
+
+    @Override
+    public Optional<LockHolder> holderOf(String key) {
+        return Optional.ofNullable(store.holder(key))
+                .map(held -> new LockHolder(
+                        key,
+                        held.holder(),
+                        FencingToken.of(held.token()),
+                        Optional.of(Duration.ofNanos(held.leaseLeftNanos()))));
+    }
+
+    @Override
+    public boolean forceRelease(String key) {
+        return store.expire(key);
     }
 
     record MemoryLease(String key, String owner, FencingToken token, long grantRequestedAtNanos)

@@ -22,7 +22,8 @@ public final class MemoryLockStore {
     private long lastToken;
 
     /** Takes {@code key} for {@code owner}, waiting {@code waitNanos} at most; null when that ran out. */
-    Grant tryAcquire(String key, String owner, long leaseNanos, long waitNanos) throws InterruptedException {
+    Grant tryAcquire(String key, String owner, String holder, long leaseNanos, long waitNanos)
+            throws InterruptedException {
         lock.lockInterruptibly();
         try {
             Slot slot = slots.computeIfAbsent(key, k -> new Slot(lock.newCondition()));
@@ -33,6 +34,7 @@ public final class MemoryLockStore {
                     long now = System.nanoTime();
                     if (slot.owner == null || slot.expiresAt - now <= 0) {
                         slot.owner = owner;
+                        slot.holder = holder;
                         slot.expiresAt = now + leaseNanos;
                         slot.token = ++lastToken;
                         return new Grant(slot.token, now);
@@ -86,16 +88,39 @@ public final class MemoryLockStore {
         }
     }
 
-    /** Drops the lease of {@code key} as if it had expired; for tests of lease loss. */
-    public void expire(String key) {
+    /**
+     * Ends the lease of {@code key} now, whoever holds it, as if it had expired: what an operator's
+     * force-release does, and how tests make a holder lose its lease.
+     *
+     * @return true when a live lease was ended
+     */
+    public boolean expire(String key) {
         lock.lock();
         try {
             Slot slot = slots.get(key);
-            if (slot != null) {
-                slot.owner = null;
-                slot.freed.signal();
-                dropIfIdle(key, slot);
+            if (slot == null || slot.owner == null) {
+                return false;
             }
+            boolean live = slot.expiresAt - System.nanoTime() > 0;
+            slot.owner = null;
+            slot.freed.signal();
+            dropIfIdle(key, slot);
+            return live;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Who holds {@code key} now: null when nobody does. */
+    Held holder(String key) {
+        lock.lock();
+        try {
+            Slot slot = slots.get(key);
+            long left = slot == null ? 0 : slot.expiresAt - System.nanoTime();
+            if (slot == null || slot.owner == null || left <= 0) {
+                return null;
+            }
+            return new Held(slot.holder, slot.token, left);
         } finally {
             lock.unlock();
         }
@@ -120,9 +145,13 @@ public final class MemoryLockStore {
     /** A granted lease: its token and the store's time of the grant. */
     record Grant(long token, long grantedAtNanos) {}
 
+    /** The current holder of a key: its description, token and nanoseconds of lease left. */
+    record Held(String holder, long token, long leaseLeftNanos) {}
+
     private static final class Slot {
         final Condition freed;
         String owner;
+        String holder;
         long expiresAt;
         long token;
         int waiters;
