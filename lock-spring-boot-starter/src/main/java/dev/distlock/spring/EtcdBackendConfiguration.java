@@ -7,6 +7,7 @@ import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import javax.net.ssl.SSLException;
 import org.springframework.beans.factory.ObjectProvider;
@@ -18,6 +19,11 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnLockBackend(LockBackendType.ETCD)
 class EtcdBackendConfiguration {
+
+    /** At least etcd's default --grpc-keepalive-min-time (5s). */
+    static final Duration KEEPALIVE_TIME = Duration.ofSeconds(30);
+
+    static final Duration KEEPALIVE_TIMEOUT = Duration.ofSeconds(10);
 
     @Bean
     @ConditionalOnMissingBean(LockRegistry.class)
@@ -43,8 +49,20 @@ class EtcdBackendConfiguration {
 
         @Bean(destroyMethod = "close")
         Client distributedLockEtcdClient(DistributedLockProperties properties) {
-            DistributedLockProperties.Etcd etcd = properties.getEtcd();
-            ClientBuilder builder = Client.builder().endpoints(endpoints(etcd).toArray(String[]::new));
+            return clientBuilder(properties.getEtcd()).build();
+        }
+
+        /**
+         * The client's settings. Keep-alive pings go out every 30s and only while calls are open:
+         * etcd's default policy wants at least 5s between pings and none without a stream, and
+         * answers others with GOAWAY "too_many_pings".
+         */
+        static ClientBuilder clientBuilder(DistributedLockProperties.Etcd etcd) {
+            ClientBuilder builder = Client.builder()
+                    .endpoints(endpoints(etcd).toArray(String[]::new))
+                    .keepaliveTime(KEEPALIVE_TIME)
+                    .keepaliveTimeout(KEEPALIVE_TIMEOUT)
+                    .keepaliveWithoutCalls(false);
             if (etcd.getUsername() != null && !etcd.getUsername().isBlank()) {
                 builder.user(bytes(etcd.getUsername()))
                         .password(bytes(PropertyChecks.notBlank("etcd.password", etcd.getPassword())));
@@ -53,7 +71,7 @@ class EtcdBackendConfiguration {
             if (tls.getCaFile() != null || tls.getCertFile() != null) {
                 configureTls(builder, tls);
             }
-            return builder.build();
+            return builder;
         }
 
         @Bean
