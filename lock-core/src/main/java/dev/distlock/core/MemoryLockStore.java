@@ -72,20 +72,7 @@ public final class MemoryLockStore {
     }
 
     boolean release(String key, String owner) {
-        lock.lock();
-        try {
-            Slot slot = slots.get(key);
-            if (slot == null || !owner.equals(slot.owner)) {
-                return false;
-            }
-            boolean live = slot.expiresAt - System.nanoTime() > 0;
-            slot.owner = null;
-            slot.freed.signal();
-            dropIfIdle(key, slot);
-            return live;
-        } finally {
-            lock.unlock();
-        }
+        return free(key, owner);
     }
 
     /**
@@ -95,10 +82,15 @@ public final class MemoryLockStore {
      * @return true when a live lease was ended
      */
     public boolean expire(String key) {
+        return free(key, null);
+    }
+
+    /** Frees {@code key} if {@code owner} holds it (any owner when null); true when the lease was live. */
+    private boolean free(String key, String owner) {
         lock.lock();
         try {
             Slot slot = slots.get(key);
-            if (slot == null || slot.owner == null) {
+            if (slot == null || slot.owner == null || (owner != null && !owner.equals(slot.owner))) {
                 return false;
             }
             boolean live = slot.expiresAt - System.nanoTime() > 0;
