@@ -188,8 +188,8 @@ final class RedisEndpoint implements AutoCloseable {
         if (closed) {
             return CompletableFuture.failedFuture(unreachable(null, "the registry is closed", null));
         }
-        if (connection != seen) {
-            return connection; // another caller started a connection meanwhile
+        if (connection != seen || (seen != null && !seen.isDone())) {
+            return connection; // being made, or made by another caller meanwhile
         }
         CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> next = new CompletableFuture<>();
         connection = next;

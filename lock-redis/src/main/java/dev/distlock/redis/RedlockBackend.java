@@ -90,6 +90,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
                             untilNanos(roundEnd),
                             t -> t.count(AcquireReply::granted) >= quorum
                                     || t.count(reply -> !reply.granted()) > nodes.size() - quorum);
+                    + round.problems() + " " + round.answers().size());
             Optional<RedisLease> lease = grantedLease(round, key, owner, start, roundEnd);
             if (lease.isPresent()) {
                 return lease;
@@ -100,7 +101,10 @@ final class RedlockBackend implements LockBackend<RedisLease> {
                 throw new InterruptedException(
                         "Interrupted while acquiring lock '" + request.key() + "' on " + address);
             }
-            if (round.failures().size() + round.pending() > nodes.size() - quorum) {
+            // Refusals end the attempt at once; silence (a slow or frozen majority) only once the
+            // deadline has passed, so a busy moment does not fail a caller who may still wait.
+            boolean unreachable = round.failures().size() + round.pending() > nodes.size() - quorum;
+            if (unreachable && (round.failures().size() > nodes.size() - quorum || deadline.hasPassed())) {
                 throw new LockBackendException(
                         "redis",
                         address,

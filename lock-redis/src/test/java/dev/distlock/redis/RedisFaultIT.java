@@ -8,6 +8,8 @@ import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.testing.ManagedProcess;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -94,6 +96,66 @@ class RedisFaultIT {
                     .as("%s after %s", after.token(), last)
                     .isTrue();
             after.close();
+        }
+    }
+
+    @Test
+    void tokensRiseAcrossReleaseExpiryRemovalAndARestartWithoutPersistence() throws Exception {
+        try (RedisLockRegistry registry = registry(Duration.ofSeconds(30))) {
+            List<FencingToken> tokens = new ArrayList<>();
+            try (LockHandle released = registry.obtain("rising").acquire()) {
+                tokens.add(released.token());
+            }
+            LockHandle expiring = registry.obtain("rising")
+                    .tryAcquire(Duration.ZERO, Duration.ofMillis(30))
+                    .orElseThrow();
+            tokens.add(expiring.token());
+            Thread.sleep(100); // the server let the lease go: the hash went with it
+            assertThat(RedisServers.cli(server.port(), "EXISTS", "distlock:{rising}")
+                            .trim())
+                    .isEqualTo("0");
+            expiring.close();
+            LockHandle removed = registry.obtain("rising").acquire();
+            tokens.add(removed.token());
+            RedisServers.cli(server.port(), "DEL", "distlock:{rising}"); // server state removed
+            removed.close();
+            try (LockHandle afterRemoval = registry.obtain("rising").acquire()) {
+                tokens.add(afterRemoval.token());
+            }
+            server.restart(); // SIGKILL, no persistence
+            LockHandle afterRestart = acquireOnceReconnected(registry, "rising");
+            tokens.add(afterRestart.token());
+            afterRestart.close();
+            for (int i = 1; i < tokens.size(); i++) {
+                assertThat(tokens.get(i).isNewerThan(tokens.get(i - 1)))
+                        .as("token %d (%s) after %s", i, tokens.get(i), tokens.get(i - 1))
+                        .isTrue();
+            }
+        }
+    }
+
+    @Test
+    void aFenceAheadOfTheServerClockStaysOnlyUntilTheClockPassesIt() throws Exception {
+        try (RedisLockRegistry registry = registry(Duration.ofSeconds(30))) {
+            // As after a Redlock grant whose token came from a node with a clock 2 s ahead.
+            long ahead = serverMicros() + 2_000_000;
+            RedisServers.cli(server.port(), "HSET", "distlock:{ahead}", "fence", Long.toString(ahead));
+            RedisServers.cli(server.port(), "PEXPIRE", "distlock:{ahead}", "2500");
+            FencingToken held;
+            try (LockHandle handle = registry.obtain("ahead").acquire()) {
+                held = handle.token();
+                assertThat(held.value()).isEqualTo(ahead + 1);
+            }
+            assertThat(RedisServers.cli(server.port(), "HKEYS", "distlock:{ahead}")
+                            .trim())
+                    .as("only the fence stays")
+                    .isEqualTo("fence");
+            long ttl = Long.parseLong(
+                    RedisServers.cli(server.port(), "PTTL", "distlock:{ahead}").trim());
+            assertThat(ttl).as("until the clock has passed it").isBetween(1L, 2_100L);
+            try (LockHandle next = registry.obtain("ahead").acquire()) {
+                assertThat(next.token().isNewerThan(held)).isTrue();
+            }
         }
     }
 

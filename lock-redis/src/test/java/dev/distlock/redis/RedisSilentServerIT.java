@@ -47,14 +47,30 @@ class RedisSilentServerIT {
                 long start = System.nanoTime();
                 Throwable thrown =
                         catchThrowable(() -> registry.obtain("silent").tryAcquire(wait));
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
                 assertThat(thrown)
                         .as("tryAcquire(%s) on a silent server", wait)
                         .isInstanceOf(LockBackendException.class)
                         .hasMessageContaining(server.address());
-                assertThat(Duration.ofNanos(System.nanoTime() - start))
-                        .as("tryAcquire(%s) on a silent server", wait)
-                        .isLessThan(wait.plus(SLACK));
+                assertThat(took).as("tryAcquire(%s) on a silent server", wait).isLessThan(wait.plus(SLACK));
             }
+        }
+    }
+
+    @Test
+    void verifyNamesTheServerWithinItsTimeoutWhenTheServerIsSilent() throws Exception {
+        try (RedisLockRegistry registry = RedisLockRegistry.builder(factory).build()) {
+            registry.verify(Duration.ofSeconds(2));
+            server.pause();
+            Duration timeout = Duration.ofMillis(500);
+            long start = System.nanoTime();
+            Throwable thrown = catchThrowable(() -> registry.verify(timeout));
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(thrown)
+                    .isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining(server.address())
+                    .hasMessageContaining("Check that Redis runs");
+            assertThat(took).isLessThan(timeout.plus(SLACK));
         }
     }
 

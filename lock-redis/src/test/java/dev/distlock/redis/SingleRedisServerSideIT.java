@@ -1,0 +1,43 @@
+package dev.distlock.redis;
+
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.testing.ManagedProcess;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/** {@link RedisServerSideContract} on one redis-server. */
+class SingleRedisServerSideIT extends RedisServerSideContract {
+
+    private static RedisServers servers;
+    private static ManagedProcess server;
+    private static LettuceConnectionFactory factory;
+
+    @BeforeAll
+    static void startServer() {
+        servers = new RedisServers();
+        server = servers.start();
+        factory = servers.factory(server);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        servers.close();
+    }
+
+    @Override
+    protected LockRegistry registry(Duration lease) {
+        return RedisLockRegistry.builder(factory).leaseTime(lease).build();
+    }
+
+    @Override
+    protected long keysOnServers() throws Exception {
+        return Long.parseLong(RedisServers.cli(server.port(), "DBSIZE").trim());
+    }
+
+    @Override
+    protected int distinctKeys() {
+        return 100_000;
+    }
+}
