@@ -22,11 +22,15 @@ final class LockQueue {
 
     private static final Logger log = LoggerFactory.getLogger(LockQueue.class);
 
+    /** How many key nodes the queue remembers as existing, so that hot keys skip creating theirs. */
+    private static final int RECENT_KEYS = 1024;
+
     private final LockPaths paths;
     private final ZooKeeperCalls calls;
     private final SessionTracker session;
     private final LockDriver driver;
     private final Duration overrun;
+    private final RecentKeys recentKeys = new RecentKeys(RECENT_KEYS);
 
     /**
      * @param overrun how far past its wait time an attempt may run to finish the calls it started
@@ -48,8 +52,10 @@ final class LockQueue {
                 : System.nanoTime() + deadline.remainingNanos() + overrun.toNanos();
         String keyPath = paths.keyPath(key);
         long askedAt = System.nanoTime();
+        byte[] holder = request.holder().getBytes(StandardCharsets.US_ASCII);
         ZooKeeperCalls.Created created =
-                calls.createLockNode(keyPath, request.holder().getBytes(StandardCharsets.US_ASCII), key, callsEnd);
+                calls.createLockNode(keyPath, holder, key, recentKeys.contains(keyPath), callsEnd);
+        recentKeys.add(keyPath);
         String ownPath = created.path();
         boolean granted = false;
         try {

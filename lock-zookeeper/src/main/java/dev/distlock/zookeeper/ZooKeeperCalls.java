@@ -3,6 +3,7 @@ package dev.distlock.zookeeper;
 import dev.distlock.core.LockBackendException;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -22,6 +23,8 @@ final class ZooKeeperCalls {
 
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperCalls.class);
 
+    private static final BackgroundCallback IGNORED = (client, event) -> {};
+
     private final CuratorFramework client;
     private final String address;
 
@@ -38,24 +41,36 @@ final class ZooKeeperCalls {
      * Creates a protected ephemeral-sequential lock node under {@code keyPath} (parents as
      * containers), with {@code data}, and reads the key's children right behind it. A node
      * created after the caller gave up is deleted.
+     *
+     * @param keyNodeKnown whether the key's node existed lately; if not, its creation is sent first
+     *     (a create that finds it there already costs the server little, a missing parent a round trip)
      */
-    Created createLockNode(String keyPath, byte[] data, String key, long callsEnd) throws InterruptedException {
+    Created createLockNode(String keyPath, byte[] data, String key, boolean keyNodeKnown, long callsEnd)
+            throws InterruptedException {
         String path = LockPaths.lockNodePath(keyPath);
-        PendingCall create = sendCreate(path, data, key);
-        // Sent on the same session right behind the create, which the server answers in order: the line as it
-        // stands just after this node joined, without first waiting a round trip for the create's answer.
-        PendingCall read = sendChildren(keyPath, key);
-        CuratorEvent created = answer(create, key, "creating its lock node", callsEnd);
-        boolean recreated = false;
-        for (int retry = 0; retry < 3 && created.getResultCode() == KeeperException.Code.NONODE.intValue(); retry++) {
-            // The server swept the empty parent container between Curator creating it and this node: again.
-            created = answer(sendCreate(path, data, key), key, "creating its lock node", callsEnd);
-            recreated = true;
+        PendingCall read = null;
+        CuratorEvent created = null;
+        for (int attempt = keyNodeKnown ? 0 : 1; attempt < 4; attempt++) {
+            if (attempt == 1) {
+                // The key's node is missing (first use, or the server removed it when it was empty): create it as a
+                // container right in front of the lock node, again in one round trip.
+                sendCreateContainer(keyPath, key);
+            }
+            // Past that, the root is missing too, or the server swept the key's node again meanwhile: Curator
+            // creates every missing parent, one call at a time.
+            PendingCall create = sendCreate(path, data, key, attempt >= 2);
+            // Sent on the same session right behind the create, which the server answers in order: the line as it
+            // stands just after this node joined, without first waiting a round trip for the create's answer.
+            read = attempt >= 2 ? null : sendChildren(keyPath, key);
+            created = answer(create, key, "creating its lock node", callsEnd);
+            if (created.getResultCode() != KeeperException.Code.NONODE.intValue()) {
+                break;
+            }
         }
         if (existing(created, key) == null) {
             throw failure(key, "its lock node's parent " + keyPath + " kept vanishing", null);
         }
-        CuratorEvent line = recreated ? null : read.await(callsEnd - System.nanoTime());
+        CuratorEvent line = read == null ? null : read.await(callsEnd - System.nanoTime());
         boolean lineSeen = line != null && line.getResultCode() == KeeperException.Code.OK.intValue();
         return new Created(created.getName(), created.getStat(), lineSeen ? line.getChildren() : null);
     }
@@ -67,19 +82,36 @@ final class ZooKeeperCalls {
         return children == null ? null : children.getChildren();
     }
 
-    private PendingCall sendCreate(String path, byte[] data, String key) {
+    private PendingCall sendCreate(String path, byte[] data, String key, boolean withParents) {
         PendingCall create = new PendingCall(this::deleteLateNode);
         try {
-            client.create()
-                    .creatingParentContainersIfNeeded()
-                    .withProtection()
-                    .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                    .inBackground(create)
-                    .forPath(path, data);
+            if (withParents) {
+                client.create()
+                        .creatingParentContainersIfNeeded()
+                        .withProtection()
+                        .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                        .inBackground(create)
+                        .forPath(path, data);
+            } else {
+                client.create()
+                        .withProtection()
+                        .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                        .inBackground(create)
+                        .forPath(path, data);
+            }
         } catch (Exception e) {
             throw failure(key, "could not send the request that creates its lock node", e);
         }
         return create;
+    }
+
+    /** Creates the key's node as a container; its answer (it may exist already) is not waited for. */
+    private void sendCreateContainer(String keyPath, String key) {
+        try {
+            client.create().withMode(CreateMode.CONTAINER).inBackground(IGNORED).forPath(keyPath);
+        } catch (Exception e) {
+            throw failure(key, "could not send the request that creates the key's node " + keyPath, e);
+        }
     }
 
     private PendingCall sendChildren(String path, String key) {
