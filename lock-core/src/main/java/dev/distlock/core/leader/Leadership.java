@@ -38,6 +38,8 @@ public final class Leadership implements AutoCloseable {
     private volatile LockHandle term;
     private volatile boolean closed;
     private boolean resignRequested;
+    /** True while the campaign thread waits for the name: the only time close() interrupts it. */
+    private boolean acquiring;
 
     private Leadership(LockRegistry registry, String name, LeadershipListener listener, CampaignOptions options) {
         this.registry = Objects.requireNonNull(registry, "registry");
@@ -106,11 +108,13 @@ public final class Leadership implements AutoCloseable {
         synchronized (monitor) {
             closed = true;
             monitor.notifyAll();
+            if (acquiring) {
+                thread.interrupt();
+            }
         }
         if (Thread.currentThread() == thread) {
             return;
         }
-        thread.interrupt();
         try {
             thread.join(CLOSE_WAIT.toMillis());
         } catch (InterruptedException e) {
@@ -138,6 +142,12 @@ public final class Leadership implements AutoCloseable {
 
     /** Waits for the name; empty when closed, or after a pause when the backend failed. */
     private Optional<LockHandle> acquire() {
+        synchronized (monitor) {
+            if (closed) {
+                return Optional.empty();
+            }
+            acquiring = true;
+        }
         try {
             return Optional.of(lock.acquire());
         } catch (InterruptedException e) {
@@ -157,6 +167,12 @@ public final class Leadership implements AutoCloseable {
                     e.getMessage());
             pause(options.retryDelay());
             return Optional.empty();
+        } finally {
+            synchronized (monitor) {
+                acquiring = false;
+                // An interrupt from close() that came as the name was granted must not reach the release.
+                Thread.interrupted();
+            }
         }
     }
 
@@ -175,7 +191,16 @@ public final class Leadership implements AutoCloseable {
         term = null;
         log.info("Leadership of '{}' on {} revoked, epoch {}", name, registry.backend(), epoch);
         notifyListener("revoked", () -> listener.revoked(epoch));
-        handle.close();
+        try {
+            handle.close();
+        } catch (RuntimeException e) {
+            log.warn(
+                    "Leadership of '{}' on {} could not release its name; other candidates take over when its lease"
+                            + " ends: {}",
+                    name,
+                    registry.backend(),
+                    e.getMessage());
+        }
         return resigned;
     }
 

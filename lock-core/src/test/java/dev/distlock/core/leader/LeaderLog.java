@@ -6,19 +6,20 @@ import java.util.List;
 
 /**
  * Records every candidate's grants and revocations in one order and detects two leaders at once:
- * a grant while another candidate's term has not been revoked yet is an overlap.
+ * a grant while another candidate's term has not been revoked yet is an overlap. Part of the
+ * test-jar, for the per-backend leadership tests.
  */
-final class LeaderLog {
+public final class LeaderLog {
 
     /** One grant or revocation, with the time it was recorded. */
-    record Event(String candidate, boolean granted, FencingToken epoch, long atNanos) {}
+    public record Event(String candidate, boolean granted, FencingToken epoch, long atNanos) {}
 
     private final List<Event> events = new ArrayList<>();
     private final List<String> leaders = new ArrayList<>();
     private int maxLeaders;
 
     /** A listener that records into this log under {@code candidate}'s name. */
-    LeadershipListener listener(String candidate) {
+    public LeadershipListener listener(String candidate) {
         return new LeadershipListener() {
             @Override
             public void granted(FencingToken epoch) {
@@ -44,28 +45,28 @@ final class LeaderLog {
     }
 
     /** The most candidates that led at once. */
-    synchronized int maxLeaders() {
+    public synchronized int maxLeaders() {
         return maxLeaders;
     }
 
-    synchronized List<Event> events() {
+    public synchronized List<Event> events() {
         return List.copyOf(events);
     }
 
     /** The epochs of all grants, in the order they were granted. */
-    synchronized List<Long> grantedEpochs() {
+    public synchronized List<Long> grantedEpochs() {
         return events.stream()
                 .filter(Event::granted)
                 .map(e -> e.epoch().value())
                 .toList();
     }
 
-    synchronized int grants() {
+    public synchronized int grants() {
         return (int) events.stream().filter(Event::granted).count();
     }
 
     /** Waits until {@code grants} grants were recorded, at most {@code timeoutMillis}; the last event then. */
-    synchronized Event awaitGrants(int grants, long timeoutMillis) throws InterruptedException {
+    public synchronized Event awaitGrants(int grants, long timeoutMillis) throws InterruptedException {
         long end = System.currentTimeMillis() + timeoutMillis;
         while (grants() < grants) {
             long left = end - System.currentTimeMillis();
@@ -83,7 +84,7 @@ final class LeaderLog {
     }
 
     /** Waits until {@code count} events were recorded, at most {@code timeoutMillis}; all events then. */
-    synchronized List<Event> awaitEvents(int count, long timeoutMillis) throws InterruptedException {
+    public synchronized List<Event> awaitEvents(int count, long timeoutMillis) throws InterruptedException {
         long end = System.currentTimeMillis() + timeoutMillis;
         while (events.size() < count) {
             long left = end - System.currentTimeMillis();
@@ -97,7 +98,7 @@ final class LeaderLog {
     }
 
     /** The candidate that leads now according to the log; null when none. */
-    synchronized String leader() {
+    public synchronized String leader() {
         return leaders.isEmpty() ? null : leaders.get(leaders.size() - 1);
     }
 }

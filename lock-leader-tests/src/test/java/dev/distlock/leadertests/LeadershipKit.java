@@ -1,0 +1,152 @@
+package dev.distlock.leadertests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.leader.CampaignOptions;
+import dev.distlock.core.leader.LeaderLog;
+import dev.distlock.core.leader.Leadership;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Leader election on one real backend: candidates in this JVM, and a leader in a JVM of its own
+ * that is killed or stopped. A subclass starts the server and says how to reach it.
+ */
+abstract class LeadershipKit {
+
+    private static final CampaignOptions QUICK = CampaignOptions.defaults()
+            .withCheckInterval(Duration.ofMillis(20))
+            .withRejoinDelay(Duration.ofMillis(100))
+            .withRetryDelay(Duration.ofMillis(100));
+
+    private final String name = "leader-" + UUID.randomUUID().toString().substring(0, 8);
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final Map<String, Leadership> candidates = new HashMap<>();
+    private final LeaderLog log = new LeaderLog();
+    private BackendClients clients;
+
+    /** Clients of the server under test, with the lease the tests use. */
+    protected abstract BackendClients newClients();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            resources.get(i).close();
+        }
+    }
+
+    @Test
+    void exactlyOneLeaderAtATimeAndEpochsRiseAcrossTerms() throws Exception {
+        for (String candidate : List.of("a", "b", "c")) {
+            campaign(candidate, QUICK);
+        }
+        int terms = 10;
+        for (int term = 1; term <= terms; term++) {
+            log.awaitGrants(term, 30_000);
+            candidates.get(log.leader()).resign();
+        }
+        log.awaitGrants(terms + 1, 30_000);
+
+        assertThat(log.maxLeaders()).as("candidates leading at once").isEqualTo(1);
+        List<Long> epochs = log.grantedEpochs();
+        for (int i = 1; i < epochs.size(); i++) {
+            assertThat(epochs.get(i)).as("epoch of term %d", i + 1).isGreaterThan(epochs.get(i - 1));
+        }
+    }
+
+    @Test
+    void resigningLeaderIsRevokedBeforeTheWaitingCandidateIsGranted() throws Exception {
+        // The resigned candidate stays out long enough that only the waiting one can be granted.
+        CampaignOptions options = CampaignOptions.defaults().withRejoinDelay(Duration.ofSeconds(10));
+        Leadership first = campaign("a", options);
+        log.awaitGrants(1, 30_000);
+        campaign("b", options);
+        Thread.sleep(500); // b is waiting for the name
+
+        long resignedAt = System.nanoTime();
+        first.resign();
+        LeaderLog.Event next = log.awaitGrants(2, 30_000);
+
+        assertThat(next.candidate()).isEqualTo("b");
+        assertThat(log.events())
+                .extracting(e -> e.candidate() + (e.granted() ? "+" : "-"))
+                .containsExactly("a+", "a-", "b+");
+        report("hand-over on resign", next.atNanos() - resignedAt);
+    }
+
+    @Test
+    void killedLeadersSuccessorIsGrantedOnceItsLeaseEnds() throws Exception {
+        ChildCandidate child = child();
+        long childEpoch = epochOf(child.await("GRANTED", 30_000));
+        campaign("parent", QUICK);
+        Thread.sleep(200);
+
+        long killedAt = System.nanoTime();
+        child.kill();
+        LeaderLog.Event next = log.awaitGrants(1, 30_000 + 3 * clients.lease().toMillis());
+
+        assertThat(next.epoch().value()).isGreaterThan(childEpoch);
+        report(
+                "failover after kill -9 of the leader (lease " + clients.lease().toMillis() + " ms)",
+                next.atNanos() - killedAt);
+    }
+
+    @Test
+    void stoppedLeaderIsNoLongerLeaderWhenItResumesAfterItsSuccessorWasGranted() throws Exception {
+        ChildCandidate child = child();
+        long childEpoch = epochOf(child.await("GRANTED", 30_000));
+        campaign("parent", QUICK);
+        Thread.sleep(200);
+
+        long stoppedAt = System.nanoTime();
+        child.pause();
+        LeaderLog.Event next = log.awaitGrants(1, 30_000 + 3 * clients.lease().toMillis());
+        child.resume();
+
+        assertThat(child.await("RESUMED", 30_000).text()).isEqualTo("RESUMED false");
+        assertThat(epochOf(child.await("REVOKED", 30_000))).isEqualTo(childEpoch);
+        assertThat(child.lines())
+                .as("the stopped leader claimed to lead after its successor was granted")
+                .filteredOn(line -> line.text().startsWith("LEADING") && line.atNanos() > next.atNanos())
+                .isEmpty();
+        assertThat(next.epoch().value()).isGreaterThan(childEpoch);
+        report(
+                "failover after SIGSTOP of the leader (lease " + clients.lease().toMillis() + " ms)",
+                next.atNanos() - stoppedAt);
+    }
+
+    private ChildCandidate child() throws Exception {
+        ChildCandidate child = new ChildCandidate(name, clients());
+        resources.add(child);
+        return child;
+    }
+
+    private Leadership campaign(String candidate, CampaignOptions options) {
+        Leadership leadership = Leadership.campaign(clients().newRegistry(), name, log.listener(candidate), options);
+        resources.add(leadership);
+        candidates.put(candidate, leadership);
+        return leadership;
+    }
+
+    private BackendClients clients() {
+        if (clients == null) {
+            clients = newClients();
+            resources.add(0, clients);
+        }
+        return clients;
+    }
+
+    private static long epochOf(ChildCandidate.Line line) {
+        return Long.parseLong(line.text().substring(line.text().indexOf(' ') + 1));
+    }
+
+    private void report(String what, long nanos) {
+        System.out.printf("%s, %s: %.1f ms%n", getClass().getSimpleName(), what, nanos / 1e6);
+    }
+}
