@@ -10,8 +10,6 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 record Backoff(Duration initial, Duration max) {
 
-    static final Backoff DEFAULT = new Backoff(Duration.ofMillis(5), Duration.ofMillis(200));
-
     Backoff {
         if (initial.isNegative() || initial.isZero() || max.compareTo(initial) < 0) {
             throw new IllegalArgumentException(

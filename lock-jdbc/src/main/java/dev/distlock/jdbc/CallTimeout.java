@@ -5,26 +5,27 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How long one call on the lock table may take. Each statement gets the time left as its JDBC
- * query timeout, which the database enforces by cancelling the statement (a statement waiting on
- * a row lock included). JDBC counts query timeouts in whole seconds, so a statement gets at least
- * one: a call with less than a second left (a zero-wait {@code tryAcquire}) may run up to one
- * second. As a backstop for a database that stops answering altogether, and so cannot even
- * answer the cancel, the connection's network timeout is the query timeout plus {@link
- * #NETWORK_GRACE}; when it runs out the driver gives up on the connection.
+ * How long one call on the lock table may take, in three layers. A lock statement that waits on
+ * a row lock is ended by the database at {@link #serverWaitMillis()} (the time left, at least
+ * {@link #MIN_SERVER_WAIT}), where the dialect can say so in milliseconds; elsewhere by the JDBC
+ * query timeout in whole seconds ({@link #querySeconds()}). A database that stops answering
+ * altogether is given up by the connection's network timeout, {@link #SLACK} after the server's
+ * own bound, when the driver abandons the connection.
  *
  * @param deadline when the call should be over
- * @param cap the longest query timeout of one statement, whatever the deadline
+ * @param cap the longest any one statement may take, whatever the deadline
  */
 record CallTimeout(Deadline deadline, Duration cap) {
 
-    /** Time for the database to answer a cancelled statement before the connection counts as dead. */
-    static final Duration NETWORK_GRACE = Duration.ofSeconds(1);
+    /** The shortest wait a database is asked to bound: room for one statement of a zero-wait attempt. */
+    static final Duration MIN_SERVER_WAIT = Duration.ofMillis(100);
 
-    private static final long MIN_SECONDS = 1;
-    private static final long MAX_SECONDS = 3600;
+    /** Time for the database's answer (or the answer to its own timeout) to arrive before the connection counts as dead. */
+    static final Duration SLACK = Duration.ofMillis(150);
 
-    /** A call that ends at {@code deadline}, each statement waiting at most {@code cap}. */
+    private static final long MAX_MILLIS = TimeUnit.HOURS.toMillis(1);
+
+    /** A call that ends at {@code deadline}, each statement taking at most {@code cap}. */
     static CallTimeout until(Deadline deadline, Duration cap) {
         return new CallTimeout(deadline, cap);
     }
@@ -34,15 +35,19 @@ record CallTimeout(Deadline deadline, Duration cap) {
         return new CallTimeout(Deadline.after(budget), budget);
     }
 
-    /** The query timeout for a statement starting now: the time left, rounded up to whole seconds, at least one. */
-    int querySeconds() {
-        long nanos = Math.min(deadline.remainingNanos(), cap.toNanos());
-        long seconds = TimeUnit.NANOSECONDS.toSeconds(nanos + 999_999_999);
-        return (int) Math.max(MIN_SECONDS, Math.min(MAX_SECONDS, seconds));
+    /** How long the database may let a statement starting now wait: the time left, at least {@link #MIN_SERVER_WAIT}. */
+    long serverWaitMillis() {
+        long millis = TimeUnit.NANOSECONDS.toMillis(Math.min(deadline.remainingNanos(), cap.toNanos()) + 999_999);
+        return Math.max(MIN_SERVER_WAIT.toMillis(), Math.min(MAX_MILLIS, millis));
     }
 
-    /** The network timeout for a connection whose statements start now. */
+    /** The JDBC query timeout for a statement starting now: {@link #serverWaitMillis()} rounded up to whole seconds. */
+    int querySeconds() {
+        return (int) TimeUnit.MILLISECONDS.toSeconds(serverWaitMillis() + 999);
+    }
+
+    /** The network timeout for a connection whose statement starts now. */
     int networkMillis() {
-        return (int) (TimeUnit.SECONDS.toMillis(querySeconds()) + NETWORK_GRACE.toMillis());
+        return (int) (serverWaitMillis() + SLACK.toMillis());
     }
 }

@@ -1,103 +1,163 @@
 package dev.distlock.jdbc;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransactionRollbackException;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Locale;
+import java.util.OptionalLong;
+import javax.sql.DataSource;
 
-/** The databases the lock table runs on, each with its {@link Statements} and DDL resource. */
-enum Dialect {
-    POSTGRESQL("postgresql", Statements.postgresql()),
-    /** MySQL and MariaDB. */
-    MYSQL("mysql", Statements.mysql()),
-    H2("h2", Statements.h2());
+/**
+ * One database's way of running the lock table: its statements (with the table name in place)
+ * and what differs in running them. Every time in the statements is the database's own clock;
+ * the client binds only a lease length. Parameters, the same in every dialect: take (key, owner,
+ * holder, lease µs); renew (lease µs, key, owner); deleteLive, clearLive, clearOwn (key, owner);
+ * forceDelete, forceClear, holder (key); sweep (rows).
+ *
+ * <p>Fencing tokens: a taken row's fence becomes max(fence + 1, the database clock in
+ * microseconds since 1970), and a fresh row's the clock. Rows go away on release (and by {@link
+ * #sweep}) only once the clock has passed their fence, so a key's next row starts above every
+ * token it had, as long as the database clock does not step back.
+ */
+abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
 
-    private final String id;
-    private final Statements statements;
+    /** Frees an expired row still marked with the releasing owner, for the sweep to delete. */
+    private static final String CLEAR_OWN =
+            "UPDATE ${table} SET owner = NULL, holder = NULL, expires_at = NULL WHERE lock_key = ? AND owner = ?";
 
-    Dialect(String id, Statements statements) {
-        this.id = id;
-        this.statements = statements;
+    private static final String PROBE = "SELECT lock_key, owner, holder, expires_at, fence FROM ${table} WHERE 1 = 0";
+
+    final String renew;
+    final String deleteLive;
+    final String clearLive;
+    final String clearOwn;
+    final String forceDelete;
+    final String forceClear;
+    final String holder;
+    final String sweep;
+    final String now;
+    final String probe;
+    private final String schemaResource;
+
+    /**
+     * @param nowMicros the database clock in microseconds since 1970, as an SQL expression
+     * @param deleteLive deletes a live row of ${whose} once the clock has passed its fence
+     * @param clearLive frees a live row of ${whose} that the clock has not passed yet
+     */
+    Dialect(
+            TableName table,
+            String id,
+            String nowMicros,
+            String renew,
+            String deleteLive,
+            String clearLive,
+            String holder,
+            String sweep,
+            String now) {
+        this.schemaResource = "dev/distlock/jdbc/schema-" + id + ".sql";
+        this.renew = sql(renew, table, nowMicros);
+        this.deleteLive = sql(deleteLive, table, nowMicros).replace("${whose}", "owner = ?");
+        this.clearLive = sql(clearLive, table, nowMicros).replace("${whose}", "owner = ?");
+        this.forceDelete = sql(deleteLive, table, nowMicros).replace("${whose}", "owner IS NOT NULL");
+        this.forceClear = sql(clearLive, table, nowMicros).replace("${whose}", "owner IS NOT NULL");
+        this.clearOwn = table.into(CLEAR_OWN);
+        this.holder = sql(holder, table, nowMicros);
+        this.sweep = sql(sweep, table, nowMicros);
+        this.now = now;
+        this.probe = table.into(PROBE);
     }
 
-    /** The statements, with {@code ${table}} standing for the table name. */
-    Statements statements() {
-        return statements;
-    }
-
-    /** The dialect for {@link java.sql.DatabaseMetaData#getDatabaseProductName()}. */
-    static Dialect of(String productName) {
+    /** The dialect of the database a connection's metadata describes. */
+    static Dialect of(String productName, String productVersion, TableName table) {
         String name = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
+        String version = productVersion == null ? "" : productVersion.toLowerCase(Locale.ROOT);
         if (name.contains("postgresql")) {
-            return POSTGRESQL;
+            return new PostgresDialect(table);
         }
         if (name.contains("mysql") || name.contains("mariadb")) {
-            return MYSQL;
+            return new MySqlDialect(table, name.contains("mariadb") || version.contains("mariadb"));
         }
         if (name.equals("h2")) {
-            return H2;
+            return new H2Dialect(table);
         }
         throw new IllegalStateException("The jdbc lock backend does not support the database '" + productName
-                + "'. Supported: PostgreSQL, MySQL, MariaDB and H2; use another distributed-lock.backend for it.");
+                + "'. Supported: PostgreSQL, MySQL, MariaDB and H2; use another lock backend for it.");
+    }
+
+    static String sql(String template, TableName table, String nowMicros) {
+        return table.into(template).replace("${now_us}", nowMicros);
     }
 
     /** The DDL resource on the classpath, with {@code ${table}} standing for the table name. */
     String schemaResource() {
-        return "dev/distlock/jdbc/schema-" + id + ".sql";
+        return schemaResource;
     }
 
-    /** The lease as bound into the statements. */
-    long leaseAmount(Duration lease) {
-        if (this == MYSQL) {
-            // DATETIME(3) truncates the current time to the millisecond: one more keeps the
-            // database's lease at least as long as the client's view of it.
-            return (lease.plusMillis(1).toNanos() + 999) / 1000;
-        }
-        return (lease.toNanos() + 999_999) / 1_000_000;
+    /**
+     * Takes the row of {@code attempt.key()} if it is free, expired or missing, for the attempt's
+     * owner, with a row lock wait bounded by {@code timeout}; returns the new fence.
+     */
+    abstract OptionalLong take(Connection connection, Attempt attempt, CallTimeout timeout) throws SQLException;
+
+    /** Prepares a statement whose wait is bounded by {@code timeout}'s query timeout. */
+    PreparedStatement prepare(Connection connection, String sql, CallTimeout timeout) throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        statement.setQueryTimeout(timeout.querySeconds());
+        return statement;
+    }
+
+    /** How waiters learn that a key was released: by polling, unless the database can tell them. */
+    ReleaseSignals releaseSignals(DataSource dataSource, String address) {
+        return ReleaseSignals.polling();
     }
 
     /**
      * Whether a statement failed by giving up a wait, the database alive and the statement rolled
-     * back: cancelled at its query timeout, a lock-wait timeout, a deadlock or serialization
-     * victim. A lost connection (SQL state class 08) never counts.
+     * back: cancelled at its timeout, a lock-wait timeout, a deadlock or serialization victim. A
+     * lost connection (SQL state class 08) never counts.
      */
-    boolean gaveUpWaiting(SQLException e) {
+    final boolean gaveUpWaiting(SQLException e) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         if (state.startsWith("08")) {
             return false;
         }
-        if (e instanceof SQLTimeoutException
+        return e instanceof SQLTimeoutException
                 || e instanceof SQLTransactionRollbackException
-                || state.startsWith("40")) {
-            return true;
-        }
-        return switch (this) {
-            // 57014 query_canceled (the query timeout), 55P03 lock_not_available (a lock_timeout)
-            case POSTGRESQL -> state.equals("57014") || state.equals("55P03");
-            // 1205 lock wait timeout, 1317 query interrupted, 1969 MariaDB's max_statement_time, 3024 MySQL's
-            // max_execution_time
-            case MYSQL ->
-                state.equals("70100")
-                        || switch (e.getErrorCode()) {
-                            case 1205, 1317, 1969, 3024 -> true;
-                            default -> false;
-                        };
-            // 57014 statement cancelled, HYT00 lock timeout
-            case H2 -> state.equals("57014") || state.startsWith("HYT");
-        };
+                || state.startsWith("40")
+                || gaveUpWaiting(state, e.getErrorCode());
     }
 
+    /** This database's own codes for a statement that gave up waiting. */
+    abstract boolean gaveUpWaiting(String sqlState, int errorCode);
+
     /** Reads the result of {@link #now}. */
-    Instant readNow(ResultSet rs) throws SQLException {
-        if (this == MYSQL) {
-            return rs.getObject(1, LocalDateTime.class).toInstant(ZoneOffset.UTC);
+    abstract Instant readNow(ResultSet rs) throws SQLException;
+
+    /**
+     * The fence of the row {@code attempt} just took, read back by its owner (unique per hold,
+     * so the row read is the one just taken), for databases whose take cannot return it.
+     */
+    static OptionalLong readFence(Connection connection, String sql, Attempt attempt, CallTimeout timeout)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setQueryTimeout(timeout.querySeconds());
+            statement.setString(1, attempt.key());
+            statement.setString(2, attempt.owner());
+            try (ResultSet rs = statement.executeQuery()) {
+                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+            }
         }
-        return rs.getObject(1, OffsetDateTime.class).toInstant();
+    }
+
+    /** Binds key, owner, holder and lease from {@code first} on, in that order. */
+    static void bindTake(PreparedStatement statement, int first, Attempt attempt) throws SQLException {
+        statement.setString(first, attempt.key());
+        statement.setString(first + 1, attempt.owner());
+        statement.setString(first + 2, attempt.holder());
+        statement.setLong(first + 3, attempt.leaseMicros());
     }
 }

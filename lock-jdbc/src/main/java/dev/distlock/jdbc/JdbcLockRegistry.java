@@ -13,9 +13,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Locks kept as rows of a lock table in PostgreSQL, MySQL/MariaDB or H2, over the application's
- * {@link DataSource}. Each key's row carries its owner, an expiry computed by the database's
- * clock and a {@code fence} column that gives the fencing tokens. Lock statements run in their
- * own short transactions on connections borrowed only for the statement.
+ * {@link DataSource}. A held key's row carries its owner, the holder's description, an expiry
+ * computed by the database's clock and a {@code fence} column that gives the fencing tokens; a
+ * release deletes the row. Lock statements run in their own short transactions on connections
+ * borrowed only for the statement.
  */
 public final class JdbcLockRegistry extends LockRegistrySupport {
 
@@ -24,11 +25,11 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
     /** Above this, the JVM's clock and the database's are reported as apart. */
     private static final Duration REPORTED_CLOCK_OFFSET = Duration.ofSeconds(1);
 
-    private final LockTable table;
+    private final TableName table;
     private final Duration clockOffset;
 
-    private JdbcLockRegistry(LockTable table, RegistryOptions options, Duration clockOffset) {
-        super(new JdbcLockBackend(table, Backoff.DEFAULT), options);
+    private JdbcLockRegistry(JdbcLockBackend backend, TableName table, RegistryOptions options, Duration clockOffset) {
+        super(backend, options);
         this.table = table;
         this.clockOffset = clockOffset;
     }
@@ -40,7 +41,7 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
 
     /** The lock table's name. */
     public String tableName() {
-        return table.table().value();
+        return table.value();
     }
 
     /**
@@ -51,7 +52,7 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
         return clockOffset;
     }
 
-    private static Duration measureClockOffset(LockTable table, Clock clock) {
+    private static Duration measureClockOffset(LockTable table, String address, Clock clock) {
         Instant before = clock.instant();
         Instant database = table.databaseNow();
         Instant after = clock.instant();
@@ -64,7 +65,7 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
                             + " expires_at column will not line up; check NTP on both hosts.",
                     offset.abs(),
                     offset.isNegative() ? "behind" : "ahead of",
-                    table.address());
+                    address);
         }
         return offset;
     }
@@ -75,6 +76,8 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
         private final DataSource dataSource;
         private TableName tableName = new TableName(TableName.DEFAULT);
         private boolean initializeSchema;
+        private boolean releaseNotifications = true;
+        private Duration sweepInterval = Duration.ofMinutes(1);
         private Clock clock = Clock.systemUTC();
 
         private Builder(DataSource dataSource) {
@@ -97,6 +100,29 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
         }
 
         /**
+         * Whether waiters on PostgreSQL are woken by {@code LISTEN}/{@code NOTIFY} when a key is
+         * released (default true). The registry then keeps one connection of the pool for listening
+         * once it first waits; turn it off for a pool too small to spare one. Other databases poll.
+         */
+        public Builder releaseNotifications(boolean releaseNotifications) {
+            this.releaseNotifications = releaseNotifications;
+            return this;
+        }
+
+        /**
+         * How often the registry deletes rows that nobody released (holders that crashed or lost
+         * their connection), default one minute. A release deletes its own row at once.
+         */
+        public Builder sweepInterval(Duration sweepInterval) {
+            if (sweepInterval == null || sweepInterval.isNegative() || sweepInterval.isZero()) {
+                throw new IllegalArgumentException(
+                        "The lock table's sweep interval must be positive, was " + sweepInterval + " (jdbc backend)");
+            }
+            this.sweepInterval = sweepInterval;
+            return this;
+        }
+
+        /**
          * The clock compared with the database's at start-up, to warn when they are apart. It is
          * never used for expiry, which the database decides by its own clock.
          */
@@ -114,8 +140,15 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
          */
         @Override
         public JdbcLockRegistry build() {
-            LockTable table = LockTable.open(dataSource, tableName, initializeSchema);
-            return new JdbcLockRegistry(table, options(), measureClockOffset(table, clock));
+            LockDatabase db = LockDatabase.connect(dataSource, tableName);
+            new LockSchema(db).check(initializeSchema);
+            LockTable table = new LockTable(db);
+            Duration offset = measureClockOffset(table, db.address, clock);
+            ReleaseSignals signals = releaseNotifications
+                    ? db.dialect.releaseSignals(db.dataSource, db.address)
+                    : ReleaseSignals.polling();
+            JdbcLockBackend backend = new JdbcLockBackend(db, table, signals, sweepInterval);
+            return new JdbcLockRegistry(backend, tableName, options(), offset);
         }
     }
 }

@@ -12,6 +12,6 @@ import java.sql.SQLException;
 final class LockStatementTimeoutException extends LockBackendException {
 
     LockStatementTimeoutException(String address, String key, String problem, SQLException cause) {
-        super(LockTable.BACKEND, address, key, problem, cause);
+        super(JdbcLockBackend.NAME, address, key, problem, cause);
     }
 }

@@ -4,18 +4,26 @@
  * DESIGN.md's "Semantics every backend keeps"; the DDL per database is in {@code
  * dev/distlock/jdbc/schema-*.sql} on the classpath.
  *
- * <p>How a wait is bounded. A waiter starts no attempt after its deadline, and each lock statement
- * gets the time left as its query timeout, in whole seconds and at least one (so a zero-wait
- * {@code tryAcquire} may take up to a second when another transaction holds the key's row). A
- * statement the database cancels or ends as a lock-wait or deadlock victim is rolled back and
- * counts as "not free". A database that stops answering is given up by the connection's network
- * timeout (query timeout plus one second) and fails with a {@code LockBackendException}.
- * Renewals and releases are bounded by a third of the lease (at least a second), leaving the
- * watchdog time to retry. Not bounded by the wait time: waiting for a pooled connection, which
- * only the pool's own timeout ends (keep HikariCP's {@code connectionTimeout} no longer than the
- * wait times used); H2's row lock waits, which end at H2's {@code LOCK_TIMEOUT} (2 s by default)
- * rather than the query timeout; and on PostgreSQL, the driver's wait for its cancel request to a
- * silent server, bounded by the URL's {@code cancelSignalTimeout} (10 s by default; set it low,
- * e.g. 1).
+ * <p>Roles: {@code Dialect} (one per database) owns the statements; {@link
+ * dev.distlock.jdbc.LockDatabase} runs one bounded call on its own connection; {@link
+ * dev.distlock.jdbc.LockTable} is the lock operations; {@code LockSchema} checks
+ * and creates the table; {@code JdbcLockBackend} is the lock logic; {@link
+ * dev.distlock.jdbc.TableUpkeep} frees and sweeps rows in the background; {@link
+ * dev.distlock.jdbc.ReleaseSignals} wakes waiters.
+ *
+ * <p>Server state: a row exists while its key is held. A release deletes it once the database
+ * clock has passed its fence (otherwise it only clears the owner); rows nobody released are
+ * deleted by the sweep after their lease ended. Tokens are max(fence + 1, database clock in µs).
+ *
+ * <p>How a wait is bounded. A waiter starts no attempt after its deadline. The database ends a
+ * take's row lock wait at the time left (at least 100 ms): PostgreSQL by {@code lock_timeout},
+ * MariaDB by {@code max_statement_time}; MySQL and H2 only by the JDBC query timeout in whole
+ * seconds (H2 by its {@code LOCK_TIMEOUT}). A database that stops answering is given up by the
+ * connection's network timeout, 150 ms after that, so a call ends at most about 250 ms after its
+ * wait time. An attempt that failed after sending its statement frees the row it may have taken
+ * before it throws (in the background when no wait time is left). Renewals and releases are
+ * bounded by a third of the lease. Not bounded by the wait time: waiting for a pooled connection,
+ * which only the pool's own timeout ends (keep HikariCP's {@code connectionTimeout} no longer than
+ * the wait times used).
  */
 package dev.distlock.jdbc;

@@ -9,33 +9,32 @@ import org.junit.jupiter.api.Test;
 class CallTimeoutTest {
 
     @Test
-    void queryTimeoutIsTheTimeLeftRoundedUpToWholeSeconds() {
-        assertThat(CallTimeout.until(Deadline.after(Duration.ofMillis(2500)), Duration.ofSeconds(60))
-                        .querySeconds())
-                .isEqualTo(3);
-        assertThat(CallTimeout.of(Duration.ofSeconds(2)).querySeconds()).isBetween(1, 2);
+    void serverWaitIsTheTimeLeftInMilliseconds() {
+        long millis = CallTimeout.until(Deadline.after(Duration.ofMillis(2500)), Duration.ofSeconds(60))
+                .serverWaitMillis();
+        assertThat(millis).isBetween(2400L, 2500L);
     }
 
     @Test
-    void passedDeadlineStillGivesTheStatementOneSecond() {
-        assertThat(CallTimeout.until(Deadline.after(Duration.ZERO), Duration.ofSeconds(60))
-                        .querySeconds())
-                .isEqualTo(1);
-        assertThat(CallTimeout.of(Duration.ofMillis(10)).querySeconds()).isEqualTo(1);
+    void passedDeadlineStillGivesTheStatementItsMinimum() {
+        CallTimeout passed = CallTimeout.until(Deadline.after(Duration.ZERO), Duration.ofSeconds(60));
+        assertThat(passed.serverWaitMillis()).isEqualTo(CallTimeout.MIN_SERVER_WAIT.toMillis());
+        assertThat(passed.querySeconds()).isEqualTo(1);
     }
 
     @Test
-    void capBoundsTheStatementOfALongOrEndlessWait() {
-        assertThat(CallTimeout.until(Deadline.never(), Duration.ofSeconds(60)).querySeconds())
-                .isEqualTo(60);
+    void queryTimeoutIsTheServerWaitRoundedUpToWholeSeconds() {
         assertThat(CallTimeout.until(Deadline.after(Duration.ofMinutes(5)), Duration.ofMillis(1500))
                         .querySeconds())
                 .isEqualTo(2);
+        assertThat(CallTimeout.until(Deadline.never(), Duration.ofSeconds(60)).querySeconds())
+                .isEqualTo(60);
     }
 
     @Test
-    void networkTimeoutLeavesTheCancelItsGraceBeyondTheQueryTimeout() {
+    void networkTimeoutIsTheServerWaitPlusTheSlack() {
         CallTimeout timeout = CallTimeout.until(Deadline.never(), Duration.ofSeconds(4));
-        assertThat(timeout.networkMillis()).isEqualTo(4000 + CallTimeout.NETWORK_GRACE.toMillis());
+        assertThat(timeout.networkMillis()).isEqualTo(4000 + CallTimeout.SLACK.toMillis());
+        assertThat(CallTimeout.MIN_SERVER_WAIT.plus(CallTimeout.SLACK)).isLessThanOrEqualTo(Duration.ofMillis(250));
     }
 }

@@ -6,80 +6,123 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 class DialectTest {
 
+    private static final TableName TABLE = new TableName("app.locks");
+
+    private static List<Dialect> all() {
+        return List.of(
+                new PostgresDialect(TABLE),
+                new MySqlDialect(TABLE, false),
+                new MySqlDialect(TABLE, true),
+                new H2Dialect(TABLE));
+    }
+
     @Test
     void dialectFollowsTheDatabaseProductName() {
-        assertThat(Dialect.of("PostgreSQL")).isEqualTo(Dialect.POSTGRESQL);
-        assertThat(Dialect.of("MySQL")).isEqualTo(Dialect.MYSQL);
-        assertThat(Dialect.of("MariaDB")).isEqualTo(Dialect.MYSQL);
-        assertThat(Dialect.of("H2")).isEqualTo(Dialect.H2);
+        assertThat(Dialect.of("PostgreSQL", "15.2", TABLE)).isInstanceOf(PostgresDialect.class);
+        assertThat(Dialect.of("MySQL", "8.0.36", TABLE)).isInstanceOf(MySqlDialect.class);
+        assertThat(Dialect.of("MySQL", "5.5.5-10.11.6-MariaDB", TABLE)).isInstanceOf(MySqlDialect.class);
+        assertThat(Dialect.of("MariaDB", "10.11.6", TABLE)).isInstanceOf(MySqlDialect.class);
+        assertThat(Dialect.of("H2", "2.4.240", TABLE)).isInstanceOf(H2Dialect.class);
     }
 
     @Test
     void unsupportedDatabaseIsNamedInTheError() {
-        assertThatThrownBy(() -> Dialect.of("Oracle"))
+        assertThatThrownBy(() -> Dialect.of("Oracle", "19", TABLE))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("Oracle")
                 .hasMessageContaining("PostgreSQL, MySQL, MariaDB and H2");
     }
 
-    @ParameterizedTest
-    @EnumSource(Dialect.class)
-    void statementsTakeNoClientTimeOnlyALeaseLength(Dialect dialect) {
-        Statements sql = dialect.statements();
-        for (String statement : new String[] {sql.take(), sql.renew(), sql.releaseLive(), sql.insert()}) {
-            if (statement != null) {
-                assertThat(statement).contains("${table}").doesNotContainIgnoringCase("NOW(");
+    @Test
+    void statementsNameTheTableAndTakeNoClientTime() {
+        for (Dialect dialect : all()) {
+            for (String statement : List.of(
+                    dialect.renew,
+                    dialect.deleteLive,
+                    dialect.clearLive,
+                    dialect.clearOwn,
+                    dialect.forceDelete,
+                    dialect.forceClear,
+                    dialect.holder,
+                    dialect.sweep)) {
+                assertThat(statement)
+                        .as(dialect.getClass().getSimpleName())
+                        .contains("app.locks")
+                        .doesNotContain("${")
+                        .doesNotContainIgnoringCase("NOW(");
             }
         }
-        assertThat(dialect.leaseAmount(Duration.ofMillis(1500))).isGreaterThanOrEqualTo(1500);
     }
 
     @Test
-    void leaseIsRoundedUpNeverDown() {
-        assertThat(Dialect.POSTGRESQL.leaseAmount(Duration.ofNanos(1_000_001))).isEqualTo(2);
-        assertThat(Dialect.H2.leaseAmount(Duration.ofMillis(1000))).isEqualTo(1000);
-        // MySQL binds microseconds plus one millisecond for DATETIME(3)'s truncation of the current time.
-        assertThat(Dialect.MYSQL.leaseAmount(Duration.ofMillis(1000))).isEqualTo(1_001_000);
+    void releaseStatementsTouchOnlyTheOwnersRowAndForceStatementsAnyHeldRow() {
+        for (Dialect dialect : all()) {
+            assertThat(dialect.deleteLive).contains("owner = ?");
+            assertThat(dialect.clearLive).contains("owner = ?");
+            assertThat(dialect.forceDelete).contains("owner IS NOT NULL").doesNotContain("owner = ?");
+            assertThat(dialect.forceClear).contains("owner IS NOT NULL").doesNotContain("owner = ?");
+        }
     }
 
-    @ParameterizedTest
-    @EnumSource(Dialect.class)
-    void schemaResourceExistsAndUsesThePlaceholder(Dialect dialect) throws Exception {
-        try (var in = getClass().getClassLoader().getResourceAsStream(dialect.schemaResource())) {
-            assertThat(in).as(dialect.schemaResource()).isNotNull();
-            String ddl = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            assertThat(ddl).contains("CREATE TABLE IF NOT EXISTS ${table}").contains("fence");
+    @Test
+    void leaseIsRoundedUpToTheMicrosecondNeverDown() {
+        assertThat(Attempt.leaseMicros(Duration.ofNanos(1_000_001))).isEqualTo(1001);
+        assertThat(Attempt.leaseMicros(Duration.ofNanos(2_900_000))).isEqualTo(2900);
+        assertThat(Attempt.leaseMicros(Duration.ofMillis(1000))).isEqualTo(1_000_000);
+        assertThat(Attempt.leaseMicros(Duration.ofSeconds(30, 1))).isEqualTo(30_000_001);
+    }
+
+    @Test
+    void notificationChannelFitsAPostgresIdentifier() {
+        assertThat(PostgresDialect.channel(TABLE)).isEqualTo("distlock.app.locks");
+        assertThat(PostgresDialect.channel(new TableName("s".repeat(63) + "." + "t".repeat(63))))
+                .hasSize(63);
+    }
+
+    @Test
+    void schemaResourceExistsAndUsesThePlaceholder() throws Exception {
+        for (Dialect dialect : all()) {
+            try (var in = getClass().getClassLoader().getResourceAsStream(dialect.schemaResource())) {
+                assertThat(in).as(dialect.schemaResource()).isNotNull();
+                String ddl = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                assertThat(ddl)
+                        .contains("CREATE TABLE IF NOT EXISTS ${table}")
+                        .contains("fence")
+                        .contains("holder");
+            }
         }
     }
 
     @Test
     void cancelledLockWaitsCountAsGivingUpAndLostConnectionsDoNot() {
-        assertThat(Dialect.POSTGRESQL.gaveUpWaiting(new SQLException("canceling statement", "57014")))
+        Dialect postgres = new PostgresDialect(TABLE);
+        Dialect mysql = new MySqlDialect(TABLE, true);
+        Dialect h2 = new H2Dialect(TABLE);
+        assertThat(postgres.gaveUpWaiting(new SQLException("canceling statement", "57014")))
                 .isTrue();
-        assertThat(Dialect.POSTGRESQL.gaveUpWaiting(new SQLException("lock timeout", "55P03")))
+        assertThat(postgres.gaveUpWaiting(new SQLException("lock timeout", "55P03")))
                 .isTrue();
-        assertThat(Dialect.POSTGRESQL.gaveUpWaiting(new SQLException("deadlock detected", "40P01")))
+        assertThat(postgres.gaveUpWaiting(new SQLException("deadlock detected", "40P01")))
                 .isTrue();
-        assertThat(Dialect.MYSQL.gaveUpWaiting(new SQLException("Lock wait timeout exceeded", "HY000", 1205)))
+        assertThat(mysql.gaveUpWaiting(new SQLException("Lock wait timeout exceeded", "HY000", 1205)))
                 .isTrue();
-        assertThat(Dialect.MYSQL.gaveUpWaiting(new SQLTimeoutException("max_statement_time exceeded", "70100", 1969)))
+        assertThat(mysql.gaveUpWaiting(new SQLTimeoutException("max_statement_time exceeded", "70100", 1969)))
                 .isTrue();
-        assertThat(Dialect.H2.gaveUpWaiting(new SQLTimeoutException("Timeout trying to lock table", "HYT00")))
+        assertThat(h2.gaveUpWaiting(new SQLTimeoutException("Timeout trying to lock table", "HYT00")))
                 .isTrue();
 
-        assertThat(Dialect.POSTGRESQL.gaveUpWaiting(new SQLException("An I/O error occurred", "08006")))
+        assertThat(postgres.gaveUpWaiting(new SQLException("An I/O error occurred", "08006")))
                 .isFalse();
-        assertThat(Dialect.MYSQL.gaveUpWaiting(new SQLTimeoutException("socket timeout", "08000")))
+        assertThat(mysql.gaveUpWaiting(new SQLTimeoutException("socket timeout", "08000")))
                 .isFalse();
-        assertThat(Dialect.POSTGRESQL.gaveUpWaiting(new SQLException("relation does not exist", "42P01")))
+        assertThat(postgres.gaveUpWaiting(new SQLException("relation does not exist", "42P01")))
                 .isFalse();
-        assertThat(Dialect.MYSQL.gaveUpWaiting(new SQLException("Table doesn't exist", "42S02", 1146)))
+        assertThat(mysql.gaveUpWaiting(new SQLException("Table doesn't exist", "42S02", 1146)))
                 .isFalse();
     }
 }

@@ -7,4 +7,10 @@ class PostgresJdbcLockRegistryIT extends JdbcLockRegistryContract {
     protected TestDatabase database() {
         return TestDatabase.POSTGRESQL;
     }
+
+    /** The connection that listens for release notifications. */
+    @Override
+    protected int listenerConnections() {
+        return 1;
+    }
 }

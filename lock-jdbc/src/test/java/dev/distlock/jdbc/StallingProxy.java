@@ -21,6 +21,7 @@ final class StallingProxy implements AutoCloseable {
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean stalled;
+    private volatile byte[] dropReplyTo;
 
     StallingProxy(String targetHost, int targetPort) throws IOException {
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -38,6 +39,15 @@ final class StallingProxy implements AutoCloseable {
         stalled = true;
     }
 
+    /**
+     * Once: the next client message containing {@code marker} reaches the server, but the
+     * server's answer to it is dropped and the connection closed, as a network that fails after
+     * the database committed and before its reply arrived.
+     */
+    void dropReplyToMessageContaining(byte[] marker) {
+        dropReplyTo = marker;
+    }
+
     @Override
     public void close() throws IOException {
         server.close();
@@ -53,15 +63,28 @@ final class StallingProxy implements AutoCloseable {
                 Socket target = new Socket(targetHost, targetPort);
                 sockets.add(client);
                 sockets.add(target);
-                daemon("proxy-up", () -> pump(client, target));
-                daemon("proxy-down", () -> pump(target, client));
+                Connection connection = new Connection(client, target);
+                daemon("proxy-up", () -> pump(client, target, connection, true));
+                daemon("proxy-down", () -> pump(target, client, connection, false));
             }
         } catch (IOException e) {
             // closed
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    /** One proxied connection; {@code dropNextReply} marks one whose next answer is to be dropped. */
+    private static final class Connection {
+        final Socket client;
+        final Socket target;
+        volatile boolean dropNextReply;
+
+        Connection(Socket client, Socket target) {
+            this.client = client;
+            this.target = target;
+        }
+    }
+
+    private void pump(Socket from, Socket to, Connection connection, boolean upstream) {
         byte[] buffer = new byte[8192];
         try (InputStream in = from.getInputStream();
                 OutputStream out = to.getOutputStream()) {
@@ -70,12 +93,34 @@ final class StallingProxy implements AutoCloseable {
                 while (stalled && !from.isClosed()) {
                     Thread.sleep(20);
                 }
+                byte[] marker = dropReplyTo;
+                if (upstream && marker != null && contains(buffer, read, marker)) {
+                    dropReplyTo = null;
+                    connection.dropNextReply = true;
+                } else if (!upstream && connection.dropNextReply) {
+                    connection.client.close();
+                    connection.target.close();
+                    return;
+                }
                 out.write(buffer, 0, read);
                 out.flush();
             }
         } catch (IOException | InterruptedException e) {
             // one side closed
         }
+    }
+
+    private static boolean contains(byte[] buffer, int length, byte[] marker) {
+        outer:
+        for (int i = 0; i + marker.length <= length; i++) {
+            for (int j = 0; j < marker.length; j++) {
+                if (buffer[i + j] != marker[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     private static void daemon(String name, Runnable task) {

@@ -1,0 +1,33 @@
+package dev.distlock.jdbc;
+
+import dev.distlock.core.spi.LockRequest;
+import java.time.Duration;
+
+/**
+ * One acquisition as the lock statements bind it.
+ *
+ * @param key the full key
+ * @param owner the owner written into the row; unique per hold, so it also names this attempt
+ * @param holder the readable holder description stored beside it, null when there is none
+ * @param leaseMicros the lease in microseconds, the precision of every dialect's expires_at
+ */
+record Attempt(String key, String owner, String holder, long leaseMicros) {
+
+    static Attempt of(LockRequest request) {
+        String holder = request.holder() == null || request.holder().isEmpty() ? null : request.holder();
+        if (holder != null && holder.length() > LockRequest.MAX_HOLDER_LENGTH) {
+            holder = holder.substring(0, LockRequest.MAX_HOLDER_LENGTH);
+        }
+        return new Attempt(request.key(), request.owner().value(), holder, leaseMicros(request.leaseTime()));
+    }
+
+    /**
+     * The lease rounded up to whole microseconds: the database never keeps a lock for less than
+     * the lease the holder counts on (which the engine rounds down).
+     */
+    static long leaseMicros(Duration lease) {
+        long seconds = lease.getSeconds();
+        int nanos = lease.getNano();
+        return Math.addExact(Math.multiplyExact(seconds, 1_000_000L), (nanos + 999) / 1000);
+    }
+}

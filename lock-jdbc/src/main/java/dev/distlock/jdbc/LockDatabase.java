@@ -1,0 +1,184 @@
+package dev.distlock.jdbc;
+
+import dev.distlock.core.LockBackendException;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.concurrent.Executor;
+import javax.sql.DataSource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
+import org.springframework.jdbc.support.SQLExceptionTranslator;
+
+/**
+ * Where the lock table lives, and how one call on it runs: on a connection of its own, committed
+ * on its own, bounded in time, its failures turned into {@link LockBackendException}s that name
+ * the key, the database and what to do.
+ *
+ * <p>Every call borrows a connection from the pool and returns it at once, so neither a waiter nor
+ * a holder keeps one. Connections come straight from the {@link DataSource}, never from a
+ * transaction bound to the caller's thread (as {@code JdbcTemplate} would take them): a lock row
+ * must be visible to everyone as soon as it is written, whatever transaction the caller is in.
+ */
+final class LockDatabase {
+
+    /** Network timeouts are set through it; the drivers in use apply them to the socket and ignore it. */
+    private static final Executor DIRECT = Runnable::run;
+
+    final DataSource dataSource;
+    final TableName table;
+    final Dialect dialect;
+    final String address;
+    private final SQLExceptionTranslator translator;
+
+    private LockDatabase(DataSource dataSource, TableName table, Dialect dialect, String address, String product) {
+        this.dataSource = dataSource;
+        this.table = table;
+        this.dialect = dialect;
+        this.address = address;
+        this.translator = new SQLErrorCodeSQLExceptionTranslator(product);
+    }
+
+    /** Connects once to learn the database, its dialect and its address. */
+    static LockDatabase connect(DataSource dataSource, TableName table) {
+        DataSource target =
+                dataSource instanceof TransactionAwareDataSourceProxy proxy ? proxy.getTargetDataSource() : dataSource;
+        try (Connection connection = target.getConnection()) {
+            DatabaseMetaData metaData = connection.getMetaData();
+            String product = metaData.getDatabaseProductName();
+            Dialect dialect = Dialect.of(product, metaData.getDatabaseProductVersion(), table);
+            return new LockDatabase(target, table, dialect, JdbcUrls.withoutCredentials(metaData.getURL()), product);
+        } catch (SQLException e) {
+            throw new LockBackendException(
+                    JdbcLockBackend.NAME,
+                    "the application's DataSource",
+                    null,
+                    "could not connect to check the lock table '" + table + "' (" + e.getMessage()
+                            + "). Check the DataSource settings and that the database is running.",
+                    e);
+        }
+    }
+
+    /**
+     * Runs {@code work} on a connection of its own, committing it unless the pool's connections
+     * auto-commit; a failed or cancelled statement is rolled back before the connection goes back.
+     * Waiting for the connection is bounded by the pool (its connection timeout); once connected,
+     * the connection's network timeout bounds every read from the database.
+     */
+    <T> T run(String key, CallTimeout timeout, Work<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            int networkTimeout = limitNetworkWait(connection, timeout);
+            try {
+                if (connection.getAutoCommit()) {
+                    return work.run(connection);
+                }
+                try {
+                    T result = work.run(connection);
+                    connection.commit();
+                    return result;
+                } catch (SQLException | RuntimeException e) {
+                    rollbackQuietly(connection, e);
+                    throw e;
+                }
+            } finally {
+                restoreNetworkWait(connection, networkTimeout);
+            }
+        } catch (SQLException e) {
+            throw failure(key, e);
+        }
+    }
+
+    /** Rows changed by a statement, or rows returned when it is a query (a PostgreSQL notifying delete). */
+    int affected(Connection connection, String sql, CallTimeout timeout, Object... parameters) throws SQLException {
+        try (PreparedStatement statement = dialect.prepare(connection, sql, timeout)) {
+            bind(statement, parameters);
+            if (!statement.execute()) {
+                return statement.getUpdateCount();
+            }
+            int rows = 0;
+            try (ResultSet rs = statement.getResultSet()) {
+                while (rs.next()) {
+                    rows++;
+                }
+            }
+            return rows;
+        }
+    }
+
+    static void bind(PreparedStatement statement, Object... parameters) throws SQLException {
+        for (int i = 0; i < parameters.length; i++) {
+            if (parameters[i] instanceof Long value) {
+                statement.setLong(i + 1, value);
+            } else if (parameters[i] instanceof Integer value) {
+                statement.setInt(i + 1, value);
+            } else {
+                statement.setString(i + 1, (String) parameters[i]);
+            }
+        }
+    }
+
+    /** Sets the network timeout for this call; returns the one to restore, or -1 when the driver has none. */
+    private static int limitNetworkWait(Connection connection, CallTimeout timeout) throws SQLException {
+        try {
+            int previous = connection.getNetworkTimeout();
+            connection.setNetworkTimeout(DIRECT, timeout.networkMillis());
+            return previous;
+        } catch (SQLFeatureNotSupportedException | UnsupportedOperationException e) {
+            return -1;
+        }
+    }
+
+    /** Gives the connection back with the pool's own network timeout (a broken one is discarded by the pool anyway). */
+    private static void restoreNetworkWait(Connection connection, int networkTimeout) {
+        if (networkTimeout < 0) {
+            return;
+        }
+        try {
+            if (!connection.isClosed()) {
+                connection.setNetworkTimeout(DIRECT, networkTimeout);
+            }
+        } catch (SQLException e) {
+            // The connection broke during the call; the pool checks it before lending it again.
+        }
+    }
+
+    private static void rollbackQuietly(Connection connection, Exception failure) {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    private LockBackendException failure(String key, SQLException e) {
+        String message =
+                e.getMessage() == null ? e.getClass().getName() : e.getMessage().strip();
+        if (dialect.gaveUpWaiting(e)) {
+            return new LockStatementTimeoutException(
+                    address,
+                    key,
+                    "the lock statement on table '" + table + "' gave up waiting and was rolled back (SQL state "
+                            + e.getSQLState() + ": " + message + "). Another transaction held the key's row,"
+                            + " or the database was too slow; check for long transactions touching the lock table.",
+                    e);
+        }
+        DataAccessException translated = translator.translate("lock statement", null, e);
+        return new LockBackendException(
+                JdbcLockBackend.NAME,
+                address,
+                key,
+                "the lock statement on table '" + table + "' failed (SQL state " + e.getSQLState() + ": " + message
+                        + "). Check that the database is reachable and the table matches "
+                        + dialect.schemaResource(),
+                translated != null ? translated : e);
+    }
+
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
+}

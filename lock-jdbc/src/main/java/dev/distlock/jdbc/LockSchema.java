@@ -1,0 +1,95 @@
+package dev.distlock.jdbc;
+
+import dev.distlock.core.LockBackendException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.jdbc.datasource.init.ScriptUtils;
+
+/** Checks that the lock table is there and usable, and creates it from the dialect's DDL when asked. */
+final class LockSchema {
+
+    /** How long a start-up statement (probe, DDL) may take. */
+    private static final Duration SET_UP_TIME = Duration.ofSeconds(30);
+
+    private final LockDatabase db;
+
+    LockSchema(LockDatabase db) {
+        this.db = db;
+    }
+
+    /** At start-up: a missing table is created with {@code create}, otherwise it fails with the DDL to run. */
+    void check(boolean create) {
+        SQLException missing = probe(CallTimeout.of(SET_UP_TIME));
+        if (missing == null) {
+            return;
+        }
+        if (!create) {
+            throw new IllegalStateException(missingTable(missing));
+        }
+        db.run(null, CallTimeout.of(SET_UP_TIME), connection -> {
+            ScriptUtils.executeSqlScript(connection, new ByteArrayResource(script().getBytes(StandardCharsets.UTF_8)));
+            return null;
+        });
+        SQLException stillMissing = probe(CallTimeout.of(SET_UP_TIME));
+        if (stillMissing != null) {
+            throw new IllegalStateException(
+                    "Created the lock table '" + db.table + "' in " + db.address + " but it is still not usable: "
+                            + stillMissing.getMessage(),
+                    stillMissing);
+        }
+    }
+
+    /** One bounded read of no rows: the database answers and the table has the expected columns. */
+    void verify(Duration timeout) {
+        SQLException missing = probe(CallTimeout.of(timeout));
+        if (missing != null) {
+            throw new LockBackendException(JdbcLockBackend.NAME, db.address, null, missingTable(missing), missing);
+        }
+    }
+
+    /** The DDL of this dialect for this table. */
+    String script() {
+        String resource = db.dialect.schemaResource();
+        try (InputStream in = LockSchema.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("Missing resource " + resource + " in the lock-jdbc jar");
+            }
+            return db.table.into(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read " + resource, e);
+        }
+    }
+
+    private String missingTable(SQLException cause) {
+        return "The lock table '" + db.table + "' is missing or lacks the expected columns in " + db.address + " ("
+                + cause.getMessage().strip() + "). Create it with the DDL in classpath:"
+                + db.dialect.schemaResource() + " (with ${table} = " + db.table + "), e.g. from a Flyway or Liquibase"
+                + " migration, or let distlock create it: JdbcLockRegistry.builder(..).initializeSchema(true). The DDL:\n"
+                + script();
+    }
+
+    /** Null when the table can be read, else why not; a database that cannot be reached throws. */
+    private SQLException probe(CallTimeout timeout) {
+        return db.run(null, timeout, connection -> {
+            try (PreparedStatement statement = db.dialect.prepare(connection, db.dialect.probe, timeout);
+                    ResultSet rs = statement.executeQuery()) {
+                return null;
+            } catch (SQLException e) {
+                if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+                    throw e;
+                }
+                if (!connection.getAutoCommit()) {
+                    connection.rollback(); // PostgreSQL refuses further statements in a failed transaction
+                }
+                return e;
+            }
+        });
+    }
+}

@@ -1,0 +1,109 @@
+package dev.distlock.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Locale;
+import java.util.OptionalLong;
+
+/**
+ * MySQL and MariaDB. There is no RETURNING on an upsert, so the fence is read back by owner.
+ * UTC_TIMESTAMP, unlike NOW(), does not depend on the session's time zone; it is fixed for the
+ * whole statement, so every condition of one statement sees the same time.
+ */
+final class MySqlDialect extends Dialect {
+
+    private static final String NOW_US = "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))";
+
+    /**
+     * The assignments run in order, each seeing the ones before: the fence, holder and owner test
+     * the row as it was; once owner is set, "owner is ours" says whether the row was taken (owners
+     * are unique per hold).
+     */
+    private static final String TAKE = """
+            INSERT INTO ${table} (lock_key, owner, holder, expires_at, fence)
+            VALUES (?, ?, ?, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, ${now_us})
+            ON DUPLICATE KEY UPDATE
+                fence = IF(owner IS NULL OR expires_at <= UTC_TIMESTAMP(6), GREATEST(fence + 1, VALUES(fence)), fence),
+                holder = IF(owner IS NULL OR expires_at <= UTC_TIMESTAMP(6), VALUES(holder), holder),
+                owner = IF(owner IS NULL OR expires_at <= UTC_TIMESTAMP(6), VALUES(owner), owner),
+                expires_at = IF(owner = VALUES(owner), VALUES(expires_at), expires_at)""";
+
+    private static final String READ_FENCE = "SELECT fence FROM ${table} WHERE lock_key = ? AND owner = ?";
+
+    private static final String RENEW = """
+            UPDATE ${table} SET expires_at = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND
+             WHERE lock_key = ? AND owner = ? AND expires_at > UTC_TIMESTAMP(6)""";
+
+    private static final String DELETE_LIVE = """
+            DELETE FROM ${table}
+             WHERE lock_key = ? AND ${whose} AND expires_at > UTC_TIMESTAMP(6) AND fence < ${now_us}""";
+
+    private static final String CLEAR_LIVE = """
+            UPDATE ${table} SET owner = NULL, holder = NULL, expires_at = NULL
+             WHERE lock_key = ? AND ${whose} AND expires_at > UTC_TIMESTAMP(6)""";
+
+    private static final String HOLDER = """
+            SELECT holder, fence, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), expires_at)
+              FROM ${table}
+             WHERE lock_key = ? AND owner IS NOT NULL AND expires_at > UTC_TIMESTAMP(6)""";
+
+    private static final String SWEEP = """
+            DELETE FROM ${table}
+             WHERE (owner IS NULL OR expires_at <= UTC_TIMESTAMP(6)) AND fence < ${now_us}
+             LIMIT ?""";
+
+    private final String take;
+    private final String readFence;
+    private final boolean mariaDb;
+
+    MySqlDialect(TableName table, boolean mariaDb) {
+        super(table, "mysql", NOW_US, RENEW, DELETE_LIVE, CLEAR_LIVE, HOLDER, SWEEP, "SELECT UTC_TIMESTAMP(6)");
+        this.take = sql(TAKE, table, NOW_US);
+        this.readFence = table.into(READ_FENCE);
+        this.mariaDb = mariaDb;
+    }
+
+    /**
+     * MariaDB bounds the take's row lock wait itself, in fractions of a second ({@code
+     * max_statement_time}); MySQL has no such bound for writes, so there the query timeout in
+     * whole seconds ends it.
+     */
+    @Override
+    OptionalLong take(Connection connection, Attempt attempt, CallTimeout timeout) throws SQLException {
+        String sql = mariaDb
+                ? String.format(
+                        Locale.ROOT,
+                        "SET STATEMENT max_statement_time=%.3f FOR %s",
+                        timeout.serverWaitMillis() / 1000.0,
+                        take)
+                : take;
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            if (!mariaDb) {
+                statement.setQueryTimeout(timeout.querySeconds());
+            }
+            bindTake(statement, 1, attempt);
+            statement.executeUpdate();
+        }
+        return readFence(connection, readFence, attempt, timeout);
+    }
+
+    /** 1205 lock wait timeout, 1317 query interrupted, 1969 MariaDB's max_statement_time, 3024 MySQL's max_execution_time. */
+    @Override
+    boolean gaveUpWaiting(String sqlState, int errorCode) {
+        return sqlState.equals("70100")
+                || errorCode == 1205
+                || errorCode == 1317
+                || errorCode == 1969
+                || errorCode == 3024;
+    }
+
+    @Override
+    Instant readNow(ResultSet rs) throws SQLException {
+        return rs.getObject(1, LocalDateTime.class).toInstant(ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,118 @@
+package dev.distlock.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.OptionalLong;
+import javax.sql.DataSource;
+
+/**
+ * PostgreSQL: one upsert takes a free, expired or missing row and returns its fence. {@code
+ * clock_timestamp()} is the time the statement runs, not when its transaction began. A release
+ * that deletes a row notifies the table's channel with the key, which wakes waiters at once (see
+ * {@link PostgresNotifications}).
+ */
+final class PostgresDialect extends Dialect {
+
+    private static final String NOW_US = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT";
+
+    /**
+     * The row lock wait of the take is bounded in milliseconds by the server, through {@code
+     * lock_timeout} set for the implicit transaction the driver runs the two statements in (one
+     * round trip; the setting ends with it).
+     */
+    private static final String TAKE = """
+            SELECT set_config('lock_timeout', ?, true);
+            INSERT INTO ${table} AS l (lock_key, owner, holder, expires_at, fence)
+            VALUES (?, ?, ?, clock_timestamp() + ? * INTERVAL '1 microsecond', ${now_us})
+            ON CONFLICT (lock_key) DO UPDATE
+               SET owner = EXCLUDED.owner, holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at,
+                   fence = GREATEST(l.fence + 1, ${now_us})
+             WHERE l.owner IS NULL OR l.expires_at <= clock_timestamp()
+            RETURNING fence""";
+
+    private static final String RENEW = """
+            UPDATE ${table} SET expires_at = clock_timestamp() + ? * INTERVAL '1 microsecond'
+             WHERE lock_key = ? AND owner = ? AND expires_at > clock_timestamp()""";
+
+    private static final String DELETE_LIVE = """
+            WITH released AS (
+                DELETE FROM ${table}
+                 WHERE lock_key = ? AND ${whose} AND expires_at > clock_timestamp() AND fence < ${now_us}
+                RETURNING lock_key)
+            SELECT pg_notify('${channel}', lock_key) FROM released""";
+
+    private static final String CLEAR_LIVE = """
+            UPDATE ${table} SET owner = NULL, holder = NULL, expires_at = NULL
+             WHERE lock_key = ? AND ${whose} AND expires_at > clock_timestamp()""";
+
+    private static final String HOLDER = """
+            SELECT holder, fence, (EXTRACT(EPOCH FROM expires_at - clock_timestamp()) * 1000000)::BIGINT
+              FROM ${table}
+             WHERE lock_key = ? AND owner IS NOT NULL AND expires_at > clock_timestamp()""";
+
+    private static final String SWEEP = """
+            DELETE FROM ${table} WHERE lock_key IN (
+                SELECT lock_key FROM ${table}
+                 WHERE (owner IS NULL OR expires_at <= clock_timestamp()) AND fence < ${now_us}
+                 LIMIT ? FOR UPDATE SKIP LOCKED)""";
+
+    private final String take;
+    private final String channel;
+
+    PostgresDialect(TableName table) {
+        super(
+                table,
+                "postgresql",
+                NOW_US,
+                RENEW,
+                DELETE_LIVE.replace("${channel}", channel(table)),
+                CLEAR_LIVE,
+                HOLDER,
+                SWEEP,
+                "SELECT clock_timestamp()");
+        this.take = sql(TAKE, table, NOW_US);
+        this.channel = channel(table);
+    }
+
+    /** The notification channel of a table: at most 63 bytes, PostgreSQL's identifier length. */
+    static String channel(TableName table) {
+        String channel = "distlock." + table.value().toLowerCase(java.util.Locale.ROOT);
+        return channel.length() <= 63 ? channel : channel.substring(0, 63);
+    }
+
+    @Override
+    OptionalLong take(Connection connection, Attempt attempt, CallTimeout timeout) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(take)) {
+            statement.setQueryTimeout(timeout.querySeconds());
+            statement.setString(1, timeout.serverWaitMillis() + "ms");
+            bindTake(statement, 2, attempt);
+            statement.execute(); // the set_config row
+            statement.getMoreResults();
+            try (ResultSet rs = statement.getResultSet()) {
+                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+            }
+        }
+    }
+
+    @Override
+    ReleaseSignals releaseSignals(DataSource dataSource, String address) {
+        return PostgresNotifications.available()
+                ? new PostgresNotifications(dataSource, channel, address)
+                : ReleaseSignals.polling();
+    }
+
+    /** 57014 query_canceled (the query timeout), 55P03 lock_not_available (the lock_timeout). */
+    @Override
+    boolean gaveUpWaiting(String sqlState, int errorCode) {
+        return sqlState.equals("57014") || sqlState.equals("55P03");
+    }
+
+    @Override
+    Instant readNow(ResultSet rs) throws SQLException {
+        return rs.getObject(1, OffsetDateTime.class).toInstant();
+    }
+}

@@ -1,0 +1,59 @@
+package dev.distlock.jdbc;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How a waiter pauses between polls of a key: until a release of the key is signalled, or the
+ * pause is over. Polling is always the safety net; a database that can signal releases lets the
+ * pauses grow longer.
+ */
+interface ReleaseSignals extends AutoCloseable {
+
+    /** Pauses of plain polling: short, so that a release is seen within about 40 ms. */
+    Backoff POLLING = new Backoff(Duration.ofMillis(2), Duration.ofMillis(40));
+
+    /** The pauses between polls. */
+    Backoff backoff();
+
+    /** Starts listening for releases of {@code key}, before the waiter's first poll, so that none is missed. */
+    Subscription subscribe(String key);
+
+    @Override
+    void close();
+
+    /** One waiter's interest in one key. */
+    interface Subscription extends AutoCloseable {
+
+        /** Returns after {@code nanos}, or earlier when the key was released since the last call. */
+        void await(long nanos) throws InterruptedException;
+
+        @Override
+        void close();
+    }
+
+    static ReleaseSignals polling() {
+        return new ReleaseSignals() {
+            @Override
+            public Backoff backoff() {
+                return POLLING;
+            }
+
+            @Override
+            public Subscription subscribe(String key) {
+                return new Subscription() {
+                    @Override
+                    public void await(long nanos) throws InterruptedException {
+                        TimeUnit.NANOSECONDS.sleep(nanos);
+                    }
+
+                    @Override
+                    public void close() {}
+                };
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+}

@@ -1,0 +1,66 @@
+package dev.distlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockHandle;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * An acquisition whose statement the database committed but whose answer never arrived (the
+ * network failed in between) must not leave the key taken by the failed attempt: the backend
+ * cleans up what the attempt may have taken before it gives up.
+ */
+class LostAcquireReplyIT {
+
+    private static final Duration LONG_LEASE = Duration.ofMinutes(2);
+
+    @ParameterizedTest
+    @EnumSource(
+            value = TestDatabase.class,
+            names = {"POSTGRESQL", "MARIADB"})
+    void acquisitionWhoseAnswerWasLostAfterTheCommitLeavesTheKeyFree(TestDatabase database) throws Exception {
+        database.require();
+        String table = TestDatabase.uniqueTableName("lostreply");
+        String key = "lost-reply-" + System.nanoTime();
+        try (HikariDataSource direct = database.pool("distlock-direct", 2);
+                JdbcLockRegistry other = JdbcLockRegistry.builder(direct)
+                        .tableName(table)
+                        .initializeSchema(true)
+                        .build();
+                StallingProxy proxy = new StallingProxy(database.host(), database.port());
+                HikariDataSource viaProxy = database.poolThrough("distlock-via-proxy", proxy.port(), null);
+                JdbcLockRegistry unlucky =
+                        JdbcLockRegistry.builder(viaProxy).tableName(table).build()) {
+            other.obtain(key).acquire().close(); // the key has been used before
+
+            proxy.dropReplyToMessageContaining(key.getBytes(StandardCharsets.UTF_8));
+            Optional<LockHandle> attempt = Optional.empty();
+            try {
+                attempt = unlucky.obtain(key).tryAcquire(Duration.ofSeconds(2), LONG_LEASE);
+            } catch (LockBackendException expected) {
+                assertThat(expected).hasMessageContaining(key);
+            }
+            if (attempt.isPresent()) {
+                // The backend may have retried after cleaning up; then it holds the key properly.
+                assertThat(other.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
+                attempt.get().close();
+            }
+
+            Optional<LockHandle> next = other.obtain(key).tryAcquire(Duration.ofSeconds(2));
+            assertThat(next)
+                    .as("the key is free again, not held by the failed attempt for its %s lease", LONG_LEASE)
+                    .isPresent();
+            next.get().close();
+        } finally {
+            try (HikariDataSource cleanup = database.pool("distlock-cleanup", 1)) {
+                database.dropTable(cleanup, table);
+            }
+        }
+    }
+}
