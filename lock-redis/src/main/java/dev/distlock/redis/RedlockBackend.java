@@ -90,7 +90,6 @@ final class RedlockBackend implements LockBackend<RedisLease> {
                             untilNanos(roundEnd),
                             t -> t.count(AcquireReply::granted) >= quorum
                                     || t.count(reply -> !reply.granted()) > nodes.size() - quorum);
-                    + round.problems() + " " + round.answers().size());
             Optional<RedisLease> lease = grantedLease(round, key, owner, start, roundEnd);
             if (lease.isPresent()) {
                 return lease;
