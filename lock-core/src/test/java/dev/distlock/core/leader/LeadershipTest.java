@@ -165,6 +165,22 @@ class LeadershipTest {
     }
 
     @Test
+    void failedReleaseOnResignDoesNotEndTheCampaign() throws Exception {
+        TestServer server = new TestServer();
+        TestServer.Client client = server.client(LEASE);
+        Leadership leadership = campaign("a", client, QUICK);
+        log.awaitGrants(1, 10_000);
+
+        client.failNextRelease();
+        leadership.resign();
+
+        LeaderLog.Event again = log.awaitGrants(2, 10_000);
+        assertThat(again.candidate())
+                .as("campaigning again once the lease ran out")
+                .isEqualTo("a");
+    }
+
+    @Test
     void lostLeaseRevokesTheTermAndTheNextTermHasAHigherEpoch() throws Exception {
         MemoryLockStore store = new MemoryLockStore();
         Leadership leadership = campaign("a", memoryRegistry(store), QUICK);

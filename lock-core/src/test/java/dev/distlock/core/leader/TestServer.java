@@ -1,6 +1,7 @@
 package dev.distlock.core.leader;
 
 import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockBackendException;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.LockBackend;
@@ -86,11 +87,17 @@ final class TestServer {
         void crash() {
             backend.crashed = true;
         }
+
+        /** The next release fails with a backend error, leaving the key to its lease. */
+        void failNextRelease() {
+            backend.failNextRelease = true;
+        }
     }
 
     private final class Backend implements LockBackend<Lease> {
 
         volatile boolean crashed;
+        volatile boolean failNextRelease;
 
         @Override
         public String name() {
@@ -122,6 +129,10 @@ final class TestServer {
 
         @Override
         public boolean release(Lease lease) {
+            if (failNextRelease) {
+                failNextRelease = false;
+                throw new LockBackendException("test", "test server", lease.key(), "unreachable");
+            }
             return !crashed && TestServer.this.release(lease);
         }
     }
