@@ -4,6 +4,7 @@ import dev.distlock.core.LockRegistry;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
 import dev.distlock.spring.metrics.LockObserverRegistrar;
 import java.util.Map;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -61,10 +62,13 @@ public final class DistributedLockActuatorAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(name = "distributedLockHealthIndicator")
-        LockHealthIndicatorFactoryBean distributedLockHealthIndicator(
-                Map<String, LockRegistry> registries, LockStatistics statistics, LockHealthProperties properties) {
+        static LockHealthIndicatorFactoryBean distributedLockHealthIndicator(
+                ListableBeanFactory beans, ObjectProvider<LockHealthProperties> properties) {
             return new LockHealthIndicatorFactoryBean(
-                    new LockHealth(registries, statistics, properties.getTimeout()),
+                    () -> new LockHealth(
+                            beans.getBeansOfType(LockRegistry.class),
+                            beans.getBean(LockStatistics.class),
+                            properties.getObject().getTimeout()),
                     LockHealthIndicatorFactoryBean.class.getClassLoader());
         }
     }

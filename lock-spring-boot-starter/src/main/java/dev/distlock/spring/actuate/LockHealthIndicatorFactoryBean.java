@@ -4,8 +4,10 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.springframework.beans.factory.FactoryBean;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Makes {@link LockHealth} a Boot health indicator on either Boot line from one jar: Boot 4 has the
@@ -19,14 +21,18 @@ final class LockHealthIndicatorFactoryBean implements FactoryBean<Object> {
     static final String BOOT_4 = "org.springframework.boot.health.contributor";
     static final String BOOT_3 = "org.springframework.boot.actuate.health";
 
-    private final LockHealth health;
+    private final Supplier<LockHealth> health;
     private final ClassLoader classLoader;
     private final Class<?> indicatorType;
     private final Method up;
     private final Method down;
 
-    LockHealthIndicatorFactoryBean(LockHealth health, ClassLoader classLoader) {
-        this.health = health;
+    /**
+     * @param health looked up on first use: a factory bean is created early, to learn its type, and
+     *     must not pull the registries in then
+     */
+    LockHealthIndicatorFactoryBean(Supplier<LockHealth> health, ClassLoader classLoader) {
+        this.health = SingletonSupplier.of(health);
         this.classLoader = classLoader;
         String api = apiPackage(classLoader);
         try {
@@ -82,7 +88,7 @@ final class LockHealthIndicatorFactoryBean implements FactoryBean<Object> {
     }
 
     private Object health() throws ReflectiveOperationException {
-        LockHealth.Report report = health.check();
+        LockHealth.Report report = health.get().check();
         Object builder = (report.up() ? up : down).invoke(null);
         builder = builder.getClass().getMethod("withDetails", Map.class).invoke(builder, report.details());
         return builder.getClass().getMethod("build").invoke(builder);

@@ -52,6 +52,11 @@ public final class LockedMethodGate implements MethodInterceptor {
         closed = false;
     }
 
+    /** True once {@link #close()} was called (and until {@link #open()}). */
+    public synchronized boolean isClosed() {
+        return closed;
+    }
+
     /** How many locked methods run now. */
     public synchronized int running() {
         return running;

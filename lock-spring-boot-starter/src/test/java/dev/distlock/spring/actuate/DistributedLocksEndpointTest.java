@@ -1,0 +1,118 @@
+package dev.distlock.spring.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.spring.DistributedLockAutoConfiguration;
+import dev.distlock.spring.actuate.DistributedLocksEndpoint.Hold;
+import dev.distlock.spring.actuate.DistributedLocksEndpoint.KeyHolder;
+import dev.distlock.spring.actuate.DistributedLocksEndpoint.Release;
+import dev.distlock.spring.metrics.FailingLockRegistry;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.OperationType;
+import org.springframework.boot.actuate.endpoint.web.ExposableWebEndpoint;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointsSupplier;
+import org.springframework.boot.actuate.endpoint.web.WebOperation;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+
+class DistributedLocksEndpointTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(
+                    DistributedLockAutoConfiguration.class, DistributedLockActuatorAutoConfiguration.class))
+            .withPropertyValues("distributed-lock.backend=memory");
+
+    private final ApplicationContextRunner exposed =
+            runner.withPropertyValues("management.endpoints.web.exposure.include=distributedlocks");
+
+    @Test
+    void endpointIsOffUnlessExposed() {
+        runner.run(context -> assertThat(context).doesNotHaveBean(DistributedLocksEndpoint.class));
+        exposed.run(context -> assertThat(context).hasSingleBean(DistributedLocksEndpoint.class));
+    }
+
+    @Test
+    void endpointIsOffWithoutActuator() {
+        exposed.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate"))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).doesNotHaveBean(DistributedLocksEndpoint.class);
+                });
+    }
+
+    @Test
+    void listsTheHoldsOfThisInstance() {
+        exposed.run(context -> {
+            LockRegistry registry = context.getBean(LockRegistry.class);
+            try (LockHandle handle = registry.obtain("stock:sku-1").acquire()) {
+                List<Hold> holds = context.getBean(DistributedLocksEndpoint.class)
+                        .locks()
+                        .registries()
+                        .get("lockRegistry")
+                        .holds();
+                assertThat(holds).hasSize(1);
+                Hold hold = holds.get(0);
+                assertThat(hold.key()).isEqualTo("stock:sku-1");
+                assertThat(hold.backend()).isEqualTo("memory");
+                assertThat(hold.token()).isEqualTo(handle.token().value());
+                assertThat(hold.valid()).isTrue();
+                assertThat(hold.renewed()).isTrue();
+                assertThat(hold.owner()).isEqualTo(Thread.currentThread().getName());
+                assertThat(hold.heldSince()).isNotBlank();
+                assertThat(hold.leaseLeft()).startsWith("PT");
+            }
+        });
+    }
+
+    @Test
+    void aBackendThatCannotTellTheHolderIsReportedNotFailed() {
+        exposed.withPropertyValues("distributed-lock.startup-check.mode=off")
+                .withBean("lockRegistry", LockRegistry.class, () -> new FailingLockRegistry(""))
+                .run(context -> {
+                    DistributedLocksEndpoint endpoint = context.getBean(DistributedLocksEndpoint.class);
+                    KeyHolder holder = endpoint.holder(new String[] {"stock", "sku-1"})
+                            .registries()
+                            .get("lockRegistry");
+                    assertThat(holder.held()).isFalse();
+                    assertThat(holder.error()).contains("cannot tell who holds a key");
+                    Release release = endpoint.forceRelease(new String[] {"stock:sku-1"})
+                            .registries()
+                            .get("lockRegistry");
+                    assertThat(release.released()).isFalse();
+                    assertThat(release.error()).startsWith("The failing backend cannot");
+                });
+    }
+
+    @Test
+    void forceReleaseIsOffUnlessAccessIsUnrestricted() {
+        WebApplicationContextRunner web = new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(
+                        DistributedLockAutoConfiguration.class,
+                        DistributedLockActuatorAutoConfiguration.class,
+                        EndpointAutoConfiguration.class,
+                        WebEndpointAutoConfiguration.class))
+                .withPropertyValues(
+                        "distributed-lock.backend=memory",
+                        "management.endpoints.web.exposure.include=distributedlocks");
+        web.run(context -> assertThat(operations(context.getBean(WebEndpointsSupplier.class)))
+                .containsExactlyInAnyOrder(OperationType.READ, OperationType.READ));
+        web.withPropertyValues("management.endpoint.distributedlocks.access=UNRESTRICTED")
+                .run(context -> assertThat(operations(context.getBean(WebEndpointsSupplier.class)))
+                        .containsExactlyInAnyOrder(OperationType.READ, OperationType.READ, OperationType.DELETE));
+    }
+
+    private static List<OperationType> operations(WebEndpointsSupplier endpoints) {
+        ExposableWebEndpoint endpoint = endpoints.getEndpoints().stream()
+                .filter(candidate -> candidate.getEndpointId().toString().equals("distributedlocks"))
+                .findFirst()
+                .orElseThrow();
+        return endpoint.getOperations().stream().map(WebOperation::getType).toList();
+    }
+}
