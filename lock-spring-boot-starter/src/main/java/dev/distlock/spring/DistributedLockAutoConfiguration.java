@@ -24,6 +24,7 @@ import org.springframework.core.Ordered;
         })
 @EnableConfigurationProperties(DistributedLockProperties.class)
 @Import({
+    LockBackendChoiceRegistrar.class,
     RedisBackendConfiguration.class,
     JdbcBackendConfiguration.class,
     ZooKeeperBackendConfiguration.class,

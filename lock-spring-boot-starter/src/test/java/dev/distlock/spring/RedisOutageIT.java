@@ -6,6 +6,8 @@ import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.redis.RedisServers;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.resource.Delay;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +22,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -63,6 +67,27 @@ class RedisOutageIT {
             }
         }
         throw new IllegalStateException("No Spring Boot Redis auto-configuration on the classpath");
+    }
+
+    @Test
+    void theClientSpringBootBuildsFailsFastWhileDisconnectedAndReconnectsWithinHalfASecond() {
+        new ApplicationContextRunner()
+                .withConfiguration(
+                        AutoConfigurations.of(bootRedisAutoConfiguration(), DistributedLockAutoConfiguration.class))
+                .withPropertyValues(
+                        "distributed-lock.backend=redis",
+                        "distributed-lock.startup-check.mode=off",
+                        "spring.data.redis.port=" + redis.port())
+                .run(context -> {
+                    LettuceClientConfiguration client =
+                            context.getBean(LettuceConnectionFactory.class).getClientConfiguration();
+                    assertThat(client.getClientOptions().orElseThrow().getDisconnectedBehavior())
+                            .isEqualTo(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
+                    Delay reconnect = client.getClientResources().orElseThrow().reconnectDelay();
+                    for (long attempt = 1; attempt <= 30; attempt++) {
+                        assertThat(reconnect.createDelay(attempt)).isLessThanOrEqualTo(Duration.ofMillis(500));
+                    }
+                });
     }
 
     @Test

@@ -1,0 +1,39 @@
+package dev.distlock.spring;
+
+import java.util.List;
+import org.springframework.aot.hint.MemberCategory;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.TypeReference;
+import org.springframework.util.ClassUtils;
+
+/**
+ * What a native image needs beyond what Spring finds on its own: the backends' Lua scripts and
+ * SQL files (read as class path resources), the failure analyzer (created by reflection from
+ * spring.factories), and the Redis client customizers (JDK proxies of Spring Boot interfaces).
+ */
+class DistributedLockRuntimeHints implements RuntimeHintsRegistrar {
+
+    /** Class path resources the backend modules read at run time. */
+    static final List<String> RESOURCE_PATTERNS = List.of("dev/distlock/redis/*.lua", "dev/distlock/jdbc/*.sql");
+
+    /** The Spring Boot interfaces {@link RedisClientTuning} implements as JDK proxies (Boot 4.x and 3.5 names). */
+    static final List<String> PROXIED_CUSTOMIZERS = List.of(
+            "org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer",
+            "org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer",
+            "org.springframework.boot.autoconfigure.data.redis.LettuceClientOptionsBuilderCustomizer",
+            "org.springframework.boot.autoconfigure.data.redis.ClientResourcesBuilderCustomizer");
+
+    @Override
+    public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+        RESOURCE_PATTERNS.forEach(pattern -> hints.resources().registerPattern(pattern));
+        hints.reflection()
+                .registerType(LockStartupFailureAnalyzer.class, MemberCategory.INVOKE_DECLARED_CONSTRUCTORS)
+                .registerType(DistributedLock.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+        for (String customizer : PROXIED_CUSTOMIZERS) {
+            if (ClassUtils.isPresent(customizer, classLoader)) {
+                hints.proxies().registerJdkProxy(TypeReference.of(customizer));
+            }
+        }
+    }
+}
