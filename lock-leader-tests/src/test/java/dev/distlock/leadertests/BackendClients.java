@@ -3,9 +3,11 @@ package dev.distlock.leadertests;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.etcd.EtcdLockRegistry;
 import dev.distlock.jdbc.JdbcLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.zookeeper.ZooKeeperLockRegistry;
+import io.etcd.jetcd.Client;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +23,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Registries on one server, each with its own client (connection factory, pool or session), as
  * separate instances would have. Described by a few words, so a child JVM can open the same:
  * {@code redis <port>}, {@code postgresql <url> <user> <password> <table>}, {@code zookeeper
- * <connect string>}. The lease is the registry's lease, or the session timeout on ZooKeeper.
+ * <connect string>}, {@code etcd <endpoint>}. The lease is the registry's lease, or the session timeout on ZooKeeper.
  */
 final class BackendClients implements AutoCloseable {
 
@@ -48,6 +50,7 @@ final class BackendClients implements AutoCloseable {
             case "redis" -> redis(Integer.parseInt(spec.get(1)));
             case "postgresql" -> postgresql(spec.get(1), spec.get(2), spec.get(3), spec.get(4));
             case "zookeeper" -> zookeeper(spec.get(1));
+            case "etcd" -> etcd(spec.get(1));
             default -> throw new IllegalArgumentException("Unknown backend " + spec);
         };
         opened.add(registry);
@@ -99,6 +102,14 @@ final class BackendClients implements AutoCloseable {
             throw new IllegalStateException(e);
         }
         return ZooKeeperLockRegistry.builder(client).build();
+    }
+
+    private LockRegistry etcd(String endpoint) {
+        Client client = EtcdLockRegistry.requireLeader(Client.builder())
+                .endpoints(endpoint)
+                .build();
+        opened.add(client);
+        return EtcdLockRegistry.builder(client).leaseTime(lease).build();
     }
 
     @Override

@@ -1,0 +1,55 @@
+package dev.distlock.leadertests;
+
+import dev.distlock.core.testing.FreePorts;
+import dev.distlock.core.testing.ManagedProcess;
+import dev.distlock.core.testing.RequiredServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** One etcd member on free ports; etcd leases count whole seconds. */
+class EtcdLeadershipIT extends LeadershipKit {
+
+    private static ManagedProcess server;
+
+    @BeforeAll
+    static void startEtcd() throws Exception {
+        Path etcd = ManagedProcess.findExecutable("etcd").orElse(null);
+        RequiredServer.require(etcd != null, "etcd", "no etcd executable on the PATH or in /usr/bin");
+        Path dir = Files.createTempDirectory("distlock-leader-etcd-");
+        int clientPort = FreePorts.next();
+        String clientUrl = "http://127.0.0.1:" + clientPort;
+        String peerUrl = "http://127.0.0.1:" + FreePorts.next();
+        server = ManagedProcess.start(
+                "etcd",
+                List.of(
+                        etcd.toString(),
+                        "--name=leader-test",
+                        "--data-dir=" + dir.resolve("data"),
+                        "--listen-client-urls=" + clientUrl,
+                        "--advertise-client-urls=" + clientUrl,
+                        "--listen-peer-urls=" + peerUrl,
+                        "--initial-advertise-peer-urls=" + peerUrl,
+                        "--initial-cluster=leader-test=" + peerUrl,
+                        "--logger=zap",
+                        "--log-outputs=stderr"),
+                dir,
+                clientPort,
+                Duration.ofSeconds(20));
+    }
+
+    @AfterAll
+    static void stopEtcd() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Override
+    protected BackendClients newClients() {
+        return new BackendClients(List.of("etcd", "http://127.0.0.1:" + server.port()), Duration.ofSeconds(2));
+    }
+}
