@@ -1,7 +1,17 @@
 /**
- * The ZooKeeper backend: {@link dev.distlock.zookeeper.ZooKeeperLockRegistry}. Locks are
- * ephemeral-sequential nodes (Curator), the lowest sequence holds, each waiter watches only its
- * predecessor, and the fencing token is the owner node's {@code czxid}. The lease is the client
- * session. The contract it keeps is the project's DESIGN.md.
+ * The ZooKeeper backend: {@link dev.distlock.zookeeper.ZooKeeperLockRegistry}. The contract it
+ * keeps is {@code docs/contract.md} at the repository root.
+ *
+ * <p>Inside, the parts follow Curator's lock recipes: {@code LockQueue} is the algorithm (an
+ * ephemeral-sequential node per attempt under the key's container node, whose data is the
+ * holder's description; wait for the node one watches to go), {@code LockDriver} the small rule
+ * it asks (does this attempt hold the key, and which node does it watch: its predecessor, so a
+ * release wakes one waiter), {@code SessionTracker} what the client's session means for holds
+ * (unsafe while suspended, lost with the session), and {@code ZooKeeperCalls} the server calls,
+ * each bounded by the caller's deadline. The fencing token is the owner node's {@code czxid};
+ * the lease is the session, which the registry confirms every third of its timeout.
+ *
+ * <p>What stays on the server after a release: the key's empty container node, until the
+ * server's next container sweep ({@code znode.container.checkIntervalMs}, 60 s by default).
  */
 package dev.distlock.zookeeper;

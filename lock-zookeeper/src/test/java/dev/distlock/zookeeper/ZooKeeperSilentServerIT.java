@@ -66,7 +66,7 @@ class ZooKeeperSilentServerIT {
     }
 
     @Test
-    void anAttemptStartedWhileTheServerIsSilentEndsWithinItsWaitTimePlusTheOverrun() throws Exception {
+    void anAttemptStartedWhileTheServerIsSilentEndsWithinItsWaitTimePlusTheContractSlack() throws Exception {
         proxy.silence();
         Outcome outcome = tryFor(partitioned, key());
         assertThat(outcome.failure()).isInstanceOf(LockBackendException.class);
@@ -74,7 +74,7 @@ class ZooKeeperSilentServerIT {
     }
 
     @Test
-    void aWaiterQueuedBeforeTheServerFellSilentEndsWithinItsWaitTimePlusTheOverrun() throws Exception {
+    void aWaiterQueuedBeforeTheServerFellSilentEndsWithinItsWaitTimePlusTheContractSlack() throws Exception {
         String key = key();
         try (LockHandle held = healthy.obtain(key).acquire()) {
             Future<Outcome> waiter = threads.submit(() -> tryFor(partitioned, key));
