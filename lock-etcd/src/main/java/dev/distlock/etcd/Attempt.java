@@ -37,51 +37,76 @@ final class Attempt {
     private final SessionLease.Session session;
     private final ByteSequence queue;
     private final ByteSequence entry;
+    private final ByteSequence value;
 
     private long entryRevision;
     private ByteSequence predecessor;
     private long readRevision;
 
-    private Attempt(EtcdLockBackend backend, LockRequest request, long cutoff, SessionLease.Session session) {
+    private Attempt(
+            EtcdLockBackend backend,
+            LockRequest request,
+            long cutoff,
+            SessionLease.Session session,
+            ByteSequence entry,
+            ByteSequence value) {
         this.backend = backend;
         this.request = request;
         this.deadline = request.deadline();
         this.cutoff = cutoff;
         this.session = session;
         this.queue = backend.keys().queue(request.key());
-        this.entry = backend.keys().entry(request.key(), session.id, backend.nextEntry());
+        this.entry = entry;
+        this.value = value;
     }
 
     /**
      * Queues an entry on the session lease, reading in the same transaction who is ahead. Null
      * when the session lease ended before the entry could be written; the caller may try again.
+     * The entry's value is unique to the attempt ({@code <number>|<holder>}); its name is the
+     * session's usual one for the key, or a numbered one while an earlier entry still has that.
      */
     static Attempt enqueue(EtcdLockBackend backend, LockRequest request, long cutoff) throws InterruptedException {
         SessionLease.Session session = backend.sessions().get(cutoff, request.key());
-        Attempt attempt = new Attempt(backend, request, cutoff, session);
+        long number = backend.nextEntry();
+        String holder = request.holder() == null ? "" : request.holder();
+        ByteSequence value = ByteSequence.from(Long.toHexString(number) + "|" + holder, StandardCharsets.UTF_8);
+        EtcdKeys keys = backend.keys();
+        Attempt attempt = new Attempt(backend, request, cutoff, session, keys.entry(request.key(), session.id), value);
+        if (attempt.queued()) {
+            return attempt;
+        }
+        attempt = new Attempt(backend, request, cutoff, session, keys.entry(request.key(), session.id, number), value);
+        return attempt.queued() ? attempt : null;
+    }
+
+    /** Puts the entry; false when the session lease ended first or, rarely, the name was taken. */
+    private boolean queued() throws InterruptedException {
         try {
-            attempt.putEntry();
+            return putEntry();
         } catch (LockBackendException e) {
             if (EtcdRequests.isLeaseNotFound(e.getCause())) {
                 backend.sessions().end(session, "etcd no longer had the registry's session lease");
-                return null;
+                return false;
             }
-            attempt.withdraw(0);
+            withdraw(0);
             throw e;
         } catch (InterruptedException | RuntimeException e) {
-            attempt.withdraw(0);
+            withdraw(0);
             throw e;
         }
-        return attempt;
     }
 
-    private void putEntry() throws InterruptedException {
+    private boolean putEntry() throws InterruptedException {
         TxnResponse response = backend.requests()
                 .await(
-                        () -> backend.queues().enqueue(queue, entry, holder(), session.id),
+                        () -> backend.queues().enqueue(queue, entry, value, session.id),
                         backend.requests().timeoutBefore(cutoff),
                         request.key(),
                         "Queueing for the lock");
+        if (!response.isSucceeded()) {
+            return false;
+        }
         List<KeyValue> newest = response.getGetResponses().get(0).getKvs();
         if (newest.isEmpty() || !newest.get(0).getKey().equals(entry)) {
             throw backend.requests()
@@ -94,10 +119,7 @@ final class Attempt {
         entryRevision = newest.get(0).getCreateRevision();
         predecessor = newest.size() > 1 ? newest.get(1).getKey() : null;
         readRevision = response.getHeader().getRevision();
-    }
-
-    private ByteSequence holder() {
-        return ByteSequence.from(request.holder() == null ? "" : request.holder(), StandardCharsets.UTF_8);
+        return true;
     }
 
     /** Waits until the entry is first in the queue, the deadline passes, or the entry is lost. */
@@ -147,7 +169,8 @@ final class Attempt {
      */
     EtcdLease grant() {
         long grantedAt = System.nanoTime();
-        EtcdLease lease = new EtcdLease(request.key(), text(entry), session, FencingToken.of(entryRevision), grantedAt);
+        EtcdLease lease =
+                new EtcdLease(request.key(), entry, value, session, FencingToken.of(entryRevision), grantedAt);
         backend.sessions().track(lease, grantedAt + request.leaseTime().toNanos(), () -> backend.dropEntry(lease));
         return lease;
     }
@@ -160,7 +183,7 @@ final class Attempt {
         backend.housekeeper()
                 .finish(
                         "Withdrawing the queued entry " + text(entry),
-                        () -> backend.client().getKVClient().delete(entry),
+                        () -> backend.queues().deleteIfValue(entry, value),
                         waitNanos,
                         () -> !session.ended);
     }

@@ -4,8 +4,10 @@ import io.etcd.jetcd.ByteSequence;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Where a lock lives in etcd: {@code <namespace><encoded key>/<session lease id>-<entry number>}
- * (both in hex). The lock key
+ * Where a lock lives in etcd: {@code <namespace><encoded key>/<session lease id>} (in hex), or
+ * {@code .../<session lease id>-<entry number>} while the first name is still taken by an earlier
+ * entry of the same session. Reusing one name per session and key keeps etcd's index of the
+ * queue small: every name ever used under a prefix stays in the index until etcd compacts. The lock key
  * is percent-encoded (everything but {@code A-Z a-z 0-9 - . _ ~}), so the encoding is
  * injective and no key can contain a {@code /} and reach another key's queue or leave the namespace.
  *
@@ -29,7 +31,12 @@ record EtcdKeys(String namespace) {
         return bytes(namespace + encode(key) + "/");
     }
 
-    /** The queue entry of one hold or waiter: named after the session lease and a number unique within it. */
+    /** The usual name of a queue entry of the session lease {@code sessionLeaseId}. */
+    ByteSequence entry(String key, long sessionLeaseId) {
+        return bytes(namespace + encode(key) + "/" + Long.toHexString(sessionLeaseId));
+    }
+
+    /** A name for a queue entry when the usual one is taken: with a number unique within the session. */
     ByteSequence entry(String key, long sessionLeaseId, long number) {
         return bytes(namespace + encode(key) + "/" + Long.toHexString(sessionLeaseId) + "-" + Long.toHexString(number));
     }

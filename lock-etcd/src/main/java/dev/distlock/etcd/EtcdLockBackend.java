@@ -119,12 +119,11 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
         sessions.untrack(lease);
         try {
             return requests.awaitUninterruptibly(
-                                    () -> client.getKVClient().delete(EtcdKeys.bytes(lease.entry())),
-                                    requests.timeout(),
-                                    lease.key(),
-                                    "Releasing (deleting " + lease.entry() + ")")
-                            .getDeleted()
-                    > 0;
+                            () -> queues.deleteIfValue(lease.entry(), lease.value()),
+                            requests.timeout(),
+                            lease.key(),
+                            "Releasing (deleting " + lease.entryName() + ")")
+                    .isSucceeded();
         } catch (LockBackendException e) {
             dropEntry(lease);
             throw e;
@@ -150,9 +149,10 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
                         key,
                         "Reading the holder's lease")
                 .getTTL();
+        String value = entry.getValue().toString(StandardCharsets.UTF_8);
         return Optional.of(new LockHolder(
                 key,
-                entry.getValue().toString(StandardCharsets.UTF_8),
+                value.substring(value.indexOf('|') + 1),
                 FencingToken.of(entry.getCreateRevision()),
                 ttl > 0 ? Optional.of(Duration.ofSeconds(ttl)) : Optional.empty()));
     }
@@ -211,8 +211,8 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
     /** Deletes a hold's entry in the background (its lease time ran out, or a release failed). */
     void dropEntry(EtcdLease lease) {
         housekeeper.finish(
-                "Deleting the entry " + lease.entry(),
-                () -> client.getKVClient().delete(EtcdKeys.bytes(lease.entry())),
+                "Deleting the entry " + lease.entryName(),
+                () -> queues.deleteIfValue(lease.entry(), lease.value()),
                 0,
                 () -> !lease.session().ended);
     }

@@ -39,9 +39,13 @@ final class LockQueues {
         this.kv = kv;
     }
 
-    /** Writes {@code entry} on {@code leaseId} and reads the two newest entries of the queue, in one transaction. */
+    /**
+     * Writes {@code entry} on {@code leaseId} and reads the two newest entries of the queue, in one
+     * transaction; fails (not succeeded) when an entry of that name exists already.
+     */
     CompletableFuture<TxnResponse> enqueue(ByteSequence queue, ByteSequence entry, ByteSequence value, long leaseId) {
         return kv.txn()
+                .If(new Cmp(entry, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
                 .Then(
                         Op.put(
                                 entry,
@@ -70,6 +74,14 @@ final class LockQueues {
     /** The oldest entry of the queue, with its value: the holder. */
     CompletableFuture<GetResponse> head(ByteSequence queue) {
         return kv.get(queue, OLDEST);
+    }
+
+    /** Deletes {@code entry} if it still has {@code value}, the one its writer gave it. */
+    CompletableFuture<TxnResponse> deleteIfValue(ByteSequence entry, ByteSequence value) {
+        return kv.txn()
+                .If(new Cmp(entry, Cmp.Op.EQUAL, CmpTarget.value(value)))
+                .Then(Op.delete(entry, DeleteOption.DEFAULT))
+                .commit();
     }
 
     /** Deletes {@code entry} if it is still the one created at {@code createRevision}. */

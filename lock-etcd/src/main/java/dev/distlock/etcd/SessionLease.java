@@ -7,8 +7,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +30,9 @@ final class SessionLease implements AutoCloseable {
     private final Housekeeper housekeeper;
     private final long ttlSeconds;
     private final Map<EtcdLease, Tracked> holds = new ConcurrentHashMap<>();
+    /** No hold is due before this {@link System#nanoTime()}, so a sweep before it finds nothing to do. */
+    private final AtomicLong nextDue = new AtomicLong(farAhead());
+
     private volatile LeaseListener listener = (lease, reason) -> {};
 
     private Session current;
@@ -43,6 +46,9 @@ final class SessionLease implements AutoCloseable {
         this.ttlSeconds = ttlSeconds(leaseTime.plus(leaseTime.dividedBy(3)));
         long margin = TimeUnit.SECONDS.toNanos(ttlSeconds) - leaseTime.toNanos();
         housekeeper.every(this::keepAlive, Math.max(TimeUnit.MILLISECONDS.toNanos(100), margin / 2));
+        // Fixed leases end on the server within a tenth of the lease time (at most 250 ms) of their end here.
+        long sweepPeriod = Math.min(TimeUnit.MILLISECONDS.toNanos(250), leaseTime.toNanos() / 10);
+        housekeeper.every(this::sweep, Math.max(TimeUnit.MILLISECONDS.toNanos(25), sweepPeriod));
         // Granted ahead, so that the first acquisition is one request too; a failure here is retried by it.
         currentOrGrant();
     }
@@ -94,9 +100,8 @@ final class SessionLease implements AutoCloseable {
 
     /** Starts counting {@code lease}'s own lease time: unless renewed, its entry is deleted at {@code dueNanos}. */
     void track(EtcdLease lease, long dueNanos, Runnable deleteEntry) {
-        Tracked tracked = new Tracked(dueNanos, deleteEntry);
-        holds.put(lease, tracked);
-        tracked.sweep = housekeeper.schedule(() -> sweep(lease, tracked), dueNanos - System.nanoTime());
+        holds.put(lease, new Tracked(dueNanos, deleteEntry));
+        nextDue.accumulateAndGet(dueNanos, SessionLease::earlier);
     }
 
     boolean isTracked(EtcdLease lease) {
@@ -105,12 +110,7 @@ final class SessionLease implements AutoCloseable {
 
     /** Stops tracking {@code lease} (released); false when it was no longer tracked (swept or lost). */
     boolean untrack(EtcdLease lease) {
-        Tracked tracked = holds.remove(lease);
-        if (tracked == null) {
-            return false;
-        }
-        tracked.cancel();
-        return true;
+        return holds.remove(lease) != null;
     }
 
     /**
@@ -133,17 +133,36 @@ final class SessionLease implements AutoCloseable {
                 return false;
             }
         }
-        tracked.dueNanos = Math.max(tracked.dueNanos, now + leaseTime.toNanos());
+        long due = now + leaseTime.toNanos();
+        if (due - tracked.dueNanos > 0) {
+            tracked.dueNanos = due;
+        }
         return !session.ended && holds.containsKey(lease);
     }
 
-    private void sweep(EtcdLease lease, Tracked tracked) {
-        long left = tracked.dueNanos - System.nanoTime();
-        if (left > 0) {
-            tracked.sweep = housekeeper.schedule(() -> sweep(lease, tracked), left);
-        } else if (holds.remove(lease, tracked)) {
-            tracked.deleteEntry.run();
+    /** Deletes the entries of holds past their due time (not renewed: a fixed lease ran out, or the engine gave up). */
+    private void sweep() {
+        long now = System.nanoTime();
+        if (nextDue.get() - now > 0) {
+            return;
         }
+        nextDue.set(farAhead());
+        holds.forEach((lease, tracked) -> {
+            long due = tracked.dueNanos;
+            if (due - now > 0) {
+                nextDue.accumulateAndGet(due, SessionLease::earlier);
+            } else if (holds.remove(lease, tracked)) {
+                tracked.deleteEntry.run();
+            }
+        });
+    }
+
+    private static long earlier(long a, long b) {
+        return a - b < 0 ? a : b;
+    }
+
+    private static long farAhead() {
+        return System.nanoTime() + TimeUnit.DAYS.toNanos(365);
     }
 
     /** One keep-alive of the current session: the periodic one, or one a renewal asked for. */
@@ -195,7 +214,6 @@ final class SessionLease implements AutoCloseable {
         }
         holds.forEach((lease, tracked) -> {
             if (lease.session() == session && holds.remove(lease, tracked)) {
-                tracked.cancel();
                 listener.leaseLost(lease, reason);
             }
         });
@@ -252,22 +270,14 @@ final class SessionLease implements AutoCloseable {
         }
     }
 
-    /** A hold's due time (its own lease end) and the timer that checks it. */
+    /** A hold's due time (its own lease end) and how to delete its entry. */
     private static final class Tracked {
         volatile long dueNanos;
         final Runnable deleteEntry;
-        volatile Future<?> sweep;
 
         Tracked(long dueNanos, Runnable deleteEntry) {
             this.dueNanos = dueNanos;
             this.deleteEntry = deleteEntry;
-        }
-
-        void cancel() {
-            Future<?> timer = sweep;
-            if (timer != null) {
-                timer.cancel(false);
-            }
         }
     }
 }

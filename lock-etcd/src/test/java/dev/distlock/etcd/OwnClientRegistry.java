@@ -1,8 +1,14 @@
 package dev.distlock.etcd;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.HoldInfo;
+import dev.distlock.core.LockHolder;
+import dev.distlock.core.LockObserver;
 import dev.distlock.core.LockRegistry;
 import io.etcd.jetcd.Client;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 /** An etcd registry and the jetcd client only it uses; closing it closes both, registry first. */
 record OwnClientRegistry(EtcdLockRegistry registry, Client client) implements LockRegistry {
@@ -15,6 +21,31 @@ record OwnClientRegistry(EtcdLockRegistry registry, Client client) implements Lo
     @Override
     public String backend() {
         return registry.backend();
+    }
+
+    @Override
+    public void verify(Duration timeout) {
+        registry.verify(timeout);
+    }
+
+    @Override
+    public Optional<LockHolder> holderOf(String key) {
+        return registry.holderOf(key);
+    }
+
+    @Override
+    public boolean forceRelease(String key) {
+        return registry.forceRelease(key);
+    }
+
+    @Override
+    public List<HoldInfo> holds() {
+        return registry.holds();
+    }
+
+    @Override
+    public void addObserver(LockObserver observer) {
+        registry.addObserver(observer);
     }
 
     @Override

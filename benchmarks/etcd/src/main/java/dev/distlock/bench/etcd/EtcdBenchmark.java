@@ -9,27 +9,41 @@ import dev.distlock.etcd.EtcdLockRegistry;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.Lock;
+import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
 import io.etcd.jetcd.lock.LockResponse;
+import io.etcd.jetcd.support.CloseableClient;
+import io.grpc.stub.StreamObserver;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 
 /**
- * distlock's etcd registry beside jetcd's own lock client (etcd's v3 lock service), on one
- * etcd process this benchmark starts with its default Raft settings. Writes
- * {@code benchmarks/results/etcd.md}.
+ * distlock's etcd registry beside jetcd's own lock client (etcd's v3 lock service), one thread,
+ * on one etcd process this benchmark starts with its default Raft settings. The three contenders
+ * run in interleaved rounds (the order turns every round) so that load from other processes
+ * falls on all of them alike; each rate is the median over rounds, and ratios are to jetcd's
+ * lock with one long-lived lease. Writes {@code benchmarks/results/etcd.md}.
  */
 public final class EtcdBenchmark {
 
-    private static final Duration WARMUP = Duration.ofSeconds(1);
-    private static final Duration MEASURE = Duration.ofSeconds(5);
-    private static final int THREADS = 4;
+    private static final Duration WARMUP = Duration.ofMillis(500);
+    private static final Duration MEASURE = Duration.ofMillis(1500);
+    private static final int ROUNDS = 16;
     private static final long TIMEOUT_SECONDS = 10;
+    private static final String BASELINE = "jetcd Lock, shared lease";
 
     private EtcdBenchmark() {}
 
@@ -52,77 +66,63 @@ public final class EtcdBenchmark {
                 "--initial-cluster=bench=" + peerUrl,
                 "--logger=zap",
                 "--log-outputs=stderr");
-        List<Benchmark.Result> results = new ArrayList<>();
-        try (ManagedProcess server = ManagedProcess.start("etcd", command, work, clientPort, Duration.ofSeconds(20))) {
-            // Both libraries run once before anything is measured, so that neither pays for the JIT or a cold etcd.
-            distlock(clientUrl);
-            jetcdLock(clientUrl);
-            results.addAll(distlock(clientUrl));
-            results.addAll(jetcdLock(clientUrl));
-        }
-        Benchmark.write(
-                output(args),
-                "etcd: distlock vs jetcd's Lock client",
-                """
-                One etcd %s process (`/usr/bin/etcd`, Debian etcd-server, default Raft settings, data on local \
-                disk) started by the benchmark on a loopback port; client and server share the machine, which \
-                other builds were using at the same time, so treat the numbers as rough. Every scenario ran once unmeasured first (JIT, cold etcd), then warmed up %ds and was measured %ds.
+        Map<String, List<Benchmark.Result>> rounds = new LinkedHashMap<>();
+        try (ManagedProcess server = ManagedProcess.start("etcd", command, work, clientPort, Duration.ofSeconds(20));
+                Client client = EtcdLockRegistry.requireLeader(Client.builder())
+                        .endpoints(clientUrl)
+                        .build();
+                EtcdLockRegistry registry =
+                        EtcdLockRegistry.builder(client).address(clientUrl).build()) {
+            Lock locks = client.getLockClient();
+            // jetcd's usual long-lived lease: granted once and kept alive by its keep-alive stream.
+            long sharedLease = client.getLeaseClient().grant(30).get().getID();
+            CloseableClient keepAlive = client.getLeaseClient().keepAlive(sharedLease, new StreamObserver<>() {
+                @Override
+                public void onNext(LeaseKeepAliveResponse response) {}
 
-                - **distlock**: `EtcdLockRegistry` over one jetcd `Client`; `acquire()` + `close()` with the \
-                watchdog lease (30s). Each hold grants its own etcd lease, queues its key and reads the queue in \
-                one transaction, and releases with one lease revoke: three Raft writes per operation. Contended: \
-                %d registries, each with its own `Client` (standing for %d JVMs), one thread each, on one key; \
-                waiters are woken by a watch on their predecessor.
-                - **jetcd Lock, shared lease**: `client.getLockClient().lock(name, leaseId)` + `unlock(key)` with \
-                one lease granted up front (one per thread when contended, since the lock service tells holders \
-                apart by lease): two Raft writes per operation. The jetcd threads share one `Client`.
-                - **jetcd Lock, lease per operation**: `grant` + `lock` + `unlock` + `revoke`, the same \
-                lease-per-hold scheme as distlock.
-                - jetcd's lock service gives no fencing token by itself (the lock key's create revision would be \
-                one, read separately), has no reentrancy, and a lock granted after its lease expired is not \
-                detected; distlock checks these.
-                """.formatted(version(etcd), WARMUP.toSeconds(), MEASURE.toSeconds(), THREADS, THREADS),
-                results);
+                @Override
+                public void onError(Throwable error) {
+                    System.err.println("The shared lease's keep-alive failed: " + error);
+                }
+
+                @Override
+                public void onCompleted() {}
+            });
+            FencedLock distlockKey = registry.obtain("bench-distlock");
+            ByteSequence jetcdKey = bytes("bench-jetcd");
+            Map<String, Benchmark.Operation> contenders = new LinkedHashMap<>();
+            contenders.put("distlock", () -> {
+                try (LockHandle handle = distlockKey.acquire()) {
+                    // the critical section is empty: this measures the lock alone
+                }
+            });
+            contenders.put(BASELINE, () -> {
+                LockResponse held = locks.lock(jetcdKey, sharedLease).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                locks.unlock(held.getKey()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            });
+            contenders.put("jetcd Lock, lease per call", leasePerCall(client, locks, jetcdKey));
+            // One unmeasured pass each first, so that neither pays for the JIT or a cold etcd.
+            contenders.forEach((name, operation) -> Benchmark.uncontended(name, WARMUP, WARMUP, operation));
+            List<String> order = new ArrayList<>(contenders.keySet());
+            for (int round = 0; round < ROUNDS; round++) {
+                for (String name : order) {
+                    rounds.computeIfAbsent(name, k -> new ArrayList<>())
+                            .add(Benchmark.uncontended(name, WARMUP, MEASURE, contenders.get(name)));
+                }
+                Collections.rotate(order, 1);
+            }
+            keepAlive.close();
+        }
+        String report = report(version(etcd), rounds);
+        Path output = output(args);
+        Files.createDirectories(output.toAbsolutePath().getParent());
+        Files.writeString(output, report);
+        System.out.println(report);
         System.exit(0);
     }
 
-    private static List<Benchmark.Result> distlock(String url) throws Exception {
-        List<Benchmark.Result> results = new ArrayList<>();
-        try (Client client = Client.builder().endpoints(url).build();
-                EtcdLockRegistry registry =
-                        EtcdLockRegistry.builder(client).address(url).build()) {
-            FencedLock lock = registry.obtain("bench-uncontended");
-            results.add(Benchmark.uncontended("distlock", WARMUP, MEASURE, () -> {
-                try (LockHandle handle = lock.acquire()) {
-                    // the critical section is empty: this measures the lock alone
-                }
-            }));
-        }
-        List<Client> clients = new ArrayList<>();
-        List<EtcdLockRegistry> registries = new ArrayList<>();
-        try {
-            for (int i = 0; i < THREADS; i++) {
-                Client client = Client.builder().endpoints(url).build();
-                clients.add(client);
-                registries.add(EtcdLockRegistry.builder(client).address(url).build());
-            }
-            AtomicInteger next = new AtomicInteger();
-            ThreadLocal<FencedLock> perThread = ThreadLocal.withInitial(
-                    () -> registries.get(next.getAndIncrement() % THREADS).obtain("bench-contended"));
-            results.add(Benchmark.contended("distlock", THREADS, WARMUP, MEASURE, () -> {
-                try (LockHandle handle = perThread.get().acquire()) {
-                    // empty critical section
-                }
-            }));
-        } finally {
-            registries.forEach(EtcdLockRegistry::close);
-            clients.forEach(Client::close);
-        }
-        return results;
-    }
-
-    /** jetcd's lock on {@code key} under a lease granted for this one operation and revoked after it. */
-    private static Benchmark.Operation leasePerOperation(Client client, Lock locks, ByteSequence key) {
+    /** jetcd's lock on {@code key} under a lease granted for this one call and revoked after it. */
+    private static Benchmark.Operation leasePerCall(Client client, Lock locks, ByteSequence key) {
         return () -> {
             long lease = client.getLeaseClient()
                     .grant(30)
@@ -134,42 +134,90 @@ public final class EtcdBenchmark {
         };
     }
 
-    private static List<Benchmark.Result> jetcdLock(String url) throws Exception {
-        List<Benchmark.Result> results = new ArrayList<>();
-        try (Client client = Client.builder().endpoints(url).build()) {
-            Lock locks = client.getLockClient();
-            ByteSequence uncontended = bytes("bench-jetcd-uncontended");
-            long shared = client.getLeaseClient().grant(60).get().getID();
-            results.add(Benchmark.uncontended("jetcd Lock, shared lease", WARMUP, MEASURE, () -> {
-                LockResponse held = locks.lock(uncontended, shared).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                locks.unlock(held.getKey()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            }));
-            results.add(Benchmark.uncontended(
-                    "jetcd Lock, lease per operation", WARMUP, MEASURE, leasePerOperation(client, locks, uncontended)));
-            ByteSequence contended = bytes("bench-jetcd-contended");
-            ThreadLocal<Long> leasePerThread = ThreadLocal.withInitial(() -> {
-                try {
-                    return client.getLeaseClient().grant(120).get().getID();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            results.add(Benchmark.contended("jetcd Lock, lease per thread", THREADS, WARMUP, MEASURE, () -> {
-                LockResponse held = locks.lock(contended, leasePerThread.get()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                locks.unlock(held.getKey()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            }));
-            results.add(Benchmark.contended(
-                    "jetcd Lock, lease per operation",
-                    THREADS,
-                    WARMUP,
-                    MEASURE,
-                    leasePerOperation(client, locks, contended)));
+    private static String report(String etcdVersion, Map<String, List<Benchmark.Result>> rounds) {
+        List<Benchmark.Result> baseline = rounds.get(BASELINE);
+        StringBuilder text = new StringBuilder()
+                .append("# etcd: distlock vs jetcd's Lock client, 1 thread\n\n")
+                .append("Measured ")
+                .append(Instant.now())
+                .append(" on ")
+                .append(Runtime.getRuntime().availableProcessors())
+                .append(" cores, Java ")
+                .append(System.getProperty("java.version"))
+                .append(", etcd ")
+                .append(etcdVersion)
+                .append(", jetcd ")
+                .append(jarVersion(Client.class))
+                .append(".\n\n")
+                .append("""
+                        One etcd process (`/usr/bin/etcd`, Debian etcd-server, default Raft settings, data on local \
+                        disk) started by the benchmark on a loopback port; client and server share the machine, which \
+                        other builds were using at the same time. The three contenders ran in %d interleaved rounds \
+                        (order rotated each round) of %.1fs warm-up and %.1fs measured, one thread, acquire + release \
+                        with an empty critical section. The rate is the median over rounds, p50/p99 from all calls \
+                        of the median round. The ratio is to jetcd's lock with one long-lived lease in the same round \
+                        (measured next to it, so under the same load), the median over rounds.
+
+                        - **distlock**: `EtcdLockRegistry.acquire()` + `close()` with the watchdog lease (30s). Every \
+                        hold of the registry lives on its one session lease (kept alive by one keep-alive for all), so \
+                        an acquisition is one transaction (put the queue entry + read who is ahead) and a release one \
+                        delete: two Raft writes. The token is the entry's create revision.
+                        - **jetcd Lock, shared lease**: `client.getLockClient().lock(name, leaseId)` + `unlock(key)` \
+                        with one lease granted up front: two Raft writes. No fencing token by itself, no reentrancy, \
+                        no check that the lease is still alive when the lock is granted.
+                        - **jetcd Lock, lease per call**: `grant` + `lock` + `unlock` + `revoke`: four requests.
+
+                        | library | ops/s (median of %d rounds) | ratio to jetcd shared lease (median of rounds) | p50 µs | p99 µs | rounds (ops/s) |
+                        |---|---:|---:|---:|---:|---|
+                        """.formatted(ROUNDS, WARMUP.toMillis() / 1000.0, MEASURE.toMillis() / 1000.0, ROUNDS));
+        rounds.forEach((name, results) -> {
+            double rate = median(results, Benchmark.Result::opsPerSecond);
+            Benchmark.Result middle = results.stream()
+                    .sorted(Comparator.comparingDouble(Benchmark.Result::opsPerSecond))
+                    .toList()
+                    .get(results.size() / 2);
+            text.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %,.0f | %.2f× | %,.0f | %,.0f | %s |%n",
+                    name,
+                    rate,
+                    medianRatio(results, baseline),
+                    middle.p50Micros(),
+                    middle.p99Micros(),
+                    results.stream()
+                            .map(r -> String.format(Locale.ROOT, "%.0f", r.opsPerSecond()))
+                            .collect(Collectors.joining(", "))));
+        });
+        return text.toString();
+    }
+
+    private static double medianRatio(List<Benchmark.Result> results, List<Benchmark.Result> baseline) {
+        double[] ratios = new double[results.size()];
+        for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = results.get(i).opsPerSecond() / baseline.get(i).opsPerSecond();
         }
-        return results;
+        Arrays.sort(ratios);
+        int middle = ratios.length / 2;
+        return ratios.length % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
+    }
+
+    private static double median(List<Benchmark.Result> results, ToDoubleFunction<Benchmark.Result> value) {
+        double[] sorted = results.stream().mapToDouble(value).sorted().toArray();
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
     private static ByteSequence bytes(String text) {
         return ByteSequence.from(text, StandardCharsets.UTF_8);
+    }
+
+    /** The version in the name of the jar {@code type} came from, e.g. 0.8.6 for jetcd-core-0.8.6.jar. */
+    private static String jarVersion(Class<?> type) {
+        String jar = Path.of(
+                        type.getProtectionDomain().getCodeSource().getLocation().getPath())
+                .getFileName()
+                .toString();
+        return jar.replaceAll("^.*?-(\\d[^-]*(-SNAPSHOT)?)\\.jar$", "$1");
     }
 
     private static String version(Path etcd) {
