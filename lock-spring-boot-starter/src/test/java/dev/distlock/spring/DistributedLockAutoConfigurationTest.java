@@ -146,8 +146,10 @@ class DistributedLockAutoConfigurationTest {
 
     @Test
     void backendPropertyChoosesEtcdWithAClientBuiltFromTheProperties() {
+        // Wiring only: no etcd listens there, so the start-up check is off.
         runner.withPropertyValues(
                         "distributed-lock.backend=etcd",
+                        "distributed-lock.startup-check.mode=off",
                         "distributed-lock.etcd.endpoints=http://127.0.0.1:23790",
                         "distributed-lock.etcd.namespace=/app-locks/",
                         "distributed-lock.etcd.username=app",
@@ -165,7 +167,7 @@ class DistributedLockAutoConfigurationTest {
         Client own = Client.builder().endpoints("http://127.0.0.1:23790").build();
         try {
             runner.withBean("myEtcd", Client.class, () -> own, d -> d.setDestroyMethodName(""))
-                    .withPropertyValues("distributed-lock.backend=etcd")
+                    .withPropertyValues("distributed-lock.backend=etcd", "distributed-lock.startup-check.mode=off")
                     .run(context -> {
                         assertThat(context).getBeans(Client.class).containsOnlyKeys("myEtcd");
                         assertThat(context.getBean(LockRegistry.class)).isInstanceOf(EtcdLockRegistry.class);
