@@ -1,6 +1,8 @@
 package dev.distlock.jdbc;
 
+import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.rw.ReadWriteLocks;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.core.spi.RegistryBuilder;
 import java.time.Clock;
@@ -27,11 +29,34 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
 
     private final TableName table;
     private final Duration clockOffset;
+    private final ReadWriteLocks readWriteLocks;
 
-    private JdbcLockRegistry(JdbcLockBackend backend, TableName table, RegistryOptions options, Duration clockOffset) {
+    private JdbcLockRegistry(
+            JdbcLockBackend backend,
+            TableName table,
+            RegistryOptions options,
+            Duration clockOffset,
+            ReadWriteLocks readWriteLocks) {
         super(backend, options);
         this.table = table;
         this.clockOffset = clockOffset;
+        this.readWriteLocks = readWriteLocks;
+    }
+
+    /**
+     * Readers share, a writer excludes everyone; kept in the table {@code <table name>_rw}, apart
+     * from {@link #obtain} locks of the same key. The table is checked (or created, with {@code
+     * initializeSchema}) on first use.
+     */
+    @Override
+    public FencedReadWriteLock readWriteLock(String key) {
+        return readWriteLocks.lock(key);
+    }
+
+    @Override
+    public void close() {
+        readWriteLocks.close();
+        super.close();
     }
 
     /** A builder over {@code dataSource}, which the registry uses but never closes. */
@@ -148,7 +173,12 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
                     ? db.dialect.releaseSignals(db.dataSource, db.address)
                     : ReleaseSignals.polling();
             JdbcLockBackend backend = new JdbcLockBackend(db, table, signals, sweepInterval);
-            return new JdbcLockRegistry(backend, tableName, options(), offset);
+            return new JdbcLockRegistry(
+                    backend,
+                    tableName,
+                    options(),
+                    offset,
+                    JdbcReadWriteBackend.locks(dataSource, tableName.value(), initializeSchema, options()));
         }
     }
 }

@@ -2,6 +2,7 @@
 -- One row per key with owner '' (mode 'a') carries the key's fence and is locked FOR UPDATE by every
 -- acquisition, so decisions on one key are serialised; the other rows are holds (mode 'r' reader,
 -- 'w' writer) and waiting writers' intents ('q'), each until expires_us (database clock, µs since 1970).
+-- A read hold and a write hold of one thread may carry the same owner id, hence mode in the key.
 -- lock_key is VARBINARY so that keys compare byte for byte, as in the lock table.
 CREATE TABLE IF NOT EXISTS ${table}_rw (
     lock_key   VARBINARY(1020) NOT NULL,
@@ -10,5 +11,5 @@ CREATE TABLE IF NOT EXISTS ${table}_rw (
     expires_us BIGINT       NOT NULL,
     fence      BIGINT       NOT NULL,
     holder     VARCHAR(200) NOT NULL,
-    PRIMARY KEY (lock_key, owner)
+    PRIMARY KEY (lock_key, owner, mode)
 ) ENGINE = InnoDB;
