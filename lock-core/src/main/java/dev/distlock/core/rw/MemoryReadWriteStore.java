@@ -175,10 +175,7 @@ public final class MemoryReadWriteStore {
 
         /** Free for a reader: no writer but the reader's own thread, and no writer waiting unless it is that thread. */
         boolean readFree(OwnerId reader) {
-            if (ReadWriteOwners.sameThread(writer, reader)) {
-                return true;
-            }
-            return writer == null && waitingWriters == 0;
+            return ReadWriteOwners.mayRead(writer, waitingWriters > 0, reader);
         }
 
         boolean holds(LockMode mode, String owner, long now) {

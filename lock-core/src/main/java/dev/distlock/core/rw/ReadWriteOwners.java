@@ -21,4 +21,14 @@ public final class ReadWriteOwners {
     public static boolean sameThread(String storedOwner, OwnerId owner) {
         return storedOwner != null && owner.thread() != 0 && storedOwner.startsWith(threadPrefix(owner));
     }
+
+    /**
+     * The rule for a read request: granted when the key's writer is a hold of the reader's own
+     * thread (downgrade), or when there is no writer and no writer waits (writer preference).
+     *
+     * @param writer the stored owner of the key's write hold, null when none
+     */
+    public static boolean mayRead(String writer, boolean writerWaiting, OwnerId reader) {
+        return sameThread(writer, reader) || (writer == null && !writerWaiting);
+    }
 }
