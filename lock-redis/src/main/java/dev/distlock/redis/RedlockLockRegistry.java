@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import static dev.distlock.redis.RedisLockRegistry.positive;
 
+import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.core.spi.RegistryBuilder;
@@ -29,6 +30,22 @@ public final class RedlockLockRegistry extends LockRegistrySupport {
 
     private RedlockLockRegistry(RedlockBackend backend, RegistryOptions options) {
         super(backend, options);
+    }
+
+    /**
+     * Not offered on Redlock: a read/write lock's state (its readers, its waiting writers, the fence
+     * that read tokens report) would be spread over independent nodes with no order between them, so
+     * a reader and a writer could each see a majority that lets them in while nodes restart or
+     * clocks jump, and readers could not name one write epoch. Use {@link RedisLockRegistry} (one
+     * server, replicas or a Cluster) for read/write locks.
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public FencedReadWriteLock readWriteLock(String key) {
+        throw new UnsupportedOperationException("Read/write lock '" + key + "' is not offered on Redlock: readers,"
+                + " waiting writers and the write epoch would be spread over independent nodes with nothing to order"
+                + " them. Use RedisLockRegistry (one server, replicas or a Cluster) for read/write locks.");
     }
 
     public static Builder builder() {
