@@ -1,0 +1,173 @@
+package dev.distlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** What a lock leaves in the table once it is released: locking many distinct keys must not grow it. */
+class ServerStateIT {
+
+    private static final int THREADS = 4;
+
+    /** The table holds no more than this many rows after the keys were released. */
+    private static final int ROWS_LEFT_AT_MOST = 8;
+
+    /** 100,000 on H2 and PostgreSQL; MariaDB commits (and syncs) each statement slowly, so it runs 10,000. */
+    private static int distinctKeys(TestDatabase database) {
+        return database == TestDatabase.MARIADB ? 10_000 : 100_000;
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void distinctKeysLockedAndReleasedOnceLeaveNoRowsBehind(TestDatabase database) throws Exception {
+        database.require();
+        String table = TestDatabase.uniqueTableName("state");
+        int keys = distinctKeys(database);
+        ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+        try (HikariDataSource pool = database.pool("distlock-state", THREADS + 1)) {
+            try {
+                List<LockRegistry> registries = new ArrayList<>();
+                for (int t = 0; t < THREADS; t++) {
+                    registries.add(JdbcLockRegistry.builder(pool)
+                            .tableName(table)
+                            .initializeSchema(true)
+                            .build());
+                }
+                long start = System.nanoTime();
+                List<Future<Integer>> workers = new ArrayList<>();
+                for (int t = 0; t < THREADS; t++) {
+                    LockRegistry registry = registries.get(t);
+                    int first = t;
+                    workers.add(threads.submit(() -> {
+                        int acquired = 0;
+                        for (int i = first; i < keys; i += THREADS) {
+                            Optional<LockHandle> handle =
+                                    registry.obtain("order-" + i).tryAcquire(Duration.ofSeconds(5));
+                            if (handle.isPresent()) {
+                                acquired++;
+                                handle.get().close();
+                            }
+                        }
+                        return acquired;
+                    }));
+                }
+                int acquired = 0;
+                for (Future<Integer> worker : workers) {
+                    acquired += worker.get(10, TimeUnit.MINUTES);
+                }
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                assertThat(acquired).isEqualTo(keys);
+                long rows = rows(pool, table);
+                System.out.printf(
+                        "%s: %,d keys locked and released in %s; %,d rows and %,d bytes left in %s%n",
+                        database.server, keys, took, rows, bytes(database, pool, table), table);
+                assertThat(rows).isLessThanOrEqualTo(ROWS_LEFT_AT_MOST);
+
+                try (LockHandle again = registries.get(0).obtain("order-1").acquire()) {
+                    assertThat(registries.get(1).obtain("order-1").tryAcquire(Duration.ZERO))
+                            .as("the lock still works")
+                            .isEmpty();
+                    assertThat(again.isValid()).isTrue();
+                }
+                registries.forEach(LockRegistry::close);
+            } finally {
+                database.dropTable(pool, table);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void tokensRiseAcrossReleaseExpiryAndTheSweepThatRemovesRows(TestDatabase database) throws Exception {
+        database.require();
+        String table = TestDatabase.uniqueTableName("tokens");
+        String key = "order-" + System.nanoTime();
+        Duration shortLease = Duration.ofMillis(200);
+        try (HikariDataSource pool = database.pool("distlock-tokens", 3)) {
+            try (JdbcLockRegistry first = JdbcLockRegistry.builder(pool)
+                            .tableName(table)
+                            .initializeSchema(true)
+                            .sweepInterval(Duration.ofMillis(100))
+                            .build();
+                    JdbcLockRegistry second =
+                            JdbcLockRegistry.builder(pool).tableName(table).build()) {
+                List<Long> tokens = new ArrayList<>();
+
+                // Release deletes the row.
+                try (LockHandle handle = first.obtain(key).acquire()) {
+                    tokens.add(handle.token().value());
+                }
+                assertThat(rows(pool, table)).as("the release deleted the row").isZero();
+                try (LockHandle handle = second.obtain(key).acquire()) {
+                    tokens.add(handle.token().value());
+                }
+
+                // A lease that ends unreleased: the next owner takes the expired row.
+                LockHandle abandoned =
+                        first.obtain(key).tryAcquire(Duration.ZERO, shortLease).orElseThrow();
+                tokens.add(abandoned.token().value());
+                LockHandle next = second.obtain(key)
+                        .tryAcquire(Duration.ofSeconds(5), shortLease)
+                        .orElseThrow();
+                tokens.add(next.token().value());
+
+                // Never released at all: the sweep deletes the expired row.
+                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                while (rows(pool, table) > 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertThat(rows(pool, table))
+                        .as("the sweep deleted the expired row")
+                        .isZero();
+                try (LockHandle handle = second.obtain(key).acquire()) {
+                    tokens.add(handle.token().value());
+                }
+                abandoned.close();
+                next.close();
+
+                assertThat(tokens).as("tokens of %s", key).isSorted().doesNotHaveDuplicates();
+            } finally {
+                database.dropTable(pool, table);
+            }
+        }
+    }
+
+    static long rows(DataSource dataSource, String table) {
+        Long rows = new JdbcTemplate(dataSource).queryForObject("SELECT COUNT(*) FROM " + table, Long.class);
+        return rows == null ? 0 : rows;
+    }
+
+    /** The table's size on disk as the database reports it (PostgreSQL counts dead rows until vacuumed). */
+    static long bytes(TestDatabase database, DataSource dataSource, String table) {
+        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        Long bytes = switch (database) {
+            case POSTGRESQL -> jdbc.queryForObject("SELECT pg_total_relation_size(?::regclass)", Long.class, table);
+            case MARIADB -> {
+                jdbc.execute("ANALYZE TABLE " + table);
+                yield jdbc.queryForObject(
+                        "SELECT data_length + index_length FROM information_schema.tables"
+                                + " WHERE table_schema = DATABASE() AND table_name = ?",
+                        Long.class,
+                        table);
+            }
+            case H2 -> jdbc.queryForObject("SELECT DISK_SPACE_USED(?)", Long.class, table.toUpperCase());
+        };
+        return bytes == null ? -1 : bytes;
+    }
+}
