@@ -57,6 +57,38 @@ public interface FencedLock extends Lock {
     /** The token of the current thread's hold, for callers that use {@link #lock()}. */
     Optional<FencingToken> currentToken();
 
+    /**
+     * Runs {@code task} while holding this lock (watchdog lease), waiting at most {@code waitTime}.
+     *
+     * @throws LockNotAcquiredException if the key did not come free in time, or the thread was
+     *     interrupted while waiting (the interrupt flag is set again)
+     */
+    default <T, E extends Throwable> T executeLocked(Duration waitTime, LockedTask<T, E> task) throws E {
+        return executeLocked(waitTime, null, task);
+    }
+
+    /**
+     * As {@link #executeLocked(Duration, LockedTask)}, with a fixed lease of {@code leaseTime}
+     * (null: the watchdog lease).
+     */
+    default <T, E extends Throwable> T executeLocked(Duration waitTime, Duration leaseTime, LockedTask<T, E> task)
+            throws E {
+        Optional<LockHandle> acquired;
+        try {
+            acquired = leaseTime == null ? tryAcquire(waitTime) : tryAcquire(waitTime, leaseTime);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockNotAcquiredException(key(), backendName(), waitTime, e);
+        }
+        try (LockHandle handle =
+                acquired.orElseThrow(() -> new LockNotAcquiredException(key(), backendName(), waitTime))) {
+            return task.run(handle);
+        }
+    }
+
+    /** The backend's name, for messages. */
+    String backendName();
+
     /** Not supported: a distributed lock has no condition variables. */
     @Override
     default Condition newCondition() {

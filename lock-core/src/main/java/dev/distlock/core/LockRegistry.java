@@ -37,17 +37,7 @@ public interface LockRegistry extends AutoCloseable {
      *     was interrupted while waiting (the interrupt flag is set again)
      */
     default <T, E extends Throwable> T executeLocked(String key, Duration waitTime, LockedTask<T, E> task) throws E {
-        FencedLock lock = obtain(key);
-        Optional<LockHandle> acquired;
-        try {
-            acquired = lock.tryAcquire(waitTime);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockNotAcquiredException(key, backend(), waitTime, e);
-        }
-        try (LockHandle handle = acquired.orElseThrow(() -> new LockNotAcquiredException(key, backend(), waitTime))) {
-            return task.run(handle);
-        }
+        return obtain(key).executeLocked(waitTime, task);
     }
 
     /**

@@ -30,6 +30,11 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
     }
 
     @Override
+    public String backendName() {
+        return engine.backendName();
+    }
+
+    @Override
     public LockHandle acquire() throws InterruptedException {
         while (true) {
             Optional<LockHandle> handle = tryAcquire(FOREVER);

@@ -39,6 +39,11 @@ final class WriteLock implements FencedLock {
     }
 
     @Override
+    public String backendName() {
+        return write.backendName();
+    }
+
+    @Override
     public LockHandle acquire() throws InterruptedException {
         refuseUpgrade();
         return write.acquire();
