@@ -49,8 +49,8 @@ final class LockScripts {
         return call(RELEASE, key, NO_WAIT, CHANNEL, key.hashBytes(), FORCE);
     }
 
-    static ScriptCall<Boolean> raiseFence(LockKey key, long token) {
-        return call(RAISE_FENCE, key, bytes(Long.toString(token)));
+    static ScriptCall<Boolean> raiseFence(LockKey key, long token, byte[] owner) {
+        return call(RAISE_FENCE, key, bytes(Long.toString(token)), owner);
     }
 
     static ScriptCall<StoredHolder> holder(LockKey key) {

@@ -135,7 +135,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
         }
         long token = granted.stream().mapToLong(a -> a.value().token()).max().orElseThrow();
         Tally<Boolean> raised = NodeReplies.send(
-                        granted.stream().map(Answer::node).toList(), node -> LockScripts.raiseFence(key, token))
+                        granted.stream().map(Answer::node).toList(), node -> LockScripts.raiseFence(key, token, owner))
                 .await(
                         untilNanos(Math.max(roundEnd, System.nanoTime() + nodeTimeout.toNanos() / 4)),
                         t -> t.count(Boolean::booleanValue) >= quorum);
@@ -184,7 +184,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
                         + " is needed. Bring the nodes back or check the network.");
     }
 
-    /** The holder a majority of the nodes agrees on, with the largest token and the shortest lease among them. */
+    /** The holder a majority of the nodes agrees on, with the hold's token and the shortest lease among them. */
     @Override
     public Optional<LockHolder> holderOf(String key) {
         LockKey lockKey = LockKey.of(key);
@@ -203,14 +203,27 @@ final class RedlockBackend implements LockBackend<RedisLease> {
                         new StoredHolder(
                                 agreeing.get(0).owner(),
                                 agreeing.get(0).holder(),
-                                agreeing.stream()
-                                        .mapToLong(StoredHolder::token)
-                                        .max()
-                                        .orElseThrow(),
+                                majorityToken(agreeing),
                                 agreeing.stream()
                                         .mapToLong(StoredHolder::leaseLeftMillis)
                                         .min()
                                         .orElseThrow())));
+    }
+
+    /**
+     * The hold's token: the one a majority recorded when the token was written back; before that
+     * (a moment after the grant), the largest of the nodes' own.
+     */
+    private long majorityToken(List<StoredHolder> agreeing) {
+        return agreeing.stream()
+                .collect(Collectors.groupingBy(StoredHolder::token, Collectors.counting()))
+                .entrySet()
+                .stream()
+                .filter(count -> count.getValue() >= quorum)
+                .mapToLong(Map.Entry::getKey)
+                .findFirst()
+                .orElseGet(() ->
+                        agreeing.stream().mapToLong(StoredHolder::token).max().orElseThrow());
     }
 
     /** Ends the hold on every node that answers; true when any node had one. */

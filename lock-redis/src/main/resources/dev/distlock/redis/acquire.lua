@@ -22,10 +22,10 @@ local token
 if state[2] and tonumber(state[2]) >= now then
   redis.call('HINCRBY', KEYS[1], 'fence', 1)
   token = redis.call('HGET', KEYS[1], 'fence')
+  redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'holder', ARGV[4])
 else
   token = string.format('%d', now)
-  redis.call('HSET', KEYS[1], 'fence', token)
+  redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'holder', ARGV[4], 'fence', token)
 end
-redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'holder', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return {1, token}

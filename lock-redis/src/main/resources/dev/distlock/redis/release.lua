@@ -15,7 +15,7 @@ local ahead = tonumber(state[2]) - now
 if ahead < 0 then
   redis.call('DEL', KEYS[1])
 else
-  redis.call('HDEL', KEYS[1], 'owner', 'holder', 'waiting')
+  redis.call('HDEL', KEYS[1], 'owner', 'holder', 'waiting', 'token')
   redis.call('PEXPIRE', KEYS[1], string.format('%d', math.floor(ahead / 1000) + 1))
 end
 if state[3] then
