@@ -1,7 +1,6 @@
 package dev.distlock.redis;
 
 import dev.distlock.core.LockBackendException;
-import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
@@ -9,11 +8,6 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
-import io.lettuce.core.event.connection.ConnectionActivatedEvent;
-import io.lettuce.core.event.connection.ConnectionEvent;
-import io.lettuce.core.event.connection.ReconnectFailedEvent;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +19,6 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import reactor.core.Disposable;
 
 /**
  * One Redis deployment (a server, or a Cluster) behind a connection factory, running the lock
@@ -41,13 +34,9 @@ final class RedisEndpoint implements AutoCloseable {
     private final RedisConnectionFactory factory;
     private final boolean ownsFactory;
     private final String address;
-    private final int port;
     private final boolean lettuce;
-    private final Disposable eventSubscription;
-    private volatile Runnable onConnectionEvent = () -> {};
+    private final ClientEvents events;
     private final CompletableFuture<?> firstLoad;
-    private volatile long lastReconnectFailureNanos;
-    private volatile Throwable lastReconnectFailure;
     private volatile CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connection;
     private RedisConnection springConnection;
     private boolean closed;
@@ -57,8 +46,7 @@ final class RedisEndpoint implements AutoCloseable {
         this.ownsFactory = ownsFactory;
         this.address = RedisAddress.describe(factory);
         this.lettuce = factory instanceof LettuceConnectionFactory;
-        this.port = factory instanceof LettuceConnectionFactory l && !l.isClusterAware() ? l.getPort() : -1;
-        this.eventSubscription = watchConnectionEvents();
+        this.events = new ClientEvents(factory, this::reloadScripts);
         this.firstLoad = lettuce
                 ? CompletableFuture.allOf(loadScripts().toArray(CompletableFuture[]::new))
                 : CompletableFuture.completedFuture(null);
@@ -88,7 +76,7 @@ final class RedisEndpoint implements AutoCloseable {
 
     /** Called on every connection event of the client (disconnect, reconnect, failed reconnect). */
     void onConnectionEvent(Runnable listener) {
-        this.onConnectionEvent = listener;
+        events.onAnyEvent(listener);
     }
 
     /**
@@ -96,8 +84,8 @@ final class RedisEndpoint implements AutoCloseable {
      * then reports the server unreachable instead of waiting for a message that cannot come.
      */
     void failIfReconnectFailedSince(long sinceNanos, String key) {
-        Throwable failure = lastReconnectFailure;
-        if (failure != null && lastReconnectFailureNanos - sinceNanos > 0) {
+        Throwable failure = events.reconnectFailedSince(sinceNanos);
+        if (failure != null) {
             throw unreachable(key, "lost the connection while waiting and could not reconnect: " + failure, failure);
         }
     }
@@ -270,28 +258,6 @@ final class RedisEndpoint implements AutoCloseable {
         return unreachable(call.lockKey(), call.script() + " failed: " + message, cause);
     }
 
-    private Disposable watchConnectionEvents() {
-        if (!(factory instanceof LettuceConnectionFactory lettuceFactory)) {
-            return null;
-        }
-        AbstractRedisClient client = lettuceFactory.getNativeClient();
-        if (client == null) {
-            return null;
-        }
-        return client.getResources().eventBus().get().subscribe(event -> {
-            if (event instanceof ReconnectFailedEvent failed && concernsThisServer(failed)) {
-                lastReconnectFailure = failed.getCause();
-                lastReconnectFailureNanos = System.nanoTime();
-            }
-            if (event instanceof ConnectionActivatedEvent || event instanceof ClusterTopologyChangedEvent) {
-                reloadScripts();
-            }
-            if (event instanceof ConnectionEvent) {
-                onConnectionEvent.run();
-            }
-        });
-    }
-
     /** After a reconnect or failover the server may have lost its script cache. */
     private void reloadScripts() {
         try {
@@ -301,15 +267,9 @@ final class RedisEndpoint implements AutoCloseable {
         }
     }
 
-    private boolean concernsThisServer(ReconnectFailedEvent event) {
-        return port > 0 && event.remoteAddress() instanceof InetSocketAddress remote && remote.getPort() == port;
-    }
-
     @Override
     public void close() {
-        if (eventSubscription != null) {
-            eventSubscription.dispose();
-        }
+        events.close();
         synchronized (this) {
             closed = true;
             if (springConnection != null) {

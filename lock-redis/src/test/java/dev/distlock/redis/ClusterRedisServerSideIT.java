@@ -34,11 +34,7 @@ class ClusterRedisServerSideIT extends RedisServerSideContract {
 
     @Override
     protected long keysOnServers() throws Exception {
-        long keys = 0;
-        for (ManagedProcess master : masters) {
-            keys += Long.parseLong(RedisServers.cli(master.port(), "DBSIZE").trim());
-        }
-        return keys;
+        return keysOn(masters);
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.testing.ManagedProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,6 +141,15 @@ abstract class RedisServerSideContract {
         try (LockHandle handle = holderRegistry.obtain("order:0").acquire()) {
             assertThat(handle.isValid()).isTrue();
         }
+    }
+
+    /** Keys on all of {@code servers} together. */
+    static long keysOn(List<ManagedProcess> servers) throws Exception {
+        long keys = 0;
+        for (ManagedProcess server : servers) {
+            keys += Long.parseLong(RedisServers.cli(server.port(), "DBSIZE").trim());
+        }
+        return keys;
     }
 
     /** A resource that refuses writes whose token is lower than the last one it accepted. */

@@ -38,11 +38,7 @@ class RedlockServerSideIT extends RedisServerSideContract {
 
     @Override
     protected long keysOnServers() throws Exception {
-        long keys = 0;
-        for (ManagedProcess node : nodes) {
-            keys += Long.parseLong(RedisServers.cli(node.port(), "DBSIZE").trim());
-        }
-        return keys;
+        return keysOn(nodes);
     }
 
     @Override

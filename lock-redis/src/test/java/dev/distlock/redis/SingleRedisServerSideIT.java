@@ -3,6 +3,7 @@ package dev.distlock.redis;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.testing.ManagedProcess;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -33,7 +34,7 @@ class SingleRedisServerSideIT extends RedisServerSideContract {
 
     @Override
     protected long keysOnServers() throws Exception {
-        return Long.parseLong(RedisServers.cli(server.port(), "DBSIZE").trim());
+        return keysOn(List.of(server));
     }
 
     @Override
