@@ -137,22 +137,6 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
     /** Reads the result of {@link #now}. */
     abstract Instant readNow(ResultSet rs) throws SQLException;
 
-    /**
-     * The fence of the row {@code attempt} just took, read back by its owner (unique per hold,
-     * so the row read is the one just taken), for databases whose take cannot return it.
-     */
-    static OptionalLong readFence(Connection connection, String sql, Attempt attempt, CallTimeout timeout)
-            throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setQueryTimeout(timeout.querySeconds());
-            statement.setString(1, attempt.key());
-            statement.setString(2, attempt.owner());
-            try (ResultSet rs = statement.executeQuery()) {
-                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
-            }
-        }
-    }
-
     /** Binds key, owner, holder and lease from {@code first} on, in that order. */
     static void bindTake(PreparedStatement statement, int first, Attempt attempt) throws SQLException {
         statement.setString(first, attempt.key());

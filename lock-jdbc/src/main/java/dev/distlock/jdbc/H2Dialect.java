@@ -70,7 +70,14 @@ final class H2Dialect extends Dialect {
             bindTake(statement, 1, attempt);
             statement.executeUpdate();
         }
-        return readFence(connection, readFence, attempt, timeout);
+        // The row read is the one just taken: owners are unique per hold.
+        try (PreparedStatement statement = prepare(connection, readFence, timeout)) {
+            statement.setString(1, attempt.key());
+            statement.setString(2, attempt.owner());
+            try (ResultSet rs = statement.executeQuery()) {
+                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+            }
+        }
     }
 
     /**
