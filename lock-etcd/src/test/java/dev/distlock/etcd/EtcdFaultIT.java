@@ -8,10 +8,8 @@ import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
-import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.LeaseOption;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,7 +92,7 @@ class EtcdFaultIT {
                 LockRegistry holder = etcd.newRegistry(OPTIONS);
                 LockRegistry other = etcd.newRegistry(OPTIONS)) {
             LockHandle held = holder.obtain(key).acquire();
-            KeyValue entry = entries(admin, key).get(0);
+            KeyValue entry = QueueEntries.of(admin, key).get(0);
             admin.getLeaseClient().revoke(entry.getLease()).get(5, TimeUnit.SECONDS);
 
             Thread.sleep(LEASE.plus(SLACK).toMillis());
@@ -107,7 +105,7 @@ class EtcdFaultIT {
                 assertThat(next.isValid())
                         .as("the stale release left the next owner alone")
                         .isTrue();
-                assertThat(entries(admin, key)).hasSize(1);
+                assertThat(QueueEntries.of(admin, key)).hasSize(1);
             }
         }
     }
@@ -195,12 +193,12 @@ class EtcdFaultIT {
                 assertThat(waiter.obtain(key).tryAcquire(Duration.ofMillis(300)))
                         .isEmpty();
                 assertThat(waiter.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
-                List<KeyValue> entries = entries(admin, key);
+                List<KeyValue> entries = QueueEntries.of(admin, key);
                 assertThat(entries).hasSize(1);
                 assertThat(entries.get(0).getCreateRevision())
                         .isEqualTo(held.token().value());
             }
-            assertThat(entries(admin, key)).isEmpty();
+            assertThat(QueueEntries.of(admin, key)).isEmpty();
         }
     }
 
@@ -216,16 +214,16 @@ class EtcdFaultIT {
             LockHandle held = holder.obtain(key).acquire();
             Future<LockHandle> next = threads.submit(
                     () -> waiter.obtain(key).tryAcquire(Duration.ofSeconds(30)).orElseThrow());
-            KeyValue queued = awaitEntries(admin, key, 2).get(1);
+            KeyValue queued = QueueEntries.await(admin, key, 2).get(1);
             admin.getLeaseClient().revoke(queued.getLease()).get(5, TimeUnit.SECONDS);
-            // the waiter notices at its next lease refresh and queues a new entry behind the holder
-            List<KeyValue> requeued = awaitEntries(admin, key, 2);
+            // the waiter notices at the next keep-alive of its session lease and queues again on a new one
+            List<KeyValue> requeued = QueueEntries.await(admin, key, 2);
             assertThat(requeued.get(1).getLease()).isNotEqualTo(queued.getLease());
 
             held.close();
             try (LockHandle taken = next.get(10, TimeUnit.SECONDS)) {
                 assertThat(taken.isValid()).isTrue();
-                KeyValue entry = entries(admin, key).get(0);
+                KeyValue entry = QueueEntries.of(admin, key).get(0);
                 assertThat(entry.getCreateRevision()).isEqualTo(taken.token().value());
                 long ttl = admin.getLeaseClient()
                         .timeToLive(entry.getLease(), LeaseOption.DEFAULT)
@@ -293,27 +291,5 @@ class EtcdFaultIT {
             }
         }
         return true;
-    }
-
-    /** The queue entries of {@code key} (default namespace, no key prefix), oldest first. */
-    private static List<KeyValue> entries(Client admin, String key) throws Exception {
-        ByteSequence queue = new EtcdKeys(EtcdKeys.DEFAULT_NAMESPACE).queue(key);
-        GetOption all = GetOption.builder()
-                .isPrefix(true)
-                .withSortField(GetOption.SortTarget.CREATE)
-                .withSortOrder(GetOption.SortOrder.ASCEND)
-                .build();
-        return admin.getKVClient().get(queue, all).get(5, TimeUnit.SECONDS).getKvs();
-    }
-
-    private static List<KeyValue> awaitEntries(Client admin, String key, int count) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        List<KeyValue> entries = entries(admin, key);
-        while (entries.size() != count && System.nanoTime() < end) {
-            Thread.sleep(20);
-            entries = entries(admin, key);
-        }
-        assertThat(entries).as("queue entries of %s", key).hasSize(count);
-        return entries;
     }
 }

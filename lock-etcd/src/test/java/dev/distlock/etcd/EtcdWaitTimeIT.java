@@ -6,15 +6,11 @@ import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
-import io.etcd.jetcd.KeyValue;
-import io.etcd.jetcd.options.GetOption;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -78,7 +74,7 @@ class EtcdWaitTimeIT {
             LockHandle held = holder.obtain(key).acquire();
             Future<Optional<LockHandle>> waiting =
                     threads.submit(() -> waiter.obtain(key).tryAcquire(Duration.ofSeconds(1)));
-            awaitEntries(admin, key, 2);
+            QueueEntries.await(admin, key, 2);
 
             proxy.silence();
             assertThat(endsWithoutAHold(waiting)).isTrue();
@@ -93,7 +89,7 @@ class EtcdWaitTimeIT {
                     .as("the gone waiter's entry must not hold the key up for its 30s lease")
                     .isPresent();
             next.get().close();
-            assertThat(awaitEntries(admin, key, 0)).isEmpty();
+            assertThat(QueueEntries.await(admin, key, 0)).isEmpty();
         }
     }
 
@@ -139,7 +135,7 @@ class EtcdWaitTimeIT {
                     took[0] = System.nanoTime() - start;
                 }
             });
-            awaitEntries(admin, key, 2);
+            QueueEntries.await(admin, key, 2);
             freeze(etcd);
             try {
                 assertThat(endsWithoutAHold(waiting)).isTrue();
@@ -148,7 +144,7 @@ class EtcdWaitTimeIT {
                 etcd.member(0).resume();
             }
             held.close();
-            assertThat(awaitEntries(admin, key, 0))
+            assertThat(QueueEntries.await(admin, key, 0))
                     .as("the waiter's entry is withdrawn once etcd answers again")
                     .isEmpty();
         }
@@ -189,25 +185,5 @@ class EtcdWaitTimeIT {
         } catch (ExecutionException e) {
             return e.getCause() instanceof LockBackendException;
         }
-    }
-
-    private static List<KeyValue> entries(Client admin, String key) throws Exception {
-        ByteSequence queue = new EtcdKeys(EtcdKeys.DEFAULT_NAMESPACE).queue(key);
-        return admin.getKVClient()
-                .get(queue, GetOption.builder().isPrefix(true).build())
-                .get(5, TimeUnit.SECONDS)
-                .getKvs();
-    }
-
-    /** Waits up to 10 s (far less than the 30 s leases) for {@code count} entries under {@code key}. */
-    private static List<KeyValue> awaitEntries(Client admin, String key, int count) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        List<KeyValue> entries = entries(admin, key);
-        while (entries.size() != count && System.nanoTime() < end) {
-            Thread.sleep(20);
-            entries = entries(admin, key);
-        }
-        assertThat(entries).as("queue entries of %s", key).hasSize(count);
-        return entries;
     }
 }

@@ -6,7 +6,6 @@ import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
 import io.etcd.jetcd.Client;
-import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.LeaseOption;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -66,14 +65,7 @@ class EtcdWritesIT {
             for (int i = 0; i < 3; i++) {
                 held.add(registry.obtain("shared-" + i).acquire());
             }
-            long session = admin.getKVClient()
-                    .get(
-                            new EtcdKeys(EtcdKeys.DEFAULT_NAMESPACE).queue("shared-0"),
-                            GetOption.builder().isPrefix(true).build())
-                    .get(5, TimeUnit.SECONDS)
-                    .getKvs()
-                    .get(0)
-                    .getLease();
+            long session = leaseOf(admin, "shared-0");
             admin.getLeaseClient().revoke(session).get(5, TimeUnit.SECONDS);
 
             for (int i = 0; i < 3; i++) {
@@ -99,14 +91,7 @@ class EtcdWritesIT {
     }
 
     private static long leaseOf(Client admin, String key) throws Exception {
-        return admin.getKVClient()
-                .get(
-                        new EtcdKeys(EtcdKeys.DEFAULT_NAMESPACE).queue(key),
-                        GetOption.builder().isPrefix(true).build())
-                .get(5, TimeUnit.SECONDS)
-                .getKvs()
-                .get(0)
-                .getLease();
+        return QueueEntries.of(admin, key).get(0).getLease();
     }
 
     /** The session's keep-alive notices the revoke within a fraction of the lease time. */
