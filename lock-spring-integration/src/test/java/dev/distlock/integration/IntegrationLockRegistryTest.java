@@ -15,8 +15,10 @@ import org.springframework.integration.support.locks.DistributedLock;
 class IntegrationLockRegistryTest {
 
     private final MemoryLockStore store = new MemoryLockStore();
-    private final MemoryLockRegistry ours =
-            MemoryLockRegistry.builder().store(store).build();
+    private final MemoryLockRegistry ours = MemoryLockRegistry.builder()
+            .store(store)
+            .leaseTime(Duration.ofSeconds(1))
+            .build();
     private final MemoryLockRegistry theirs =
             MemoryLockRegistry.builder().store(store).build();
     private final IntegrationLockRegistry registry = new IntegrationLockRegistry(ours);
@@ -89,6 +91,26 @@ class IntegrationLockRegistryTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("lost its lease");
         lock.unlock(); // no exception after a lost lease
+    }
+
+    @Test
+    void renewingALeaseTheWatchdogKeepsChecksThatItIsStillHeld() {
+        Lock lock = registry.obtain("orders");
+        lock.lock();
+
+        registry.renewLock("orders");
+        registry.renewLock("orders", Duration.ofSeconds(5));
+        store.expire("orders");
+
+        assertThatThrownBy(() -> {
+                    for (int i = 0; i < 500; i++) { // until the watchdog's next renewal finds the key gone
+                        registry.renewLock("orders");
+                        Thread.sleep(20);
+                    }
+                })
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("lost its lease");
+        lock.unlock();
     }
 
     @Test

@@ -1,8 +1,11 @@
 package dev.distlock.core.leader;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.distlock.core.FencingToken;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Records every candidate's grants and revocations in one order and detects two leaders at once:
@@ -95,6 +98,44 @@ public final class LeaderLog {
             wait(left);
         }
         return List.copyOf(events);
+    }
+
+    /** The events as "a+" (a granted) and "a-" (a revoked), in the order they came. */
+    public synchronized List<String> sequence() {
+        return events.stream()
+                .map(e -> e.candidate() + (e.granted() ? "+" : "-"))
+                .toList();
+    }
+
+    /** Waits until {@code candidate} was revoked, at most {@code timeoutMillis}. */
+    public synchronized void awaitRevoked(String candidate, long timeoutMillis) throws InterruptedException {
+        long end = System.currentTimeMillis() + timeoutMillis;
+        while (events.stream().noneMatch(e -> e.candidate().equals(candidate) && !e.granted())) {
+            long left = end - System.currentTimeMillis();
+            if (left <= 0) {
+                throw new AssertionError(candidate + " not revoked after " + timeoutMillis + " ms: " + events);
+            }
+            wait(left);
+        }
+    }
+
+    /**
+     * Lets {@code terms} leaders resign one after the other, then checks that no two candidates
+     * led at once and that every term's epoch is above the one before.
+     */
+    public void resignRounds(Map<String, Leadership> candidates, int terms, long timeoutMillis)
+            throws InterruptedException {
+        for (int term = 1; term <= terms; term++) {
+            awaitGrants(term, timeoutMillis);
+            candidates.get(leader()).resign();
+        }
+        awaitGrants(terms + 1, timeoutMillis);
+
+        assertThat(maxLeaders()).as("candidates leading at once").isEqualTo(1);
+        List<Long> epochs = grantedEpochs();
+        for (int i = 1; i < epochs.size(); i++) {
+            assertThat(epochs.get(i)).as("epoch of term %d", i + 1).isGreaterThan(epochs.get(i - 1));
+        }
     }
 
     /** The candidate that leads now according to the log; null when none. */

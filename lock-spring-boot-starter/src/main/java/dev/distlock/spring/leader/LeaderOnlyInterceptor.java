@@ -23,11 +23,6 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         this.environment = environment;
     }
 
-    static LeaderOnly annotation(Method method, Class<?> targetClass) {
-        Method specific = targetClass == null ? method : AopUtils.getMostSpecificMethod(method, targetClass);
-        return AnnotatedElementUtils.findMergedAnnotation(specific, LeaderOnly.class);
-    }
-
     @Override
     public Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
@@ -43,7 +38,8 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     }
 
     private String name(Method method, Class<?> targetClass) {
-        LeaderOnly leaderOnly = annotation(method, targetClass);
+        Method specific = targetClass == null ? method : AopUtils.getMostSpecificMethod(method, targetClass);
+        LeaderOnly leaderOnly = AnnotatedElementUtils.findMergedAnnotation(specific, LeaderOnly.class);
         String name = environment.resolveRequiredPlaceholders(leaderOnly.value());
         if (name.isBlank()) {
             throw new IllegalArgumentException("@LeaderOnly on " + method + " names no leadership; give it a name");

@@ -4,6 +4,9 @@ import dev.distlock.core.LockRegistry;
 import dev.distlock.core.leader.CampaignOptions;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
 import java.util.LinkedHashSet;
+import org.springframework.aop.Advisor;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -41,8 +44,12 @@ public final class LeadershipAutoConfiguration {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    @ConditionalOnMissingBean
-    static LeaderOnlyAdvisor leaderOnlyAdvisor(ObjectProvider<LeaderElection> election, Environment environment) {
-        return new LeaderOnlyAdvisor(new LeaderOnlyInterceptor(election, environment), ASPECT_ORDER);
+    @ConditionalOnMissingBean(name = "leaderOnlyAdvisor")
+    static Advisor leaderOnlyAdvisor(ObjectProvider<LeaderElection> election, Environment environment) {
+        DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(
+                AnnotationMatchingPointcut.forMethodAnnotation(LeaderOnly.class),
+                new LeaderOnlyInterceptor(election, environment));
+        advisor.setOrder(ASPECT_ORDER);
+        return advisor;
     }
 }

@@ -1,35 +1,11 @@
 package dev.distlock.spring.leader;
 
 import dev.distlock.core.FencingToken;
-import org.springframework.context.ApplicationEvent;
 
-/**
- * This instance became leader of {@link #name()} for the term {@link #epoch()}. Published on the
- * campaign's thread; a listener that works for long should hand off to its own thread.
- */
-public final class LeadershipGrantedEvent extends ApplicationEvent {
-
-    private final String name;
-    private final FencingToken epoch;
+/** This instance became leader of {@link #name()} for the term {@link #epoch()}. */
+public final class LeadershipGrantedEvent extends LeadershipEvent {
 
     public LeadershipGrantedEvent(Object source, String name, FencingToken epoch) {
-        super(source);
-        this.name = name;
-        this.epoch = epoch;
-    }
-
-    /** The name led. */
-    public String name() {
-        return name;
-    }
-
-    /** The term's fencing token: pass it with writes so a resource can refuse a deposed leader. */
-    public FencingToken epoch() {
-        return epoch;
-    }
-
-    @Override
-    public String toString() {
-        return "LeadershipGrantedEvent[" + name + ", epoch " + epoch + "]";
+        super(source, name, epoch);
     }
 }
