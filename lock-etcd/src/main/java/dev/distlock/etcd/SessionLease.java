@@ -50,7 +50,11 @@ final class SessionLease implements AutoCloseable {
         long sweepPeriod = Math.min(TimeUnit.MILLISECONDS.toNanos(250), leaseTime.toNanos() / 10);
         housekeeper.every(this::sweep, Math.max(TimeUnit.MILLISECONDS.toNanos(25), sweepPeriod));
         // Granted ahead, so that the first acquisition is one request too; a failure here is retried by it.
-        currentOrGrant();
+        try {
+            currentOrGrant();
+        } catch (RuntimeException e) {
+            log.debug("Could not ask etcd for a session lease yet; the first acquisition will", e);
+        }
     }
 
     /** etcd counts whole seconds; rounding up keeps the server's lease at least as long as asked. */
