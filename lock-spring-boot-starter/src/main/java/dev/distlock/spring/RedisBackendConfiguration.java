@@ -4,7 +4,6 @@ import dev.distlock.core.LockRegistry;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedlockLockRegistry;
-import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -33,25 +32,16 @@ class RedisBackendConfiguration {
     @Import(RedisClientTuning.class)
     static class ClientTuningConfiguration {}
 
-    /** Redlock needs a majority of independent nodes to survive one failing. */
-    private static final int MIN_REDLOCK_NODES = 3;
-
     @Bean
     @ConditionalOnMissingBean(LockRegistry.class)
     LockRegistrySupport lockRegistry(
             DistributedLockProperties properties, ObjectProvider<RedisConnectionFactory> connectionFactories) {
         DistributedLockProperties.Redis redis = properties.getRedis();
         if (redis.getMode() == DistributedLockProperties.RedisMode.REDLOCK) {
-            List<String> nodes = redis.getRedlockNodes();
-            if (nodes == null || nodes.size() < MIN_REDLOCK_NODES) {
-                throw PropertyChecks.invalid(
-                        "redis.redlock-nodes",
-                        nodes,
-                        "must list at least " + MIN_REDLOCK_NODES + " independent Redis nodes (redis://host:port)"
-                                + " for distributed-lock.redis.mode=redlock, or set the mode to single");
-            }
-            RedlockLockRegistry.Builder redlock =
-                    RedlockLockRegistry.builder().nodeUris(nodes).options(PropertyChecks.registryOptions(properties));
+            // The builder checks the nodes (at least three); its message goes into the failure report.
+            RedlockLockRegistry.Builder redlock = RedlockLockRegistry.builder()
+                    .nodeUris(redis.getRedlockNodes())
+                    .options(PropertyChecks.registryOptions(properties));
             return LockBackendStartup.build(LockBackendType.REDIS, redlock::build);
         }
         RedisConnectionFactory connectionFactory = connectionFactories.getIfUnique();

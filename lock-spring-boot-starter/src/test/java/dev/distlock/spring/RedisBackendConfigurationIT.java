@@ -99,6 +99,7 @@ class RedisBackendConfigurationIT {
                         "distributed-lock.redis.mode=redlock",
                         "distributed-lock.redis.redlock-nodes=redis://127.0.0.1:1,redis://127.0.0.1:2")
                 .run(context -> assertThat(startupFailure(context))
-                        .contains("distributed-lock.redis.redlock-nodes must list at least 3"));
+                        .contains("at least 3 independent Redis nodes")
+                        .contains("distributed-lock.redis.redlock-nodes"));
     }
 }
