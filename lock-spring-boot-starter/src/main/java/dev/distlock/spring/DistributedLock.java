@@ -14,7 +14,11 @@ import java.lang.annotation.Target;
  * {@code @Transactional} on the same method, so it is released only after the commit. Inside the
  * method, {@link LockContext#currentToken()} gives the hold's fencing token.
  *
- * <p>The method may be declared on a class or on an interface the bean implements.
+ * <p>The method may be declared on a class or on an interface the bean implements. Methods that
+ * return {@code CompletionStage}/{@code CompletableFuture}, or with Reactor {@code Mono}/{@code Flux},
+ * hold the lock until the work they return completes, fails or is cancelled; the lock is taken
+ * without blocking the caller (on subscription for reactive types). Other asynchronous return types
+ * ({@code Future}, other {@code Publisher}s, Kotlin {@code suspend} functions) fail start-up.
  */
 @Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
@@ -44,19 +48,48 @@ public @interface DistributedLock {
      */
     String leaseTime() default "";
 
-    /** What to do when the lock was not acquired within the wait time. */
-    OnFailure onFailure() default OnFailure.THROW;
+    /**
+     * What to do when the lock was not acquired within the wait time. The default throws, except
+     * on {@code @Scheduled} methods, where it skips the run: another instance is running the job.
+     */
+    OnFailure onFailure() default OnFailure.DEFAULT;
+
+    /**
+     * Which lock of the key: the exclusive lock (default), or the read or write side of the key's
+     * read/write lock (see {@code docs/read-write-locks.md} for how they relate).
+     */
+    Mode mode() default Mode.EXCLUSIVE;
+
+    /**
+     * A minimum hold: when the method finishes earlier, the key stays held until this long after
+     * the acquisition (as a fixed lease on the server; no thread waits). Keeps a short scheduled job
+     * from running twice when the instances' schedulers fire a little apart. Empty = none.
+     */
+    String holdAtLeast() default "";
 
     /** Bean name of the {@link dev.distlock.core.LockRegistry} to use, when there are several. */
     String registry() default "";
 
+    /** Which lock of the key a {@link DistributedLock} method takes. */
+    enum Mode {
+        /** The key's exclusive lock, as {@code LockRegistry.obtain(key)}. */
+        EXCLUSIVE,
+        /** The read side of {@code LockRegistry.readWriteLock(key)}: readers share. */
+        READ,
+        /** The write side of {@code LockRegistry.readWriteLock(key)}: excludes readers and writers. */
+        WRITE
+    }
+
     /** What a {@link DistributedLock} method does when the lock is not acquired in time. */
     enum OnFailure {
+        /** {@link #SKIP} on {@code @Scheduled} methods, {@link #THROW} on all others. */
+        DEFAULT,
         /** Throw {@link LockNotAcquiredException}. */
         THROW,
         /**
-         * Do not run the method; return {@code null}, or an empty {@code Optional}. Not allowed on
-         * methods returning a primitive (checked at start-up).
+         * Do not run the method; return {@code null}, an empty {@code Optional}, a future completed
+         * with {@code null}, or an empty {@code Mono}/{@code Flux}. Not allowed on methods returning a
+         * primitive (checked at start-up).
          */
         SKIP
     }

@@ -1,5 +1,6 @@
 package dev.distlock.spring;
 
+import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockNotAcquiredException;
@@ -7,10 +8,10 @@ import dev.distlock.core.LockRegistry;
 import dev.distlock.core.LockedTask;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.spring.DistributedLock.OnFailure;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.slf4j.Logger;
@@ -46,60 +47,75 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         }
         String key = methods.lockKey(locked, invocation.getArguments());
         LockRegistry registry = registry(locked);
-        Duration waitTime = locked.waitTime();
-        LockedTask<Object, Throwable> task = handle -> {
+        FencedLock lock = lockOf(registry, locked, key);
+        Supplier<RuntimeException> notAcquired = () -> notAcquired(locked, registry, key);
+        switch (locked.returns()) {
+            case COMPLETION_STAGE:
+                return AsyncLockedCalls.completionStage(lock, locked, invocation, notAcquired);
+            case MONO:
+                return ReactiveLockedCalls.mono(lock, locked, invocation, notAcquired);
+            case FLUX:
+                return ReactiveLockedCalls.flux(lock, locked, invocation, notAcquired);
+            default:
+                return runLocked(lock, locked, invocation, notAcquired);
+        }
+    }
+
+    private static Object runLocked(
+            FencedLock lock, LockedMethod locked, MethodInvocation invocation, Supplier<RuntimeException> notAcquired)
+            throws Throwable {
+        Acquisition acquisition = new Acquisition(handle -> {
+            startHold(handle, locked);
             LockContext.push(handle);
             try {
                 return invocation.proceed();
             } finally {
                 LockContext.pop(handle);
             }
-        };
-        Acquisition acquisition = new Acquisition(task);
+        });
         try {
-            return locked.leaseTime() == null
-                    ? registry.executeLocked(key, waitTime, acquisition)
-                    : runWithFixedLease(registry, key, waitTime, locked.leaseTime(), acquisition);
+            return lock.executeLocked(locked.waitTime(), locked.leaseTime(), acquisition);
         } catch (LockNotAcquiredException e) {
             if (acquisition.ran || e.getCause() instanceof InterruptedException) {
                 throw e; // the method's own exception, or an interrupted wait
             }
-            if (locked.onFailure() == OnFailure.SKIP) {
-                log.debug("Skipped {}: lock '{}' is held elsewhere", LockedMethod.describe(locked.method()), key);
+            RuntimeException failure = notAcquired.get();
+            if (failure == null) {
                 return locked.skipValue();
             }
-            throw new MethodLockNotAcquiredException(
-                    key,
-                    registry.backend(),
-                    waitTime,
-                    LockedMethod.describe(locked.method()),
-                    holderOf(registry, key),
-                    keyPrefix(registry));
+            throw failure;
         }
     }
 
-    /**
-     * {@link LockRegistry#executeLocked} for a fixed lease, which it does not take: the same
-     * acquire-run-release, with {@code tryAcquire(waitTime, leaseTime)}.
-     */
-    private static Object runWithFixedLease(
-            LockRegistry registry,
-            String key,
-            Duration waitTime,
-            Duration leaseTime,
-            LockedTask<Object, Throwable> task)
-            throws Throwable {
-        Optional<LockHandle> acquired;
-        try {
-            acquired = registry.obtain(key).tryAcquire(waitTime, leaseTime);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockNotAcquiredException(key, registry.backend(), waitTime, e);
+    /** Applies what the method asks of a fresh hold (a minimum hold). */
+    static LockHandle startHold(LockHandle handle, LockedMethod locked) {
+        if (locked.holdAtLeast() != null) {
+            handle.holdAtLeast(locked.holdAtLeast());
         }
-        try (LockHandle handle =
-                acquired.orElseThrow(() -> new LockNotAcquiredException(key, registry.backend(), waitTime))) {
-            return task.run(handle);
+        return handle;
+    }
+
+    private static FencedLock lockOf(LockRegistry registry, LockedMethod locked, String key) {
+        return switch (locked.mode()) {
+            case READ -> registry.readWriteLock(key).readLock();
+            case WRITE -> registry.readWriteLock(key).writeLock();
+            default -> registry.obtain(key);
+        };
+    }
+
+    /** The exception for a lock that was not acquired in time; null when the method skips instead. */
+    private static RuntimeException notAcquired(LockedMethod locked, LockRegistry registry, String key) {
+        if (locked.onFailure() == OnFailure.SKIP) {
+            log.debug("Skipped {}: lock '{}' is held elsewhere", LockedMethod.describe(locked.method()), key);
+            return null;
         }
+        return new MethodLockNotAcquiredException(
+                key,
+                registry.backend(),
+                locked.waitTime(),
+                LockedMethod.describe(locked.method()),
+                holderOf(registry, key),
+                keyPrefix(registry));
     }
 
     private static String keyPrefix(LockRegistry registry) {

@@ -1,5 +1,6 @@
 package dev.distlock.spring;
 
+import dev.distlock.spring.DistributedLock.Mode;
 import dev.distlock.spring.DistributedLock.OnFailure;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -18,6 +19,9 @@ import org.springframework.expression.Expression;
  * @param leaseTime a fixed lease, or null for the watchdog lease
  * @param registry the registry's bean name, or empty for the only (or primary) one
  * @param skipValue what a skipped call returns
+ * @param mode which lock of the key
+ * @param holdAtLeast a minimum hold, or null
+ * @param returns how the method returns its result, which decides how long the lock is held
  */
 record LockedMethod(
         Method method,
@@ -27,7 +31,22 @@ record LockedMethod(
         Duration leaseTime,
         OnFailure onFailure,
         String registry,
-        Object skipValue) {
+        Object skipValue,
+        Mode mode,
+        Duration holdAtLeast,
+        Returns returns) {
+
+    /** How a locked method hands back its work: the lock is held until that work is done. */
+    enum Returns {
+        /** A plain value: the work is done when the method returns. */
+        VALUE,
+        /** A {@code CompletionStage}: done when it completes. */
+        COMPLETION_STAGE,
+        /** A Reactor {@code Mono}: done when it terminates or is cancelled. */
+        MONO,
+        /** A Reactor {@code Flux}: done when it terminates or is cancelled. */
+        FLUX
+    }
 
     String lockKey(Object[] args, ParameterNameDiscoverer parameterNames, BeanFactoryResolver beans) {
         if (key == null) {

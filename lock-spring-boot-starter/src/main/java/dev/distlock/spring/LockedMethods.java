@@ -1,6 +1,7 @@
 package dev.distlock.spring;
 
 import dev.distlock.core.LockRegistry;
+import dev.distlock.spring.DistributedLock.Mode;
 import dev.distlock.spring.DistributedLock.OnFailure;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -33,6 +34,7 @@ import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -43,7 +45,7 @@ import org.springframework.util.ClassUtils;
 final class LockedMethods implements BeanPostProcessor {
 
     private static final LockedMethod NOT_LOCKED =
-            new LockedMethod(null, "", null, null, null, OnFailure.THROW, "", null);
+            new LockedMethod(null, "", null, null, null, OnFailure.THROW, "", null, Mode.EXCLUSIVE, null, null);
 
     private final Environment environment;
     /** {@code distributed-lock.wait-time}, for methods that set no waitTime. */
@@ -133,8 +135,14 @@ final class LockedMethods implements BeanPostProcessor {
                 ? defaultWaitTime
                 : duration(annotation.waitTime(), "waitTime", where, true);
         Duration leaseTime = duration(annotation.leaseTime(), "leaseTime", where, false);
+        Duration holdAtLeast = duration(annotation.holdAtLeast(), "holdAtLeast", where, false);
         Class<?> returnType = method.getReturnType();
-        if (annotation.onFailure() == OnFailure.SKIP && returnType.isPrimitive() && returnType != void.class) {
+        LockedMethod.Returns returns = ReturnTypes.classify(method, where);
+        OnFailure onFailure = annotation.onFailure();
+        if (onFailure == OnFailure.DEFAULT) {
+            onFailure = AnnotatedElementUtils.hasAnnotation(method, Scheduled.class) ? OnFailure.SKIP : OnFailure.THROW;
+        }
+        if (onFailure == OnFailure.SKIP && returnType.isPrimitive() && returnType != void.class) {
             throw new IllegalArgumentException(where + " uses onFailure = SKIP, but the method returns "
                     + returnType.getName() + ": a skipped call has no value to return. Return a wrapper type or"
                     + " Optional, or use onFailure = THROW.");
@@ -146,7 +154,17 @@ final class LockedMethods implements BeanPostProcessor {
                     + " bean, or leave registry empty to use the only one.");
         }
         return new LockedMethod(
-                method, name, key, waitTime, leaseTime, annotation.onFailure(), registry, skipValue(returnType));
+                method,
+                name,
+                key,
+                waitTime,
+                leaseTime,
+                onFailure,
+                registry,
+                skipValue(returnType),
+                annotation.mode(),
+                holdAtLeast,
+                returns);
     }
 
     private Expression parseKey(String source, Method method, String where) {
