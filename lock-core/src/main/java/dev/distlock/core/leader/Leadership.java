@@ -37,7 +37,7 @@ public final class Leadership implements AutoCloseable {
 
     private volatile LockHandle term;
     private volatile boolean closed;
-    private boolean resignRequested;
+    private volatile boolean resignRequested;
     /** True while the campaign thread waits for the name: the only time close() interrupts it. */
     private boolean acquiring;
 
@@ -73,16 +73,23 @@ public final class Leadership implements AutoCloseable {
         return name;
     }
 
-    /** True while this candidate leads and its lease is not known to be lost. */
+    /**
+     * True while this candidate leads and its lease is not known to be lost; false from the moment
+     * {@link #resign()} or {@link #close()} is called.
+     */
     public boolean isLeader() {
-        LockHandle current = term;
-        return current != null && current.isValid();
+        return currentTerm() != null;
     }
 
     /** The fencing token of the current term while this candidate leads; empty otherwise. */
     public Optional<FencingToken> epoch() {
+        LockHandle current = currentTerm();
+        return current == null ? Optional.empty() : Optional.of(current.token());
+    }
+
+    private LockHandle currentTerm() {
         LockHandle current = term;
-        return current != null && current.isValid() ? Optional.of(current.token()) : Optional.empty();
+        return current != null && current.isValid() && !resignRequested && !closed ? current : null;
     }
 
     /**
@@ -189,6 +196,7 @@ public final class Leadership implements AutoCloseable {
         notifyListener("granted", () -> listener.granted(epoch));
         boolean resigned = awaitEnd(handle);
         term = null;
+        resignRequested = false;
         log.info("Leadership of '{}' on {} revoked, epoch {}", name, registry.backend(), epoch);
         notifyListener("revoked", () -> listener.revoked(epoch));
         try {
@@ -214,9 +222,7 @@ public final class Leadership implements AutoCloseable {
             } catch (InterruptedException e) {
                 // close() interrupts: the flag it set ends the term.
             }
-            boolean resigned = resignRequested;
-            resignRequested = false;
-            return resigned;
+            return resignRequested;
         }
     }
 

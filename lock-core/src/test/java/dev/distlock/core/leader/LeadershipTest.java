@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -144,6 +145,44 @@ class LeadershipTest {
                 .isFalse();
         log.awaitEvents(3, 10_000);
         assertThat(log.sequence()).containsExactlyInAnyOrder("a+", "a-", "b+");
+    }
+
+    @Test
+    void resignedLeaderStopsLeadingAtOnceEvenWhileItsCallbackRuns() throws Exception {
+        CountDownLatch inGranted = new CountDownLatch(1);
+        CountDownLatch finishGranted = new CountDownLatch(1);
+        LeadershipListener recorded = log.listener("a");
+        Leadership leadership = Leadership.campaign(
+                memoryRegistry(new MemoryLockStore()),
+                NAME,
+                new LeadershipListener() {
+                    @Override
+                    public void granted(FencingToken epoch) {
+                        recorded.granted(epoch);
+                        inGranted.countDown();
+                        try {
+                            finishGranted.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+
+                    @Override
+                    public void revoked(FencingToken epoch) {
+                        recorded.revoked(epoch);
+                    }
+                },
+                QUICK);
+        resources.add(leadership);
+        inGranted.await();
+        assertThat(leadership.isLeader()).isTrue();
+
+        leadership.resign();
+
+        assertThat(leadership.isLeader()).as("leader after resign() returned").isFalse();
+        assertThat(leadership.epoch()).isEmpty();
+        finishGranted.countDown();
+        log.awaitRevoked("a", 10_000);
     }
 
     @Test
