@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Read/write lock figures for one backend: one thread's read acquire+release and write
+ * Read/write lock figures for one backend: one thread's plain, read and write
  * acquire+release on an idle key, and 8 readers plus 1 writer on one key (two registries, standing
  * for two JVMs), counted separately.
  */
@@ -28,6 +28,12 @@ public final class ReadWriteBenchmark {
         List<Result> results = new ArrayList<>();
         FencedLock read = a.readWriteLock("bench-read").readLock();
         FencedLock write = a.readWriteLock("bench-write").writeLock();
+        FencedLock plain = a.obtain("bench-plain");
+        // The plain lock in the same run, for scale: the machine's load moves every row alike.
+        results.add(rename(
+                Benchmark.uncontended(
+                        library, WARMUP, MEASURE, () -> plain.acquire().close()),
+                "1 thread, plain lock acquire+release"));
         results.add(rename(
                 Benchmark.uncontended(
                         library, WARMUP, MEASURE, () -> read.acquire().close()),
