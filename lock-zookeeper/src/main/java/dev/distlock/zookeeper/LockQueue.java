@@ -4,7 +4,6 @@ import dev.distlock.core.FencingToken;
 import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockRequest;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.apache.curator.utils.ZKPaths;
@@ -29,27 +28,25 @@ final class LockQueue {
     private final ZooKeeperCalls calls;
     private final SessionTracker session;
     private final LockDriver driver;
-    private final Duration overrun;
     private final RecentKeys recentKeys = new RecentKeys(RECENT_KEYS);
 
     /**
-     * @param overrun how far past its wait time an attempt may run to finish the calls it started
-     *     (a zero-wait try still needs its create and read; a timed-out one deletes its node)
+     * An attempt may run {@link ZooKeeperCalls#overrunNanos()} past its wait time to finish the calls it
+     * started (a zero-wait try still needs its create and read; a timed-out one deletes its node).
      */
-    LockQueue(LockPaths paths, ZooKeeperCalls calls, SessionTracker session, LockDriver driver, Duration overrun) {
+    LockQueue(LockPaths paths, ZooKeeperCalls calls, SessionTracker session, LockDriver driver) {
         this.paths = paths;
         this.calls = calls;
         this.session = session;
         this.driver = driver;
-        this.overrun = overrun;
     }
 
     Optional<ZooKeeperLease> tryAcquire(LockRequest request) throws InterruptedException {
         String key = request.key();
         Deadline deadline = request.deadline();
-        long callsEnd = deadline.isForever()
-                ? Long.MAX_VALUE
-                : System.nanoTime() + deadline.remainingNanos() + overrun.toNanos();
+        // While the connection is down no answer can come: no reason to wait past the wait time.
+        long overrun = session.isInterrupted() ? 0 : calls.overrunNanos();
+        long callsEnd = deadline.isForever() ? Long.MAX_VALUE : System.nanoTime() + deadline.remainingNanos() + overrun;
         String keyPath = paths.keyPath(key);
         long askedAt = System.nanoTime();
         byte[] holder = request.holder().getBytes(StandardCharsets.US_ASCII);
@@ -67,7 +64,7 @@ final class LockQueue {
             return lease;
         } finally {
             if (!granted) {
-                long wait = Math.min(overrun.toNanos(), Math.max(0, callsEnd - System.nanoTime()));
+                long wait = Math.min(overrun, Math.max(0, callsEnd - System.nanoTime()));
                 if (calls.delete(ownPath, wait) == null) {
                     log.debug("Delete of abandoned lock node {} still pending; Curator retries it", ownPath);
                 }
@@ -130,6 +127,9 @@ final class LockQueue {
                 if (!waiter.await(deadline.remainingNanos())) {
                     if (session.isInterrupted()) {
                         throw connectionDown(own);
+                    }
+                    if (deadline.hasPassed()) {
+                        return Optional.empty(); // nothing came: the node ahead is still there
                     }
                 } else if (position == 1
                         && verdict.watch().equals(line.get(0))

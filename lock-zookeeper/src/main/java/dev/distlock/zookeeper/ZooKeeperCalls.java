@@ -1,7 +1,9 @@
 package dev.distlock.zookeeper;
 
 import dev.distlock.core.LockBackendException;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
@@ -25,12 +27,37 @@ final class ZooKeeperCalls {
 
     private static final BackgroundCallback IGNORED = (client, event) -> {};
 
+    /** How long a slow answer counts towards {@link #overrunNanos()}. */
+    private static final long SLOW_ANSWER_MEMORY_NANOS = TimeUnit.SECONDS.toNanos(10);
+
     private final CuratorFramework client;
     private final String address;
+    private final long baseOverrunNanos;
+    private final long maxOverrunNanos;
+    private volatile long slowestAnswerNanos;
+    private volatile long slowestAnswerAt;
 
-    ZooKeeperCalls(CuratorFramework client, String address) {
+    /**
+     * @param baseOverrun how far past its wait time a caller may wait for answers from a server that
+     *     has been answering quickly
+     * @param maxOverrun the most it may ever wait past its wait time
+     */
+    ZooKeeperCalls(CuratorFramework client, String address, Duration baseOverrun, Duration maxOverrun) {
         this.client = client;
         this.address = address;
+        this.baseOverrunNanos = baseOverrun.toNanos();
+        this.maxOverrunNanos = maxOverrun.toNanos();
+    }
+
+    /**
+     * How far past its wait time a caller waits for the answers to calls it started: the base
+     * overrun plus the slowest answer of the last ten seconds. A server that went silent after
+     * answering quickly (a partition) is given up on after about the base overrun; one that has
+     * been answering slowly all along (an overloaded machine) is not mistaken for a silent one.
+     */
+    long overrunNanos() {
+        long slowest = System.nanoTime() - slowestAnswerAt > SLOW_ANSWER_MEMORY_NANOS ? 0 : slowestAnswerNanos;
+        return Math.min(baseOverrunNanos + slowest, maxOverrunNanos);
     }
 
     String address() {
@@ -196,7 +223,17 @@ final class ZooKeeperCalls {
         if (event == null) {
             throw failure(key, "no answer in time while " + what, null);
         }
+        recordAnswer(System.nanoTime() - call.sentAtNanos);
         return event;
+    }
+
+    /** Keeps the slowest answer until a slower one comes or it is older than the memory (races only blur it). */
+    private void recordAnswer(long tookNanos) {
+        long now = System.nanoTime();
+        if (tookNanos >= slowestAnswerNanos || now - slowestAnswerAt > SLOW_ANSWER_MEMORY_NANOS) {
+            slowestAnswerNanos = tookNanos;
+            slowestAnswerAt = now;
+        }
     }
 
     /** The event, null for a node that does not exist, or a failure for any other error. */

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * token is the owner node's {@code czxid}, which rises across the whole ensemble. The lease is
  * the session ({@link SessionTracker}); {@link #renew} confirms that the session and the node
  * are still there, which the registry asks for every third of the session timeout. Every server
- * call is bounded ({@link ZooKeeperCalls}): an attempt ends at most {@link #OVERRUN} past its
+ * call is bounded ({@link ZooKeeperCalls}): an attempt ends at most {@link #overrun()} past its
  * wait time, even against a silent server.
  */
 final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
@@ -32,9 +32,11 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperLockBackend.class);
 
     /**
-     * How far past its wait time an attempt may run to finish the calls it started. Past it, the
-     * attempt fails with {@link LockBackendException} even if the connection looks fine, which is
-     * what bounds a caller during a silent partition.
+     * How far past its wait time an attempt may run to finish the calls it started, while the
+     * server has been answering quickly; past it, the attempt fails with {@link
+     * LockBackendException} even if the connection looks fine, which is what bounds a caller during
+     * a silent partition. A server that has been slow lately gets its slowest recent answer time on
+     * top ({@link #overrun()}), up to the connection timeout.
      */
     static final Duration OVERRUN = Duration.ofMillis(250);
 
@@ -56,11 +58,11 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         String namespace =
                 client.getNamespace() == null || client.getNamespace().isEmpty() ? "" : "/" + client.getNamespace();
         String address = client.getZookeeperClient().getCurrentConnectionString() + namespace + paths.root();
-        this.calls = new ZooKeeperCalls(client, address);
-        this.session = new SessionTracker(client, address);
-        this.queue = new LockQueue(paths, calls, session, driver, OVERRUN);
         this.callTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(
                 Math.max(1000, Math.min(client.getZookeeperClient().getConnectionTimeoutMs(), 5000)));
+        this.calls = new ZooKeeperCalls(client, address, OVERRUN, Duration.ofNanos(callTimeoutNanos));
+        this.session = new SessionTracker(client, address);
+        this.queue = new LockQueue(paths, calls, session, driver);
     }
 
     @Override
@@ -71,6 +73,11 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     @Override
     public String address() {
         return calls.address();
+    }
+
+    /** How far past its wait time an attempt may run now: {@link #OVERRUN}, plus the slowest recent answer. */
+    Duration overrun() {
+        return Duration.ofNanos(calls.overrunNanos());
     }
 
     String rootPath() {

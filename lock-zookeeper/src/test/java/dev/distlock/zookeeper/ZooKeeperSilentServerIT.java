@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.RegistryOptions;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -27,15 +28,16 @@ import org.junit.jupiter.api.Timeout;
 class ZooKeeperSilentServerIT {
 
     private static final Duration WAIT = Duration.ofSeconds(1);
-    /** The contract's bound on how far past its wait time any call may end. */
+    /** The contract's bound on how far past its wait time any call may end, against a server that was quick. */
     private static final Duration CONTRACT_SLACK = Duration.ofMillis(250);
     /** Thread scheduling on a busy machine, on top of the backend's documented overrun. */
-    private static final Duration SCHEDULING = Duration.ofMillis(150);
+    private static final Duration SCHEDULING = Duration.ofMillis(250);
 
     private final CuratorClients clients = new CuratorClients();
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private TestingServer server;
     private SilentProxy proxy;
+    private ZooKeeperLockBackend partitionedBackend;
     private LockRegistry partitioned;
     private LockRegistry healthy;
 
@@ -43,8 +45,9 @@ class ZooKeeperSilentServerIT {
     void setUp() throws Exception {
         server = new TestingServer(true);
         proxy = new SilentProxy(server.getPort());
-        partitioned = ZooKeeperLockRegistry.builder(clients.connect(proxy.connectString()))
-                .build();
+        partitionedBackend =
+                new ZooKeeperLockBackend(clients.connect(proxy.connectString()), new LockPaths("/distlock"));
+        partitioned = new ZooKeeperLockRegistry(partitionedBackend, RegistryOptions.defaults());
         healthy = ZooKeeperLockRegistry.builder(clients.connect(server.getConnectString()))
                 .build();
         // One round trip through the proxy, so the client is known to be connected and warm.
@@ -67,10 +70,11 @@ class ZooKeeperSilentServerIT {
 
     @Test
     void anAttemptStartedWhileTheServerIsSilentEndsWithinItsWaitTimePlusTheContractSlack() throws Exception {
+        Duration bound = bound();
         proxy.silence();
         Outcome outcome = tryFor(partitioned, key());
         assertThat(outcome.failure()).isInstanceOf(LockBackendException.class);
-        assertThat(outcome.took()).isLessThanOrEqualTo(WAIT.plus(CONTRACT_SLACK).plus(SCHEDULING));
+        assertThat(outcome.took()).isLessThanOrEqualTo(bound);
     }
 
     @Test
@@ -79,6 +83,7 @@ class ZooKeeperSilentServerIT {
         try (LockHandle held = healthy.obtain(key).acquire()) {
             Future<Outcome> waiter = threads.submit(() -> tryFor(partitioned, key));
             Thread.sleep(300); // the waiter has created its node and watches the holder's
+            Duration bound = bound();
             proxy.silence();
             Outcome outcome = waiter.get(30, TimeUnit.SECONDS);
             assertThat(outcome.acquired()).as("the holder still holds").isFalse();
@@ -86,6 +91,16 @@ class ZooKeeperSilentServerIT {
                     .isLessThanOrEqualTo(WAIT.plus(CONTRACT_SLACK).plus(SCHEDULING));
             assertThat(held.isValid()).isTrue();
         }
+    }
+
+    /**
+     * Wait time, plus the contract's slack, plus the slowest answer the server gave lately (which
+     * the backend adds, so that an overloaded server is not taken for a silent one; milliseconds
+     * here unless the machine is very busy), plus thread scheduling.
+     */
+    private Duration bound() {
+        Duration slowest = partitionedBackend.overrun().minus(ZooKeeperLockBackend.OVERRUN);
+        return WAIT.plus(CONTRACT_SLACK).plus(slowest).plus(SCHEDULING);
     }
 
     private static Outcome tryFor(LockRegistry registry, String key) throws InterruptedException {
