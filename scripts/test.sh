@@ -88,3 +88,21 @@ log "Spring Boot 4.1: full build and tests"
 log "Spring Boot 3.5: starter and sample"
 # clean: classes compiled against Spring Boot 4.1 must not be reused against 3.5's Spring Framework 6.
 "${MAVEN[@]}" -Pboot35 clean verify -pl lock-spring-boot-starter,samples/inventory-service "$@"
+
+# Virtual threads: one module needs Java 21 or later (the machine's second JDK).
+jdk21=""
+for home in /usr/lib/jvm/*; do
+  release="$home/release"
+  [ -f "$release" ] || continue
+  major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$release")
+  if [ -n "$major" ] && [ "$major" -ge 21 ]; then jdk21=$home; fi
+done
+if [ -n "$jdk21" ]; then
+  log "Virtual threads on $(basename "$jdk21"): 10,000 threads on 100 keys, pinning watched by JFR"
+  JAVA_HOME=$jdk21 "${MAVEN[@]}" -f tests/virtual-threads/pom.xml verify
+elif [ "${CI:-}" = "true" ]; then
+  echo "No JDK 21 or later under /usr/lib/jvm for the virtual-thread tests." >&2
+  exit 1
+else
+  log "No JDK 21 or later under /usr/lib/jvm: skipping the virtual-thread tests"
+fi
