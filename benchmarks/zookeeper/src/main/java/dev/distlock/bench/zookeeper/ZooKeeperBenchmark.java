@@ -4,10 +4,14 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.testing.Benchmark;
 import dev.distlock.zookeeper.ZooKeeperLockRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -20,14 +24,17 @@ import org.apache.zookeeper.Version;
 
 /**
  * distlock's ZooKeeper registry beside Curator's {@link InterProcessMutex}, on one in-process
- * curator-test server that both share. Each distlock row is followed at once by its Curator
- * counterpart, so that load from other work on the machine hits both alike. Writes
- * {@code benchmarks/results/zookeeper.md}.
+ * curator-test server that both share. Each scenario runs in interleaved rounds: a short slice
+ * of distlock, then one of Curator (the order alternating from round to round), so that load
+ * from other work on the machine hits both alike; the ratio is of the totals over all rounds.
+ * Writes {@code benchmarks/results/zookeeper.md}.
  */
 public final class ZooKeeperBenchmark {
 
+    private static final int ROUNDS = 16;
+    private static final Duration SLICE = Duration.ofMillis(1000);
+    private static final Duration SLICE_WARMUP = Duration.ofMillis(200);
     private static final Duration WARMUP = Duration.ofSeconds(3);
-    private static final Duration MEASURE = Duration.ofSeconds(5);
     private static final int THREADS = 4;
     private static final Duration WAIT = Duration.ofSeconds(10);
 
@@ -40,68 +47,34 @@ public final class ZooKeeperBenchmark {
 
     public static void main(String[] args) throws Exception {
         Path output = Path.of(args.length > 0 ? args[0] : "benchmarks/results/zookeeper.md");
-        List<Benchmark.Result> results;
+        List<Comparison> comparisons;
         try (TestingServer server = new TestingServer(true)) {
             ZooKeeperBenchmark benchmark = new ZooKeeperBenchmark(server.getConnectString());
             try {
-                results = benchmark.run();
+                comparisons = benchmark.run();
             } finally {
                 benchmark.clients.forEach(CuratorFramework::close);
             }
         }
-        Benchmark.write(
-                output,
-                "ZooKeeper backend benchmark",
-                "One in-process ZooKeeper " + Version.getFullVersion().split("-")[0]
-                        + " server (curator-test `TestingServer`, default settings, so every write is fsynced to"
-                        + " the temp directory) in the benchmark's JVM, shared by both libraries; Curator "
-                        + CuratorFramework.class.getPackage().getImplementationVersion() + ". Warm-up "
-                        + WARMUP.toSeconds() + " s, measurement " + MEASURE.toSeconds() + " s per row; each distlock"
-                        + " row is run right before its Curator counterpart.\n\n"
-                        + "- *distlock*: `ZooKeeperLockRegistry`, `tryAcquire` + close of one key. An acquisition is"
-                        + " a create (protected ephemeral-sequential) and a read of the key's children; a release is"
-                        + " one delete. Every call is a Curator background call awaited with the caller's deadline.\n"
-                        + "- *distlock, 1 registry*: the 4 threads share a registry, which queues them locally, so"
-                        + " one at a time has a node on the server. *distlock, 4 registries*: each thread has its"
-                        + " own registry and client (stands for 4 JVMs), so every handoff goes through the server.\n"
-                        + "- *Curator InterProcessMutex*: one mutex per thread (the recipe's reentrancy is per"
-                        + " thread), on one shared client, or each on its own client for the 4-client row.\n"
-                        + "- Why distlock is slower here: every ZooKeeper call is a Curator background call whose"
-                        + " answer the caller awaits with its deadline (so a silent partition cannot hold it past"
-                        + " its wait time); that costs one more thread hop per call (ZooKeeper's event thread) than"
-                        + " Curator's blocking calls, which on an in-process server is a large share of a call."
-                        + " With 1 registry, the registry's local queue means a handoff is delete + create + read"
-                        + " in turn, where Curator's 4 mutexes already have their nodes queued on the server.\n"
-                        + "- The machine was shared with other builds while this ran (load average 3-8 on 2"
-                        + " cores); runs differed by up to 2x, so compare rows of one run only.",
-                results);
+        write(output, comparisons);
     }
 
-    private List<Benchmark.Result> run() throws Exception {
-        List<Benchmark.Result> results = new ArrayList<>();
+    private List<Comparison> run() throws Exception {
+        List<Comparison> comparisons = new ArrayList<>();
         CuratorFramework shared = client();
         ZooKeeperLockRegistry single = ZooKeeperLockRegistry.builder(shared)
                 .rootPath("/bench-distlock")
                 .build();
         FencedLock lock = single.obtain("uncontended");
-        results.add(Benchmark.uncontended("distlock", WARMUP, MEASURE, () -> {
-            try (LockHandle handle = lock.tryAcquire(WAIT).orElseThrow()) {
-                // acquire + release only
-            }
-        }));
         InterProcessMutex mutex = new InterProcessMutex(shared, "/bench-curator/uncontended");
-        results.add(Benchmark.uncontended("Curator InterProcessMutex", WARMUP, MEASURE, () -> lockOnce(mutex)));
-
-        results.add(Benchmark.contended("distlock, 1 registry", THREADS, WARMUP, MEASURE, () -> {
-            try (LockHandle handle =
-                    single.obtain("contended-1").tryAcquire(WAIT).orElseThrow()) {
-                // handoff
-            }
-        }));
-        ThreadLocal<InterProcessMutex> sameClient =
-                ThreadLocal.withInitial(() -> new InterProcessMutex(shared, "/bench-curator/contended-1"));
-        results.add(Benchmark.contended(
-                "Curator InterProcessMutex, 1 client", THREADS, WARMUP, MEASURE, () -> lockOnce(sameClient.get())));
+        comparisons.add(interleave(
+                "1 thread, uncontended acquire+release",
+                new Uncontended(() -> {
+                    try (LockHandle handle = lock.tryAcquire(WAIT).orElseThrow()) {
+                        // acquire + release only
+                    }
+                }),
+                new Uncontended(() -> lockOnce(mutex))));
 
         List<CuratorFramework> own = new ArrayList<>();
         List<ZooKeeperLockRegistry> registries = new ArrayList<>();
@@ -112,20 +85,211 @@ public final class ZooKeeperBenchmark {
                     .build());
         }
         ThreadLocal<FencedLock> ownLock = slot(registries, registry -> registry.obtain("contended-n"));
-        results.add(Benchmark.contended("distlock, 4 registries", THREADS, WARMUP, MEASURE, () -> {
-            try (LockHandle handle = ownLock.get().tryAcquire(WAIT).orElseThrow()) {
-                // handoff
-            }
-        }));
         ThreadLocal<InterProcessMutex> ownMutex =
                 slot(own, client -> new InterProcessMutex(client, "/bench-curator/contended-n"));
-        results.add(Benchmark.contended(
-                "Curator InterProcessMutex, 4 clients", THREADS, WARMUP, MEASURE, () -> lockOnce(ownMutex.get())));
+        comparisons.add(interleave(
+                THREADS + " clients (one thread each), one key: handoffs",
+                new Contended(() -> {
+                    try (LockHandle handle = ownLock.get().tryAcquire(WAIT).orElseThrow()) {
+                        // handoff
+                    }
+                }),
+                new Contended(() -> lockOnce(ownMutex.get()))));
+
+        ThreadLocal<InterProcessMutex> sameClient =
+                ThreadLocal.withInitial(() -> new InterProcessMutex(shared, "/bench-curator/contended-1"));
+        comparisons.add(interleave(
+                THREADS + " threads of 1 client, one key: handoffs",
+                new Contended(() -> {
+                    try (LockHandle handle =
+                            single.obtain("contended-1").tryAcquire(WAIT).orElseThrow()) {
+                        // handoff
+                    }
+                }),
+                new Contended(() -> lockOnce(sameClient.get()))));
 
         registries.forEach(ZooKeeperLockRegistry::close);
         single.close();
-        return results;
+        return comparisons;
     }
+
+    /** Warms both up, then runs {@link #ROUNDS} rounds of one slice each, alternating which goes first. */
+    private static Comparison interleave(String scenario, Slices distlock, Slices curator) throws Exception {
+        distlock.slice(WARMUP, false);
+        curator.slice(WARMUP, false);
+        List<Double> roundRatios = new ArrayList<>();
+        for (int round = 0; round < ROUNDS; round++) {
+            double d;
+            double c;
+            if (round % 2 == 0) {
+                d = distlock.slice(SLICE, true);
+                c = curator.slice(SLICE, true);
+            } else {
+                c = curator.slice(SLICE, true);
+                d = distlock.slice(SLICE, true);
+            }
+            roundRatios.add(d / c);
+        }
+        return new Comparison(scenario, distlock.total(), curator.total(), roundRatios);
+    }
+
+    /** One library's slices of a scenario, added up. */
+    private interface Slices {
+        /** Runs one slice; returns its ops/s. Counted slices add to {@link #total()}. */
+        double slice(Duration length, boolean counted) throws Exception;
+
+        Benchmark.Result total();
+    }
+
+    /** One thread, one key; latencies from every counted call. */
+    private static final class Uncontended implements Slices {
+
+        private final Benchmark.Operation operation;
+        private long operations;
+        private double seconds;
+        private final List<Benchmark.Result> slices = new ArrayList<>();
+
+        Uncontended(Benchmark.Operation operation) {
+            this.operation = operation;
+        }
+
+        @Override
+        public double slice(Duration length, boolean counted) {
+            Benchmark.Result result = Benchmark.uncontended("", SLICE_WARMUP, length, operation);
+            if (counted) {
+                operations += result.operations();
+                seconds += result.operations() / result.opsPerSecond();
+                slices.add(result);
+            }
+            return result.opsPerSecond();
+        }
+
+        @Override
+        public Benchmark.Result total() {
+            return new Benchmark.Result(
+                    "",
+                    "",
+                    operations,
+                    operations / seconds,
+                    median(slices, Benchmark.Result::p50Micros),
+                    median(slices, Benchmark.Result::p99Micros));
+        }
+    }
+
+    /** {@link #THREADS} threads on one key; handoffs per second. */
+    private static final class Contended implements Slices {
+
+        private final Benchmark.Operation operation;
+        private long operations;
+        private double seconds;
+
+        Contended(Benchmark.Operation operation) {
+            this.operation = operation;
+        }
+
+        @Override
+        public double slice(Duration length, boolean counted) throws InterruptedException {
+            Benchmark.Result result = Benchmark.contended("", THREADS, SLICE_WARMUP, length, operation);
+            if (counted) {
+                operations += result.operations();
+                seconds += result.operations() / result.opsPerSecond();
+            }
+            return result.opsPerSecond();
+        }
+
+        @Override
+        public Benchmark.Result total() {
+            return new Benchmark.Result("", "", operations, operations / seconds, Double.NaN, Double.NaN);
+        }
+    }
+
+    private record Comparison(
+            String scenario, Benchmark.Result distlock, Benchmark.Result curator, List<Double> roundRatios) {
+
+        double ratio() {
+            return distlock.opsPerSecond() / curator.opsPerSecond();
+        }
+
+        /** The median of the per-round ratios: a stall that hits one slice moves it little. */
+        double medianRatio() {
+            List<Double> sorted = roundRatios.stream().sorted().toList();
+            int middle = sorted.size() / 2;
+            return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+        }
+    }
+
+    private static double median(List<Benchmark.Result> results, Function<Benchmark.Result, Double> value) {
+        List<Double> sorted = results.stream().map(value).sorted().toList();
+        return sorted.isEmpty() ? Double.NaN : sorted.get(sorted.size() / 2);
+    }
+
+    private static void write(Path file, List<Comparison> comparisons) throws IOException {
+        StringBuilder text = new StringBuilder()
+                .append("# ZooKeeper backend benchmark\n\n")
+                .append("Measured ")
+                .append(Instant.now())
+                .append(" on ")
+                .append(Runtime.getRuntime().availableProcessors())
+                .append(" cores, Java ")
+                .append(System.getProperty("java.version"))
+                .append("; ZooKeeper ")
+                .append(Version.getFullVersion().split("-")[0])
+                .append(", Curator ")
+                .append(CuratorFramework.class.getPackage().getImplementationVersion())
+                .append(".\n\n")
+                .append(SETUP)
+                .append("\n\n| scenario | distlock ops/s | Curator ops/s | distlock / Curator, median of rounds"
+                        + " | distlock / Curator, totals | per round |\n")
+                .append("|---|---:|---:|---:|---:|---|\n");
+        for (Comparison comparison : comparisons) {
+            text.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %,.0f | %,.0f | **%.2f×** | %.2f× | %s |%n",
+                    comparison.scenario(),
+                    comparison.distlock().opsPerSecond(),
+                    comparison.curator().opsPerSecond(),
+                    comparison.medianRatio(),
+                    comparison.ratio(),
+                    String.join(
+                            " ",
+                            comparison.roundRatios().stream()
+                                    .map(r -> String.format(Locale.ROOT, "%.2f", r))
+                                    .toList())));
+        }
+        Comparison single = comparisons.get(0);
+        text.append(String.format(
+                Locale.ROOT,
+                "%n1 thread, uncontended: distlock %,d operations, p50 %,.0f µs, p99 %,.0f µs; Curator %,d operations,"
+                        + " p50 %,.0f µs, p99 %,.0f µs (medians over the rounds).%n",
+                single.distlock().operations(),
+                single.distlock().p50Micros(),
+                single.distlock().p99Micros(),
+                single.curator().operations(),
+                single.curator().p50Micros(),
+                single.curator().p99Micros()));
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.writeString(file, text);
+        System.out.println(text);
+    }
+
+    private static final String SETUP =
+            "One in-process ZooKeeper server (curator-test `TestingServer`, default settings, so every"
+                    + " write is fsynced to a temp directory) in the benchmark's JVM, shared by both libraries. Each scenario: a"
+                    + " warm-up of " + WARMUP.toSeconds() + " s per library, then " + ROUNDS + " rounds of one "
+                    + SLICE.toMillis() + " ms slice per library, the order alternating every round; the ratio is of the"
+                    + " totals over all rounds, and the per-round ratios show the spread.\n\n"
+                    + "- *distlock*: `ZooKeeperLockRegistry`, `tryAcquire` + close. An acquisition sends the create of its"
+                    + " protected ephemeral-sequential node and the read of the key's children back to back (one round trip);"
+                    + " a waiter whose only predecessor is deleted holds at once, without reading the line again; a release"
+                    + " is one delete.\n"
+                    + "- *Curator*: `InterProcessMutex` (create, then read of the children, then a watch; a waiter re-reads"
+                    + " the children when woken; a release is one delete).\n"
+                    + "- *" + THREADS + " clients*: each thread has its own client and registry or mutex (standing for "
+                    + THREADS + " JVMs), so every handoff goes through the server. *" + THREADS
+                    + " threads of 1 client*:"
+                    + " one shared client; distlock's registry queues the threads locally, Curator has one mutex per thread.\n"
+                    + "- The machine's 2 cores were shared with other builds while this ran; compare the ratios, which come"
+                    + " from interleaved slices, rather than absolute figures.";
 
     private static void lockOnce(InterProcessMutex mutex) throws Exception {
         if (!mutex.acquire(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -137,7 +301,7 @@ public final class ZooKeeperBenchmark {
     /** Gives each benchmark thread its own element of {@code items}, mapped once. */
     private static <T, R> ThreadLocal<R> slot(List<T> items, Function<T, R> map) {
         AtomicInteger next = new AtomicInteger();
-        return ThreadLocal.withInitial(() -> map.apply(items.get(next.getAndIncrement())));
+        return ThreadLocal.withInitial(() -> map.apply(items.get(next.getAndIncrement() % items.size())));
     }
 
     private CuratorFramework client() throws InterruptedException {
