@@ -26,7 +26,7 @@ import org.apache.zookeeper.Version;
  * distlock's ZooKeeper registry beside Curator's {@link InterProcessMutex}, on one in-process
  * curator-test server that both share. Each scenario runs in interleaved rounds: a short slice
  * of distlock, then one of Curator (the order alternating from round to round), so that load
- * from other work on the machine hits both alike; the ratio is of the totals over all rounds.
+ * from other work on the machine hits both alike; the headline ratio is the median of the rounds'.
  * Writes {@code benchmarks/results/zookeeper.md}.
  */
 public final class ZooKeeperBenchmark {
@@ -276,8 +276,10 @@ public final class ZooKeeperBenchmark {
             "One in-process ZooKeeper server (curator-test `TestingServer`, default settings, so every"
                     + " write is fsynced to a temp directory) in the benchmark's JVM, shared by both libraries. Each scenario: a"
                     + " warm-up of " + WARMUP.toSeconds() + " s per library, then " + ROUNDS + " rounds of one "
-                    + SLICE.toMillis() + " ms slice per library, the order alternating every round; the ratio is of the"
-                    + " totals over all rounds, and the per-round ratios show the spread.\n\n"
+                    + SLICE.toMillis()
+                    + " ms slice per library, the order alternating every round. The headline ratio is"
+                    + " the median of the per-round ratios (a disk or CPU stall from other work on the machine that hits one"
+                    + " slice moves it little); the ratio of the totals and every round's ratio stand beside it.\n\n"
                     + "- *distlock*: `ZooKeeperLockRegistry`, `tryAcquire` + close. An acquisition sends the create of its"
                     + " protected ephemeral-sequential node and the read of the key's children back to back (one round trip);"
                     + " a waiter whose only predecessor is deleted holds at once, without reading the line again; a release"
