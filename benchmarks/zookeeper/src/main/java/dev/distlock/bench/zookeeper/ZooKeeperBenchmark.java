@@ -26,7 +26,7 @@ import org.apache.zookeeper.Version;
  * distlock's ZooKeeper registry beside Curator's {@link InterProcessMutex}, on one in-process
  * curator-test server that both share. Each scenario runs in interleaved rounds: a short slice
  * of distlock, then one of Curator (the order alternating from round to round), so that load
- * from other work on the machine hits both alike; the headline ratio is the median of the rounds'.
+ * from other work on the machine hits both alike; the headline ratio is the median of the per-round ratios.
  * Writes {@code benchmarks/results/zookeeper.md}.
  */
 public final class ZooKeeperBenchmark {
