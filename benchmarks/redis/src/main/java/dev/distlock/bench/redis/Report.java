@@ -1,0 +1,93 @@
+package dev.distlock.bench.redis;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+
+/** The Markdown page of one Redis benchmark run. */
+final class Report {
+
+    private Report() {}
+
+    static String markdown(
+            Instant when,
+            String server,
+            int rounds,
+            Duration slice,
+            int handOverSamples,
+            Map<String, double[]> single,
+            Map<String, double[]> eight,
+            Map<String, long[]> handOver) {
+        StringBuilder md = new StringBuilder();
+        md.append("# Redis backend benchmark\n\n");
+        md.append(String.format(
+                Locale.ROOT,
+                "Measured %s on %d cores, Java %s; %s on loopback (no persistence), started by the benchmark."
+                        + " Lettuce %s, Spring Integration %s, Redisson %s.%n%n",
+                when,
+                Runtime.getRuntime().availableProcessors(),
+                System.getProperty("java.version"),
+                server,
+                version(io.lettuce.core.RedisClient.class),
+                version(org.springframework.integration.redis.util.RedisLockRegistry.class),
+                version(org.redisson.Redisson.class)));
+        md.append(String.format(
+                Locale.ROOT,
+                "Throughput: %d rounds, in each round every library runs %d s with 1 thread and %d s with 8"
+                        + " threads (each thread on a key of its own), the libraries' order rotating from round"
+                        + " to round; a warm-up second per library before. Figures are the mean over the rounds,"
+                        + " ratios are to the raw Lettuce baseline of the same run.%n%n",
+                rounds,
+                slice.toSeconds(),
+                slice.toSeconds()));
+        md.append("- *" + Contenders.RAW + "*: one Lettuce connection, `SET key token NX PX 30000` then"
+                + " `EVALSHA` of a get-compare-delete script: two round trips, no fencing token, no reentrancy,"
+                + " no renewal.\n");
+        md.append("- *distlock*: `RedisLockRegistry` (watchdog lease 30 s) over a `LettuceConnectionFactory`,"
+                + " `lock.acquire()` + `handle.close()`: one script round trip each, with a fencing token.\n");
+        md.append("- *Spring Integration*: `RedisLockRegistry` (SPIN_LOCK, 60 s expiry), `lock()` + `unlock()`.\n");
+        md.append("- *Redisson*: `RLock` with its defaults (watchdog 30 s), `lock()` + `unlock()`.\n\n");
+        md.append("| library | 1 thread ops/s | × raw | 8 threads ops/s | × raw |\n|---|---:|---:|---:|---:|\n");
+        double raw1 = mean(single.get(Contenders.RAW));
+        double raw8 = mean(eight.get(Contenders.RAW));
+        single.forEach((name, values) -> md.append(String.format(
+                Locale.ROOT,
+                "| %s | %,.0f | %.2f | %,.0f | %.2f |%n",
+                name,
+                mean(values),
+                mean(values) / raw1,
+                mean(eight.get(name)),
+                mean(eight.get(name)) / raw8)));
+        md.append(String.format(
+                Locale.ROOT,
+                "%nHand-over: a holder releases in one client, a waiter blocked in `lock()`/`acquire()` in"
+                        + " another client (separate connection factory or client, so separate connections; one"
+                        + " JVM) gets the key; the time from the release call to the waiter's acquire returning."
+                        + " %d rounds of %d samples, libraries interleaved.%n%n",
+                rounds,
+                handOverSamples));
+        md.append("| library | p50 µs | p99 µs | samples |\n|---|---:|---:|---:|\n");
+        handOver.forEach((name, sorted) -> md.append(String.format(
+                Locale.ROOT,
+                "| %s | %,d | %,d | %d |%n",
+                name,
+                Measurements.percentile(sorted, 0.50),
+                Measurements.percentile(sorted, 0.99),
+                sorted.length)));
+        md.append("\nTargets (issue 12): distlock ≥ 0.92× raw with 1 thread, ≥ 0.95× raw with 8 threads,"
+                + " hand-over p50 ≤ 1 ms and p99 ≤ 5 ms. The 2 cores are shared with the server and with other"
+                + " builds; compare figures of one run only.\n");
+        return md.toString();
+    }
+
+    private static double mean(double[] values) {
+        return Arrays.stream(values).average().orElse(Double.NaN);
+    }
+
+    private static String version(Class<?> type) {
+        String version = type.getPackage().getImplementationVersion();
+        return version == null ? "?" : version;
+    }
+}
