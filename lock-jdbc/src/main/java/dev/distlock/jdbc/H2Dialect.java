@@ -64,6 +64,15 @@ final class H2Dialect extends Dialect {
         this.readFence = table.into(READ_FENCE);
     }
 
+    /**
+     * No query timeout: in-process, a statement waits only for row locks, which LOCK_TIMEOUT ends,
+     * and setting H2's query timeout runs a command of its own whenever it changes.
+     */
+    @Override
+    PreparedStatement prepare(Connection connection, String sql, CallTimeout timeout) throws SQLException {
+        return connection.prepareStatement(sql);
+    }
+
     @Override
     OptionalLong take(Connection connection, Attempt attempt, CallTimeout timeout) throws SQLException {
         try (PreparedStatement statement = prepare(connection, take, timeout)) {

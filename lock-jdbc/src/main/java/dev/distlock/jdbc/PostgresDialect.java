@@ -86,8 +86,9 @@ final class PostgresDialect extends Dialect {
 
     @Override
     OptionalLong take(Connection connection, Attempt attempt, CallTimeout timeout) throws SQLException {
+        // No JDBC query timeout: its cancel, sent over a second connection, would keep this thread
+        // waiting on a silent server; lock_timeout ends row lock waits and the network timeout the rest.
         try (PreparedStatement statement = connection.prepareStatement(take)) {
-            statement.setQueryTimeout(timeout.querySeconds());
             statement.setString(1, timeout.serverWaitMillis() + "ms");
             bindTake(statement, 2, attempt);
             statement.execute(); // the set_config row

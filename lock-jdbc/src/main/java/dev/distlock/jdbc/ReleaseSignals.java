@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
  */
 interface ReleaseSignals extends AutoCloseable {
 
-    /** Pauses of plain polling: short, so that a release is seen within about 40 ms. */
-    Backoff POLLING = new Backoff(Duration.ofMillis(2), Duration.ofMillis(40));
+    /** Pauses of plain polling: short, so that a release is seen within about 25 ms. */
+    Backoff POLLING = new Backoff(Duration.ofMillis(2), Duration.ofMillis(25));
 
     /** The pauses between polls. */
     Backoff backoff();
