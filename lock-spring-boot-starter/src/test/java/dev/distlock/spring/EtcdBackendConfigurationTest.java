@@ -19,8 +19,8 @@ class EtcdBackendConfigurationTest {
     @Test
     void registryOverTheStartersClientNamesTheConfiguredEndpoints() {
         runner.withPropertyValues("distributed-lock.etcd.endpoints=http://127.0.0.1:23790,http://127.0.0.1:23791")
-                .run(context -> assertThat(context.getBean(LockRegistry.class))
-                        .hasToString("EtcdLockRegistry[etcd at http://127.0.0.1:23790,http://127.0.0.1:23791]"));
+                .run(context -> assertThat(context.getBean(LockRegistry.class).toString())
+                        .contains("http://127.0.0.1:23790,http://127.0.0.1:23791"));
     }
 
     @Test
@@ -32,7 +32,7 @@ class EtcdBackendConfigurationTest {
                     .run(context -> {
                         assertThat(context).getBeans(Client.class).containsOnlyKeys("myEtcd");
                         assertThat(context.getBean(LockRegistry.class).toString())
-                                .isEqualTo("EtcdLockRegistry[etcd at the endpoints of the given jetcd Client]")
+                                .contains("the endpoints of the given jetcd Client")
                                 .doesNotContain("127.0.0.1");
                     });
         } finally {
