@@ -81,6 +81,11 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
         return backend.name();
     }
 
+    /** Where the backend's server is, for messages. */
+    public String backendAddress() {
+        return backend.address();
+    }
+
     public RegistryOptions options() {
         return options;
     }

@@ -76,6 +76,6 @@ public class LockRegistrySupport implements LockRegistry {
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[" + engine + "]";
+        return getClass().getSimpleName() + "[" + engine.backendName() + " at " + engine.backendAddress() + "]";
     }
 }
