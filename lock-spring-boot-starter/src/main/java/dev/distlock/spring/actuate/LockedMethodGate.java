@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.util.ClassUtils;
 
 /**
  * Lets {@code @DistributedLock} methods start until {@link #close()}, and counts those running, so
@@ -21,9 +23,7 @@ public final class LockedMethodGate implements MethodInterceptor {
         int[] nested = depth.get();
         synchronized (this) {
             if (closed && nested[0] == 0) {
-                throw new LockingStoppedException(
-                        invocation.getMethod().getDeclaringClass().getSimpleName() + "."
-                                + invocation.getMethod().getName() + "()");
+                throw new LockingStoppedException(describe(invocation));
             }
             running++;
         }
@@ -40,6 +40,15 @@ public final class LockedMethodGate implements MethodInterceptor {
                 }
             }
         }
+    }
+
+    private static String describe(MethodInvocation invocation) {
+        Object target = invocation.getThis();
+        Class<?> type = target != null
+                ? AopUtils.getTargetClass(target)
+                : invocation.getMethod().getDeclaringClass();
+        return ClassUtils.getUserClass(type).getSimpleName() + "."
+                + invocation.getMethod().getName() + "()";
     }
 
     /** Refuses new locked methods from now on. */
