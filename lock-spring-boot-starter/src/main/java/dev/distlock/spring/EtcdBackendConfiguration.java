@@ -58,7 +58,8 @@ class EtcdBackendConfiguration {
          * answers others with GOAWAY "too_many_pings".
          */
         static ClientBuilder clientBuilder(DistributedLockProperties.Etcd etcd) {
-            ClientBuilder builder = Client.builder()
+            // Requests refuse a member cut off from the leader, so the client moves on to another endpoint.
+            ClientBuilder builder = EtcdLockRegistry.requireLeader(Client.builder())
                     .endpoints(endpoints(etcd).toArray(String[]::new))
                     .keepaliveTime(KEEPALIVE_TIME)
                     .keepaliveTimeout(KEEPALIVE_TIMEOUT)
