@@ -13,17 +13,11 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,29 +26,9 @@ import org.junit.jupiter.api.Timeout;
  * client), evicting that holder, confirming a hold, and checking the backend is usable.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ZooKeeperBackendOperationsIT {
+class ZooKeeperBackendOperationsIT extends OneServerIT {
 
     private static final String HOLDER = "orders-app@host-7 pid 4242 thread worker-1";
-
-    private static TestingServer server;
-    private static final CuratorClients clients = new CuratorClients();
-    private final ExecutorService threads = Executors.newCachedThreadPool();
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = new TestingServer(true);
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        clients.closeAll();
-        server.close();
-    }
-
-    @AfterEach
-    void stopThreads() {
-        threads.shutdownNow();
-    }
 
     @Test
     void holderOfNamesWhatTheHoldingClientRecordedAndItsToken() throws Exception {

@@ -8,16 +8,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,30 +23,15 @@ import org.junit.jupiter.api.Timeout;
  * predecessor, as a naive lock would, to show the count catches a herd.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ZooKeeperHerdIT {
+class ZooKeeperHerdIT extends OneServerIT {
 
     private static final int WAITERS = 20;
 
-    private static TestingServer server;
-    private static final CuratorClients clients = new CuratorClients();
     private final List<ZooKeeperLockRegistry> registries = new ArrayList<>();
-    private final ExecutorService threads = Executors.newCachedThreadPool();
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = new TestingServer(true);
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        clients.closeAll();
-        server.close();
-    }
 
     @AfterEach
     void closeRegistries() throws InterruptedException {
-        threads.shutdownNow();
-        threads.awaitTermination(10, TimeUnit.SECONDS);
+        stopThreads();
         registries.forEach(ZooKeeperLockRegistry::close);
         registries.clear();
     }
