@@ -2,40 +2,68 @@ package dev.distlock.bench.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.distlock.core.FencedLock;
-import dev.distlock.core.LockHandle;
-import dev.distlock.core.testing.Benchmark;
-import dev.distlock.core.testing.Benchmark.Result;
-import dev.distlock.jdbc.JdbcLockRegistry;
+import dev.distlock.bench.jdbc.Library.Contender;
+import dev.distlock.bench.jdbc.Library.Held;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Acquire+release throughput of the jdbc backend on H2 (in-process), PostgreSQL and MariaDB
- * (loopback): one thread uncontended; four threads of one registry on one key (handoffs through
- * the registry's local gate); four threads of four registries, each on its own pool, on one key
- * (handoffs through the table, found by polling).
+ * distlock's jdbc backend beside Spring Integration's JdbcLockRegistry and ShedLock's JDBC
+ * provider, on H2 (in-process), PostgreSQL and MariaDB (loopback), in interleaved rounds: each
+ * round runs every library once, so drifting load on the shared machine hits all of them alike.
+ * Two measurements: one thread acquiring and releasing one uncontended key, and the hand-over of
+ * a key from a holder in one instance (own pool, standing for a JVM) to a waiter in another.
  */
 public final class JdbcBenchmark {
 
+    private static final int ROUNDS = 5;
     private static final Duration WARMUP = Duration.ofSeconds(2);
-    private static final Duration MEASURE = Duration.ofSeconds(5);
+    private static final Duration THROUGHPUT_SLICE = Duration.ofSeconds(1);
+    private static final int HANDOVERS_PER_ROUND = 40;
 
     private record Database(String name, String url, String user, String password) {}
+
+    /** What one library measured on one database, summed over the rounds. */
+    private static final class Figures {
+        long operations;
+        long nanos;
+        final List<Long> handovers = new ArrayList<>();
+
+        double opsPerSecond() {
+            return operations / (nanos / 1e9);
+        }
+
+        double handoverMillis(double quantile) {
+            List<Long> sorted = new ArrayList<>(handovers);
+            Collections.sort(sorted);
+            int index = (int) Math.ceil(quantile * sorted.size()) - 1;
+            return sorted.get(Math.max(0, index)) / 1e6;
+        }
+    }
 
     private JdbcBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         Path output = Path.of(args.length > 0 ? args[0] : "benchmarks/results/jdbc.md");
+        String load = loadAverage();
         List<Database> databases = List.of(
-                new Database("H2 " + org.h2.engine.Constants.VERSION, "jdbc:h2:mem:bench;DB_CLOSE_DELAY=-1", "sa", ""),
+                new Database("H2", "jdbc:h2:mem:bench;DB_CLOSE_DELAY=-1", "sa", ""),
                 new Database(
                         "PostgreSQL",
                         env("DISTLOCK_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test"),
@@ -46,96 +74,155 @@ public final class JdbcBenchmark {
                         env("DISTLOCK_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test"),
                         env("DISTLOCK_MARIADB_USER", "root"),
                         env("DISTLOCK_MARIADB_PASSWORD", "")));
-        List<Result> results = new ArrayList<>();
+        StringBuilder report = new StringBuilder();
         List<String> versions = new ArrayList<>();
+        Instant started = Instant.now();
         for (Database database : databases) {
-            versions.add(run(database, results));
+            String suffix = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+            List<Library> libraries = List.of(
+                    new Distlock("distlock_bench_" + suffix),
+                    new SpringIntegration("SIB" + suffix + "_"),
+                    new ShedLock("shedlock_bench_" + suffix));
+            Map<Library, Figures> figures = new LinkedHashMap<>();
+            versions.add(run(database, libraries, figures));
+            report.append(table(database.name, figures));
         }
-        Benchmark.write(
-                output,
-                "jdbc backend",
-                "Databases: " + String.join("; ", versions) + ". H2 in-process; PostgreSQL and MariaDB on loopback"
-                        + " with default server settings. HikariCP pools; lease 30 s (watchdog). Warm-up "
-                        + WARMUP.toSeconds() + " s, measured " + MEASURE.toSeconds() + " s per row.\n\n"
-                        + "Scenarios: *1 thread* = acquire+release on one key, no contention; *4 threads, one"
-                        + " registry* = handoffs through the registry's local gate; *4 threads, 4 registries* ="
-                        + " handoffs between registries that each have their own pool (as separate JVMs would),"
-                        + " where a waiter learns of a release only by polling (back-off 5 ms doubling to 200 ms):"
-                        + " polling is not fair, the releasing thread often takes the key again before a sleeping"
-                        + " waiter polls, so this row counts completed operations, not handoffs between owners.\n\n"
-                        + "Load average when the run started: " + loadAverage() + " (the machine was shared with"
-                        + " other builds, so absolute numbers are noisy).\n\n"
-                        + "Run: `mvn -q -o install -pl lock-core,lock-jdbc -DskipTests && mvn -q -pl benchmarks/jdbc"
-                        + " compile exec:java` from the repository root (or `java -cp <classpath>"
-                        + " dev.distlock.bench.jdbc.JdbcBenchmark benchmarks/results/jdbc.md`).",
-                results);
+        String text = "# jdbc backend beside Spring Integration and ShedLock\n\n"
+                + "Measured " + started + " on " + Runtime.getRuntime().availableProcessors() + " cores, Java "
+                + System.getProperty("java.version") + "; load average at the start: " + load + " (the machine was"
+                + " shared with other builds, so absolute numbers are noisy; compare within a table).\n\n"
+                + "Databases: " + String.join("; ", versions) + ". H2 in-process; PostgreSQL and MariaDB on loopback"
+                + " with default server settings. HikariCP pools of 4, one per library instance. Spring Integration"
+                + " 7.1.0 (JdbcLockRegistry with its"
+                + " defaults: TTL 10 s, waiters poll every 100 ms); ShedLock 6.9.2 (JdbcTemplateLockProvider, database"
+                + " time; it cannot wait, so waiters retry every 10 ms); distlock with its defaults (watchdog lease"
+                + " 30 s; PostgreSQL waiters woken by LISTEN/NOTIFY, others poll with back-off 2 ms doubling to"
+                + " 25 ms).\n\n"
+                + ROUNDS + " interleaved rounds per database, after a " + WARMUP.toSeconds() + " s warm-up of each"
+                + " library. In each round every library runs " + THROUGHPUT_SLICE.toSeconds() + " s of *1 thread*"
+                + " (acquire+release of one uncontended key) and " + HANDOVERS_PER_ROUND + " *hand-overs*: one"
+                + " instance holds the key for 20-60 ms while another waits for it (tryLock with a 10 s wait);"
+                + " the time from the holder's release call to the waiter's return with the lock is one sample."
+                + " The roles alternate between the two instances.\n\n"
+                + "Run: `mvn -q -o install -pl lock-core,lock-jdbc -DskipTests && mvn -q -pl benchmarks/jdbc"
+                + " compile org.codehaus.mojo:exec-maven-plugin:3.5.1:java` from the repository root.\n\n"
+                + report;
+        Files.createDirectories(output.toAbsolutePath().getParent());
+        Files.writeString(output, text);
+        System.out.println(text);
     }
 
-    private static String run(Database database, List<Result> results) throws Exception {
-        String table = "distlock_bench_"
-                + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+    private static String run(Database database, List<Library> libraries, Map<Library, Figures> figures)
+            throws Exception {
         List<HikariDataSource> pools = new ArrayList<>();
-        List<JdbcLockRegistry> registries = new ArrayList<>();
+        Map<Library, Contender[]> instances = new LinkedHashMap<>();
+        ExecutorService waiter = Executors.newSingleThreadExecutor();
+        HikariDataSource admin = pool(database, "bench-admin");
+        pools.add(admin);
         try {
-            for (int i = 0; i < 4; i++) {
-                HikariDataSource pool = pool(database, "bench-" + i);
-                pools.add(pool);
-                registries.add(JdbcLockRegistry.builder(pool)
-                        .tableName(table)
-                        .initializeSchema(i == 0)
-                        .build());
-            }
+            String product;
             String version;
-            try (Connection connection = pools.get(0).getConnection()) {
-                version = connection.getMetaData().getDatabaseProductName() + " "
-                        + connection.getMetaData().getDatabaseProductVersion();
+            try (Connection connection = admin.getConnection()) {
+                product = connection.getMetaData().getDatabaseProductName();
+                version = product + " " + connection.getMetaData().getDatabaseProductVersion();
             }
-            String library = "distlock jdbc, " + database.name;
-
-            FencedLock single = registries.get(0).obtain("bench-uncontended");
-            results.add(Benchmark.uncontended(library, WARMUP, MEASURE, () -> {
-                try (LockHandle handle = single.acquire()) {
-                    // empty critical section
+            for (Library library : libraries) {
+                library.createTable(admin, product);
+                Contender[] pair = new Contender[2];
+                for (int i = 0; i < 2; i++) {
+                    HikariDataSource pool =
+                            pool(database, "bench-" + library.name().split(" ")[0] + "-" + i);
+                    pools.add(pool);
+                    pair[i] = library.open(pool);
                 }
-            }));
-
-            FencedLock shared = registries.get(0).obtain("bench-one-registry");
-            Result local = Benchmark.contended(library, 4, WARMUP, MEASURE, () -> {
-                try (LockHandle handle = shared.acquire()) {
-                    // empty critical section
+                instances.put(library, pair);
+                figures.put(library, new Figures());
+                throughput(pair[0], "warm-up", WARMUP);
+            }
+            for (int round = 0; round < ROUNDS; round++) {
+                List<Library> order = new ArrayList<>(libraries);
+                Collections.rotate(order, round);
+                for (Library library : order) {
+                    Contender[] pair = instances.get(library);
+                    Figures f = figures.get(library);
+                    long start = System.nanoTime();
+                    f.operations += throughput(pair[0], "uncontended", THROUGHPUT_SLICE);
+                    f.nanos += System.nanoTime() - start;
+                    handovers(pair, waiter, f.handovers);
                 }
-            });
-            results.add(new Result(
-                    library,
-                    "4 threads, one registry, one key: handoffs",
-                    local.operations(),
-                    local.opsPerSecond(),
-                    Double.NaN,
-                    Double.NaN));
-
-            AtomicInteger next = new AtomicInteger();
-            ThreadLocal<FencedLock> perThread = ThreadLocal.withInitial(() ->
-                    registries.get(next.getAndIncrement() % registries.size()).obtain("bench-four-registries"));
-            Result polled = Benchmark.contended(library, 4, WARMUP, MEASURE, () -> {
-                try (LockHandle handle = perThread.get().acquire()) {
-                    // empty critical section
-                }
-            });
-            results.add(new Result(
-                    library,
-                    "4 threads, 4 registries (own pools), one key: acquire+release, polling waiters",
-                    polled.operations(),
-                    polled.opsPerSecond(),
-                    Double.NaN,
-                    Double.NaN));
+                System.err.printf("%s: round %d of %d done%n", database.name, round + 1, ROUNDS);
+            }
             return version;
         } finally {
-            registries.forEach(JdbcLockRegistry::close);
-            if (!pools.isEmpty()) {
-                drop(pools.get(0), table);
+            waiter.shutdownNow();
+            for (Map.Entry<Library, Contender[]> entry : instances.entrySet()) {
+                for (Contender contender : entry.getValue()) {
+                    contender.close();
+                }
+                entry.getKey().dropTable(admin);
             }
             pools.forEach(HikariDataSource::close);
         }
+    }
+
+    /** Acquire+release of one key for {@code slice}; returns the number of cycles. */
+    private static long throughput(Contender contender, String key, Duration slice) throws Exception {
+        long end = System.nanoTime() + slice.toNanos();
+        long operations = 0;
+        while (System.nanoTime() - end < 0) {
+            Held held = contender.tryAcquire(key, Duration.ofSeconds(10));
+            if (held == null) {
+                throw new IllegalStateException("uncontended acquisition timed out");
+            }
+            held.close();
+            operations++;
+        }
+        return operations;
+    }
+
+    private static void handovers(Contender[] pair, ExecutorService waiterThread, List<Long> samples) throws Exception {
+        for (int i = 0; i < HANDOVERS_PER_ROUND; i++) {
+            Contender holder = pair[i % 2];
+            Contender waiter = pair[(i + 1) % 2];
+            Held held = holder.tryAcquire("handover", Duration.ofSeconds(10));
+            if (held == null) {
+                throw new IllegalStateException("the holder could not take the free key");
+            }
+            Future<Long> acquiredAt = waiterThread.submit(() -> {
+                Held next = waiter.tryAcquire("handover", Duration.ofSeconds(10));
+                long at = System.nanoTime();
+                if (next == null) {
+                    throw new IllegalStateException("the waiter did not get the released key");
+                }
+                next.close();
+                return at;
+            });
+            Thread.sleep(ThreadLocalRandom.current().nextLong(20, 61));
+            long releasedAt = System.nanoTime();
+            held.close();
+            samples.add(acquiredAt.get(20, TimeUnit.SECONDS) - releasedAt);
+        }
+    }
+
+    private static String table(String database, Map<Library, Figures> figures) {
+        Figures distlock = figures.values().iterator().next();
+        StringBuilder out = new StringBuilder("## " + database + "\n\n");
+        out.append("| library | 1 thread, ops/s | distlock ÷ this | hand-over p50 ms | hand-over p99 ms |\n");
+        out.append("|---|---:|---:|---:|---:|\n");
+        figures.forEach((library, f) -> out.append(String.format(
+                Locale.ROOT,
+                "| %s | %,.0f | %.2f× | %.1f | %.1f |%n",
+                library.name(),
+                f.opsPerSecond(),
+                distlock.opsPerSecond() / f.opsPerSecond(),
+                f.handoverMillis(0.50),
+                f.handoverMillis(0.99))));
+        out.append(String.format(
+                Locale.ROOT,
+                "%n%,d hand-overs per library; %,d distlock acquire+release cycles.%n%n",
+                distlock.handovers.size(),
+                distlock.operations));
+        return out.toString();
     }
 
     private static HikariDataSource pool(Database database, String name) {
@@ -145,20 +232,14 @@ public final class JdbcBenchmark {
         config.setUsername(database.user);
         config.setPassword(database.password);
         config.setMaximumPoolSize(4);
+        config.setMinimumIdle(1);
         return new HikariDataSource(config);
-    }
-
-    private static void drop(HikariDataSource pool, String table) throws SQLException {
-        try (Connection connection = pool.getConnection();
-                Statement statement = connection.createStatement()) {
-            statement.execute("DROP TABLE IF EXISTS " + table);
-        }
     }
 
     private static String loadAverage() {
         try {
-            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).strip();
-        } catch (java.io.IOException | RuntimeException e) {
+            return Files.readString(Path.of("/proc/loadavg")).strip();
+        } catch (IOException | RuntimeException e) {
             return "unknown";
         }
     }
