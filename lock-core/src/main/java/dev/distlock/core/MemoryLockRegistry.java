@@ -1,5 +1,6 @@
 package dev.distlock.core;
 
+import dev.distlock.core.rw.ReadWriteLocks;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.core.spi.RegistryBuilder;
 import java.util.Objects;
@@ -12,10 +13,12 @@ import java.util.Objects;
 public final class MemoryLockRegistry extends LockRegistrySupport {
 
     private final MemoryLockStore store;
+    private final ReadWriteLocks readWriteLocks;
 
     private MemoryLockRegistry(MemoryLockStore store, RegistryOptions options) {
         super(new MemoryLockBackend(store), options);
         this.store = store;
+        this.readWriteLocks = ReadWriteLocks.inMemory(store.readWrite(), options);
     }
 
     /** A registry with its own store and default options. */
@@ -25,6 +28,17 @@ public final class MemoryLockRegistry extends LockRegistrySupport {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    @Override
+    public FencedReadWriteLock readWriteLock(String key) {
+        return readWriteLocks.lock(key);
+    }
+
+    @Override
+    public void close() {
+        readWriteLocks.close();
+        super.close();
     }
 
     /** The store behind this registry. */

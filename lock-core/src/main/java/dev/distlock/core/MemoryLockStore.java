@@ -20,6 +20,7 @@ public final class MemoryLockStore {
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, Slot> slots = new HashMap<>();
     private long lastToken;
+    private final dev.distlock.core.rw.MemoryReadWriteStore readWrite = new dev.distlock.core.rw.MemoryReadWriteStore();
 
     /** Takes {@code key} for {@code owner}, waiting {@code waitNanos} at most; null when that ran out. */
     Grant tryAcquire(String key, String owner, String holder, long leaseNanos, long waitNanos)
@@ -116,6 +117,11 @@ public final class MemoryLockStore {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The read/write locks' side of this store, shared by the registries built over it. */
+    dev.distlock.core.rw.MemoryReadWriteStore readWrite() {
+        return readWrite;
     }
 
     /** Keys held or waited for; expired holds that nobody released count until touched again. */

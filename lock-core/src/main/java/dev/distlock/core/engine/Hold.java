@@ -51,6 +51,9 @@ final class Hold<L extends BackendLease> {
     final Instant heldSince = Instant.now();
     final String ownerName;
 
+    /** What the lease keeper has queued for this hold, one entry per slot; guarded by the keeper. */
+    final LeaseKeeper.Due[] dues = new LeaseKeeper.Due[LeaseKeeper.Slot.values().length];
+
     private State state = State.HELD;
     private boolean gateFreed;
     private boolean wasLost;

@@ -1,6 +1,6 @@
 package dev.distlock.core.engine;
 
-import java.util.PriorityQueue;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -13,13 +13,22 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Keeps leases: one sweep thread takes due work from a queue ordered by time (renewals, checks
  * of a lease's end, ends of fixed leases) and hands calls to the backend to a pool, so a slow
- * renewal never delays another hold's. Entries are never cancelled: an entry for a hold that
- * has ended, or whose lease has moved on, finds nothing to do when it comes due.
+ * renewal never delays another hold's. Each hold has at most one entry per {@link Slot}; a new
+ * entry replaces the slot's old one, and a hold that ends takes its entries out, so the queue
+ * holds only live holds' work and no ended hold stays reachable from it.
  */
 final class LeaseKeeper implements AutoCloseable {
 
+    /** The kinds of work a hold has queued: at most one entry of each. */
+    enum Slot {
+        /** The next renewal, or the end of a fixed lease or of a minimum hold. */
+        TIMER,
+        /** The check that the lease has not run out without a confirmed renewal. */
+        LEASE_END
+    }
+
     /** A piece of work due at {@code atNanos}; {@code task} runs on the sweep thread and must be quick. */
-    private record Due(long atNanos, long sequence, Runnable task) implements Comparable<Due> {
+    record Due(long atNanos, long sequence, Runnable task) implements Comparable<Due> {
         @Override
         public int compareTo(Due other) {
             int byTime = Long.compare(atNanos - other.atNanos, 0);
@@ -29,7 +38,7 @@ final class LeaseKeeper implements AutoCloseable {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final PriorityQueue<Due> queue = new PriorityQueue<>();
+    private final TreeSet<Due> queue = new TreeSet<>();
     private final AtomicLong sequence = new AtomicLong();
     private final ExecutorService pool;
     private final Thread sweeper;
@@ -47,14 +56,37 @@ final class LeaseKeeper implements AutoCloseable {
         sweeper.start();
     }
 
-    /** Runs {@code task} on the sweep thread at {@code atNanos} (System.nanoTime); it must not block. */
-    void at(long atNanos, Runnable task) {
+    /**
+     * Runs {@code task} on the sweep thread at {@code atNanos} (System.nanoTime), in place of what
+     * {@code hold} had queued in {@code slot}; the task must not block.
+     */
+    void at(Hold<?> hold, Slot slot, long atNanos, Runnable task) {
         Due due = new Due(atNanos, sequence.incrementAndGet(), task);
         lock.lock();
         try {
+            Due replaced = hold.dues[slot.ordinal()];
+            if (replaced != null) {
+                queue.remove(replaced);
+            }
+            hold.dues[slot.ordinal()] = due;
             queue.add(due);
-            if (queue.peek() == due) {
+            if (queue.first() == due) {
                 changed.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Takes out everything {@code hold} has queued. */
+    void forget(Hold<?> hold) {
+        lock.lock();
+        try {
+            for (int i = 0; i < hold.dues.length; i++) {
+                if (hold.dues[i] != null) {
+                    queue.remove(hold.dues[i]);
+                    hold.dues[i] = null;
+                }
             }
         } finally {
             lock.unlock();
@@ -77,13 +109,13 @@ final class LeaseKeeper implements AutoCloseable {
             Due due;
             lock.lock();
             try {
-                due = queue.peek();
+                due = queue.isEmpty() ? null : queue.first();
                 long wait = due == null ? TimeUnit.SECONDS.toNanos(1) : due.atNanos - System.nanoTime();
                 if (wait > 0) {
                     changed.awaitNanos(wait);
                     continue;
                 }
-                queue.poll();
+                queue.pollFirst();
             } catch (InterruptedException e) {
                 return;
             } finally {

@@ -224,6 +224,7 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
     }
 
     void lost(Hold<L> hold, String reason) {
+        renewals.stop(hold);
         log.warn(
                 "Lock '{}' on {} lost its lease: {}. Its holder must stop writing; writes carrying fencing token {}"
                         + " can be refused.",
@@ -236,6 +237,7 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
 
     void ended(Hold<L> hold) {
         holds.remove(hold);
+        renewals.stop(hold);
         notifyObservers(observer -> observer.holdEnded(hold.info(backend.name())));
     }
 

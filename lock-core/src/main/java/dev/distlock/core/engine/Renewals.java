@@ -25,6 +25,11 @@ final class Renewals<L extends BackendLease> {
         this.sessions = backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION;
     }
 
+    /** The hold needs no more lease keeping. */
+    void stop(Hold<L> hold) {
+        keeper.forget(hold);
+    }
+
     void start(Hold<L> hold) {
         if (hold.renewed) {
             scheduleRenewal(hold, hold.lease.grantRequestedAtNanos());
@@ -36,7 +41,7 @@ final class Renewals<L extends BackendLease> {
 
     private void scheduleFixedLeaseEnd(Hold<L> hold) {
         long end = hold.leaseEndNanos();
-        keeper.at(end, () -> {
+        keeper.at(hold, LeaseKeeper.Slot.TIMER, end, () -> {
             if (hold.leaseEndNanos() == end) {
                 fixedLeaseEnded(hold);
             }
@@ -84,7 +89,12 @@ final class Renewals<L extends BackendLease> {
         if (!kept || !hold.startLingering(Math.min(endNanos, start + lease.toNanos()))) {
             return false;
         }
-        keeper.at(endNanos, () -> keeper.run(() -> hold.end(Hold.Ending.MINIMUM_HOLD_OVER)));
+        keeper.forget(hold);
+        keeper.at(
+                hold,
+                LeaseKeeper.Slot.TIMER,
+                endNanos,
+                () -> keeper.run(() -> hold.end(Hold.Ending.MINIMUM_HOLD_OVER)));
         return true;
     }
 
@@ -98,18 +108,22 @@ final class Renewals<L extends BackendLease> {
     }
 
     private void scheduleRenewal(Hold<L> hold, long fromNanos) {
-        keeper.at(fromNanos + hold.periodNanos / 3, () -> keeper.run(() -> renew(hold)));
+        keeper.at(hold, LeaseKeeper.Slot.TIMER, fromNanos + hold.periodNanos / 3, () -> keeper.run(() -> renew(hold)));
     }
 
     private void scheduleRenewalRetry(Hold<L> hold) {
         long retry = Math.min(hold.periodNanos / 10, TimeUnit.SECONDS.toNanos(1));
         long now = System.nanoTime();
-        keeper.at(now + Math.min(retry, Math.max(0, hold.leaseLeft(now))), () -> keeper.run(() -> renew(hold)));
+        keeper.at(
+                hold,
+                LeaseKeeper.Slot.TIMER,
+                now + Math.min(retry, Math.max(0, hold.leaseLeft(now))),
+                () -> keeper.run(() -> renew(hold)));
     }
 
     private void scheduleLeaseEndCheck(Hold<L> hold) {
         long end = hold.leaseEndNanos();
-        keeper.at(end, () -> {
+        keeper.at(hold, LeaseKeeper.Slot.LEASE_END, end, () -> {
             if (hold.leaseEndNanos() == end && hold.state() == Hold.State.HELD) {
                 hold.lose(
                         hold.isRenewing()

@@ -184,7 +184,7 @@ class LockRegistrySupportTest {
     @Test
     void slowRenewalsOfManyHoldsDoNotStarveEachOther() throws Exception {
         FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
-        Duration lease = Duration.ofMillis(400);
+        Duration lease = Duration.ofMillis(1_000);
         TestRegistry registry = new TestRegistry(backend, lease);
         backend.renewDelayMillis.set(lease.toMillis() / 4);
         List<LockHandle> handles = new ArrayList<>();
