@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.env.Environment;
 
 /** Settings of the distributed locks, under {@code distributed-lock.*}. */
 @ConfigurationProperties(prefix = DistributedLockProperties.PREFIX)
-public class DistributedLockProperties {
+public class DistributedLockProperties implements EnvironmentAware {
 
     public static final String PREFIX = "distributed-lock";
 
@@ -19,6 +21,13 @@ public class DistributedLockProperties {
 
     /** Prepended to every lock key, to keep applications that share a backend apart. */
     private String keyPrefix = "";
+
+    /**
+     * Names this application in the holder description stored with each lock on the server
+     * (with host, pid and thread), so an operator can tell who holds a key. Default:
+     * {@code spring.application.name}.
+     */
+    private String holderName;
 
     /** How long @DistributedLock methods wait for their lock unless they say otherwise. */
     private Duration waitTime = Duration.ZERO;
@@ -44,6 +53,22 @@ public class DistributedLockProperties {
 
     public void setBackend(LockBackendType backend) {
         this.backend = backend;
+    }
+
+    public String getHolderName() {
+        return holderName != null ? holderName : applicationName;
+    }
+
+    /** {@code spring.application.name}, the holder name unless one is set. */
+    private String applicationName;
+
+    @Override
+    public void setEnvironment(Environment environment) {
+        this.applicationName = environment.getProperty("spring.application.name");
+    }
+
+    public void setHolderName(String holderName) {
+        this.holderName = holderName;
     }
 
     public String getKeyPrefix() {

@@ -15,7 +15,10 @@ final class PropertyChecks {
     static RegistryOptions registryOptions(DistributedLockProperties properties) {
         positive("lease-time", properties.getLeaseTime());
         String keyPrefix = properties.getKeyPrefix() == null ? "" : properties.getKeyPrefix();
-        return new RegistryOptions(properties.getLeaseTime(), keyPrefix);
+        String holderName = properties.getHolderName() == null
+                ? ""
+                : properties.getHolderName().trim();
+        return new RegistryOptions(properties.getLeaseTime(), keyPrefix, holderName);
     }
 
     static Duration positive(String property, Duration value) {
