@@ -13,12 +13,10 @@ import java.util.Objects;
 public final class MemoryLockRegistry extends LockRegistrySupport {
 
     private final MemoryLockStore store;
-    private final ReadWriteLocks readWriteLocks;
 
     private MemoryLockRegistry(MemoryLockStore store, RegistryOptions options) {
-        super(new MemoryLockBackend(store), options);
+        super(new MemoryLockBackend(store), ReadWriteLocks.inMemory(store.readWrite(), options), options);
         this.store = store;
-        this.readWriteLocks = ReadWriteLocks.inMemory(store.readWrite(), options);
     }
 
     /** A registry with its own store and default options. */
@@ -28,17 +26,6 @@ public final class MemoryLockRegistry extends LockRegistrySupport {
 
     public static Builder builder() {
         return new Builder();
-    }
-
-    @Override
-    public FencedReadWriteLock readWriteLock(String key) {
-        return readWriteLocks.lock(key);
-    }
-
-    @Override
-    public void close() {
-        readWriteLocks.close();
-        super.close();
     }
 
     /** The store behind this registry. */

@@ -1,6 +1,5 @@
 package dev.distlock.redis;
 
-import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.rw.ReadWriteLocks;
 import dev.distlock.core.spi.LockRegistrySupport;
@@ -16,23 +15,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 public final class RedisLockRegistry extends LockRegistrySupport {
 
-    private final ReadWriteLocks readWriteLocks;
-
+    /** Read/write locks are kept apart from {@link #obtain} locks of the same key. */
     private RedisLockRegistry(RedisLockBackend backend, ReadWriteLocks readWriteLocks, RegistryOptions options) {
-        super(backend, options);
-        this.readWriteLocks = readWriteLocks;
-    }
-
-    /** Readers share, a writer excludes everyone; kept apart from {@link #obtain} locks of the same key. */
-    @Override
-    public FencedReadWriteLock readWriteLock(String key) {
-        return readWriteLocks.lock(key);
-    }
-
-    @Override
-    public void close() {
-        readWriteLocks.close();
-        super.close();
+        super(backend, readWriteLocks, options);
     }
 
     public static Builder builder(RedisConnectionFactory connectionFactory) {

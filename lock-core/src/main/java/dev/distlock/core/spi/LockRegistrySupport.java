@@ -1,12 +1,14 @@
 package dev.distlock.core.spi;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.HoldInfo;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockObserver;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.engine.LockEngine;
+import dev.distlock.core.rw.ReadWriteLocks;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -19,9 +21,25 @@ import java.util.Optional;
 public class LockRegistrySupport implements LockRegistry {
 
     private final LockEngine<?> engine;
+    private final ReadWriteLocks readWriteLocks;
 
     protected <L extends BackendLease> LockRegistrySupport(LockBackend<L> backend, RegistryOptions options) {
+        this(backend, null, options);
+    }
+
+    /** A registry that also offers read/write locks, served by {@code readWriteLocks} and closed with it. */
+    protected <L extends BackendLease> LockRegistrySupport(
+            LockBackend<L> backend, ReadWriteLocks readWriteLocks, RegistryOptions options) {
         this.engine = new LockEngine<>(backend, options);
+        this.readWriteLocks = readWriteLocks;
+    }
+
+    @Override
+    public FencedReadWriteLock readWriteLock(String key) {
+        if (readWriteLocks == null) {
+            return LockRegistry.super.readWriteLock(key);
+        }
+        return readWriteLocks.lock(key);
     }
 
     @Override
@@ -71,6 +89,9 @@ public class LockRegistrySupport implements LockRegistry {
 
     @Override
     public void close() {
+        if (readWriteLocks != null) {
+            readWriteLocks.close();
+        }
         engine.close();
     }
 
