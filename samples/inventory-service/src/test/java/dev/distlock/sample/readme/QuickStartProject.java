@@ -59,11 +59,14 @@ final class QuickStartProject {
             Path dir, ReadmeSnippets readme, String backend, String bootVersion, boolean boot35Properties) {
         String properties = "<java.version>17</java.version>";
         if (boot35Properties) {
-            Matcher matcher = PROPERTIES.matcher(readme.one(backend + ":boot35-properties"));
-            assertThat(matcher.find())
-                    .as("README's Boot 3.5 snippet for " + backend)
-                    .isTrue();
-            properties += matcher.group(1);
+            // What the README says a Spring Boot 3.5 project needs for this backend, if anything.
+            for (String extra : readme.find(backend + ":boot35-properties").stream().toList()) {
+                Matcher matcher = PROPERTIES.matcher(extra);
+                assertThat(matcher.find())
+                        .as("README's Boot 3.5 snippet for " + backend)
+                        .isTrue();
+                properties += matcher.group(1);
+            }
         }
         String pom = """
                 <?xml version="1.0" encoding="UTF-8"?>

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -47,6 +48,12 @@ final class ReadmeSnippets {
             throw new AssertionError("README has " + found.size() + " snippets marked quickstart:" + name);
         }
         return found.get(0);
+    }
+
+    /** The snippet of this name, when the README has one. */
+    Optional<String> find(String name) {
+        List<String> found = snippets.getOrDefault(name, List.of());
+        return found.isEmpty() ? Optional.empty() : Optional.of(one(name));
     }
 
     /** Every snippet of this name, in README order; fails when there is none. */
