@@ -226,7 +226,7 @@ final class Hold<L extends BackendLease> {
             lostCallbacks = null;
         }
         try {
-            engine.releaseOnServer(this, before == State.LOST, ending);
+            engine.releases().onServer(this, before == State.LOST, ending);
         } finally {
             freeGate();
             engine.ended(this);

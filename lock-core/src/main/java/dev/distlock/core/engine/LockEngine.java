@@ -37,7 +37,8 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
 
     private final ConcurrentHashMap<String, KeyState<L>> keys = new ConcurrentHashMap<>();
     private final Set<Hold<L>> holds = ConcurrentHashMap.newKeySet();
-    private final List<LockObserver> observers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Observers observers = new Observers();
+    private final Releases<L> releases = new Releases<>(this);
     private final AtomicLong holdSequence = new AtomicLong();
     private final LeaseKeeper keeper;
     private final Renewals<L> renewals;
@@ -100,7 +101,7 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
     }
 
     public void addObserver(LockObserver observer) {
-        observers.add(Objects.requireNonNull(observer, "observer"));
+        observers.add(observer);
     }
 
     public void verify(Duration timeout) {
@@ -164,6 +165,10 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
                 + " waited for lock '" + key + "'");
     }
 
+    Releases<L> releases() {
+        return releases;
+    }
+
     Renewals<L> renewals() {
         return renewals;
     }
@@ -220,7 +225,7 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
     void started(Hold<L> hold) {
         holds.add(hold);
         renewals.start(hold);
-        notifyObservers(observer -> observer.holdStarted(hold.info(backend.name())));
+        observers.tell(observer -> observer.holdStarted(hold.info(backend.name())));
     }
 
     void lost(Hold<L> hold, String reason) {
@@ -232,23 +237,21 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
                 describe(),
                 reason,
                 hold.token());
-        notifyObservers(observer -> observer.leaseLost(hold.info(backend.name()), reason));
+        observers.tell(observer -> observer.leaseLost(hold.info(backend.name()), reason));
     }
 
     void ended(Hold<L> hold) {
         holds.remove(hold);
         renewals.stop(hold);
-        notifyObservers(observer -> observer.holdEnded(hold.info(backend.name())));
+        observers.tell(observer -> observer.holdEnded(hold.info(backend.name())));
     }
 
     void acquisitionEnded(String key, LockObserver.Outcome outcome, Duration waited) {
-        if (!observers.isEmpty()) {
-            notifyObservers(observer -> observer.acquisitionEnded(backend.name(), key, outcome, waited));
-        }
+        observers.tell(observer -> observer.acquisitionEnded(backend.name(), key, outcome, waited));
     }
 
     void backendError(String fullKey, RuntimeException error) {
-        notifyObservers(observer -> observer.backendError(backend.name(), fullKey, error));
+        observers.tell(observer -> observer.backendError(backend.name(), fullKey, error));
     }
 
     void runCallback(Hold<L> hold, Runnable callback) {
@@ -263,85 +266,10 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
         }
     }
 
-    /**
-     * The one release policy. A live hold's release that fails is reported to the caller (after
-     * the local state was cleared); a lost hold's release never throws; neither does one at close.
-     * The caller's interrupt flag is cleared for the call and set again after it.
-     */
-    void releaseOnServer(Hold<L> hold, boolean wasLost, Hold.Ending ending) {
-        if (wasLost || ending == Hold.Ending.CLOSED || ending == Hold.Ending.MINIMUM_HOLD_OVER) {
-            boolean freed = releaseQuietly(hold);
-            if (wasLost && ending == Hold.Ending.RELEASED) {
-                log.warn(
-                        freed
-                                ? "Released lock '{}' on {} after its lease had been declared lost; the server still had it"
-                                        + " (a late renewal kept it) and it is free now."
-                                : "Released lock '{}' on {} after its lease was lost; the server no longer had it.",
-                        hold.key,
-                        describe());
-            }
-            return;
-        }
-        boolean freed;
-        try {
-            freed = uninterrupted(hold);
-        } catch (RuntimeException e) {
-            backendError(hold.keyState.fullKey, e);
-            throw e;
-        }
-        if (!freed) {
-            log.warn(
-                    "Lock '{}' on {} had already expired when it was released; another owner may have held it"
-                            + " meanwhile. Use a longer lease or let the watchdog renew it.",
-                    hold.key,
-                    describe());
-        }
-    }
-
-    boolean releaseQuietly(Hold<L> hold) {
-        try {
-            return uninterrupted(hold);
-        } catch (RuntimeException e) {
-            backendError(hold.keyState.fullKey, e);
-            log.warn(
-                    "Could not release lock '{}' on {}; it frees itself when its lease ends: {}",
-                    hold.key,
-                    describe(),
-                    e.getMessage());
-            return false;
-        }
-    }
-
-    private boolean uninterrupted(Hold<L> hold) {
-        return uninterrupted(() -> backend.release(hold.lease));
-    }
-
-    /** Runs a backend call with the caller's interrupt flag cleared, and sets it again afterwards. */
-    static boolean uninterrupted(java.util.function.BooleanSupplier call) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            return call.getAsBoolean();
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
     private void leaseLostByBackend(BackendLease lease, String reason) {
         for (Hold<L> hold : holds) {
             if (hold.lease.equals(lease)) {
                 hold.lose(reason);
-            }
-        }
-    }
-
-    private void notifyObservers(java.util.function.Consumer<LockObserver> event) {
-        for (LockObserver observer : observers) {
-            try {
-                event.accept(observer);
-            } catch (RuntimeException e) {
-                log.warn("Lock observer {} failed", observer, e);
             }
         }
     }

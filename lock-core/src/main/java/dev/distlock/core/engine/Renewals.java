@@ -100,7 +100,7 @@ final class Renewals<L extends BackendLease> {
 
     private boolean call(Hold<L> hold, java.util.function.BooleanSupplier renewal) {
         try {
-            return LockEngine.uninterrupted(renewal);
+            return Releases.uninterrupted(renewal);
         } catch (RuntimeException e) {
             engine.backendError(hold.keyState.fullKey, e);
             throw e;
@@ -189,7 +189,7 @@ final class Renewals<L extends BackendLease> {
         }
         if (sessions) {
             // A session keeps the node past a fixed lease: end it on the server ourselves.
-            keeper.run(() -> engine.releaseQuietly(hold));
+            keeper.run(() -> engine.releases().quietly(hold));
         }
     }
 }
