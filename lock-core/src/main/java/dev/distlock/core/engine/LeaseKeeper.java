@@ -43,6 +43,8 @@ final class LeaseKeeper implements AutoCloseable {
     private final ExecutorService pool;
     private final Thread sweeper;
     private volatile boolean closed;
+    /** When the sleeping sweep thread wakes on its own; guarded by {@code lock}. */
+    private long sweepWakesAt;
 
     LeaseKeeper(String backend) {
         AtomicInteger threads = new AtomicInteger();
@@ -70,7 +72,8 @@ final class LeaseKeeper implements AutoCloseable {
             }
             hold.dues[slot.ordinal()] = due;
             queue.add(due);
-            if (queue.first() == due) {
+            // Wake the sweep thread only when it would otherwise sleep past the new entry.
+            if (atNanos - sweepWakesAt < 0) {
                 changed.signal();
             }
         } finally {
@@ -110,9 +113,12 @@ final class LeaseKeeper implements AutoCloseable {
             lock.lock();
             try {
                 due = queue.isEmpty() ? null : queue.first();
-                long wait = due == null ? TimeUnit.SECONDS.toNanos(1) : due.atNanos - System.nanoTime();
+                long now = System.nanoTime();
+                long wait = due == null ? TimeUnit.SECONDS.toNanos(1) : due.atNanos - now;
                 if (wait > 0) {
+                    sweepWakesAt = now + wait;
                     changed.awaitNanos(wait);
+                    sweepWakesAt = System.nanoTime();
                     continue;
                 }
                 queue.pollFirst();
