@@ -1,6 +1,5 @@
 package dev.distlock.jdbc;
 
-import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.rw.ReadWriteLocks;
 import dev.distlock.core.spi.LockRegistrySupport;
@@ -29,7 +28,6 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
 
     private final TableName table;
     private final Duration clockOffset;
-    private final ReadWriteLocks readWriteLocks;
 
     private JdbcLockRegistry(
             JdbcLockBackend backend,
@@ -37,26 +35,11 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
             RegistryOptions options,
             Duration clockOffset,
             ReadWriteLocks readWriteLocks) {
-        super(backend, options);
+        // Read/write locks live in the table <table name>_rw, apart from obtain() locks of the same
+        // key; that table is checked (or created, with initializeSchema) on first use.
+        super(backend, readWriteLocks, options);
         this.table = table;
         this.clockOffset = clockOffset;
-        this.readWriteLocks = readWriteLocks;
-    }
-
-    /**
-     * Readers share, a writer excludes everyone; kept in the table {@code <table name>_rw}, apart
-     * from {@link #obtain} locks of the same key. The table is checked (or created, with {@code
-     * initializeSchema}) on first use.
-     */
-    @Override
-    public FencedReadWriteLock readWriteLock(String key) {
-        return readWriteLocks.lock(key);
-    }
-
-    @Override
-    public void close() {
-        readWriteLocks.close();
-        super.close();
     }
 
     /** A builder over {@code dataSource}, which the registry uses but never closes. */
