@@ -60,9 +60,10 @@ record LockBackendSelection(LockBackendType backend, String problem, String acti
             return chosen(type);
         }
         return failed(
-                PROPERTY + "=" + type.id() + " but " + type.registryClass() + " is not on the classpath.",
-                "Add the dependency dev.distlock:" + type.artifactId() + ", or set " + PROPERTY
-                        + " to another backend.");
+                PROPERTY + "=" + type.id() + " but " + type.registryClass() + " is not on the classpath (or cannot"
+                        + " be loaded).",
+                "Add the dependency dev.distlock:" + type.artifactId() + " (import dev.distlock:distlock-bom so that"
+                        + " every distlock module has the same version), or set " + PROPERTY + " to another backend.");
     }
 
     private static LockBackendSelection chosen(LockBackendType type) {
