@@ -8,13 +8,16 @@ public class LockNotAcquiredException extends LockException {
     private final String key;
 
     public LockNotAcquiredException(String key, String backend, Duration waitTime) {
-        super("Lock '" + key + "' on " + backend + " was not acquired within " + waitTime
+        super("Lock '" + key + "' on " + backend + " was not acquired within " + DurationText.format(waitTime)
                 + ": another owner holds it. Raise the wait time or handle LockNotAcquiredException.");
         this.key = key;
     }
 
     public LockNotAcquiredException(String key, String backend, Duration waitTime, InterruptedException cause) {
-        super("Interrupted while waiting up to " + waitTime + " for lock '" + key + "' on " + backend, cause);
+        super(
+                "Interrupted while waiting up to " + DurationText.format(waitTime) + " for lock '" + key + "' on "
+                        + backend,
+                cause);
         this.key = key;
     }
 

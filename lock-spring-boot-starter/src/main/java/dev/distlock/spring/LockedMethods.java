@@ -1,5 +1,6 @@
 package dev.distlock.spring;
 
+import dev.distlock.core.DurationText;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.spring.DistributedLock.Mode;
 import dev.distlock.spring.DistributedLock.OnFailure;
@@ -228,8 +229,9 @@ final class LockedMethods implements BeanPostProcessor {
                     e);
         }
         if (value.isNegative() || (!zeroAllowed && value.isZero())) {
-            throw new IllegalArgumentException(where + " has " + attribute + " = \"" + text + "\" ("
-                    + Durations.format(value) + "); it must be " + (zeroAllowed ? "zero or positive." : "positive."));
+            throw new IllegalArgumentException(
+                    where + " has " + attribute + " = \"" + text + "\" (" + DurationText.format(value)
+                            + "); it must be " + (zeroAllowed ? "zero or positive." : "positive."));
         }
         return value;
     }

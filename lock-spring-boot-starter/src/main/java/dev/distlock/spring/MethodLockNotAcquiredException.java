@@ -1,5 +1,6 @@
 package dev.distlock.spring;
 
+import dev.distlock.core.DurationText;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockNotAcquiredException;
 import java.time.Duration;
@@ -21,7 +22,7 @@ final class MethodLockNotAcquiredException extends LockNotAcquiredException {
         this.fullKey = holder.map(LockHolder::key).orElse(prefix + key);
         this.waitTime = waitTime;
         this.message = "Lock '" + fullKey + "' on " + backend + " was not acquired within "
-                + Durations.format(waitTime) + " for @DistributedLock " + method + ": "
+                + DurationText.format(waitTime) + " for @DistributedLock " + method + ": "
                 + holder.map(MethodLockNotAcquiredException::describe).orElse("another owner holds it")
                 + ". Raise the method's waitTime (or distributed-lock.wait-time), use onFailure = SKIP, or handle"
                 + " LockNotAcquiredException.";
@@ -31,7 +32,7 @@ final class MethodLockNotAcquiredException extends LockNotAcquiredException {
         String who = holder.holder().isBlank() ? "another owner" : holder.holder();
         return "held by " + who + " with token " + holder.token().value()
                 + holder.leaseLeft()
-                        .map(left -> ", lease ends in " + Durations.format(left))
+                        .map(left -> ", lease ends in " + DurationText.format(left))
                         .orElse("");
     }
 

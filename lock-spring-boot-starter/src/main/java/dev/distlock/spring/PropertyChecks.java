@@ -1,5 +1,6 @@
 package dev.distlock.spring;
 
+import dev.distlock.core.DurationText;
 import dev.distlock.core.RegistryOptions;
 import java.time.Duration;
 
@@ -23,14 +24,14 @@ final class PropertyChecks {
 
     static Duration positive(String property, Duration value) {
         if (value == null || value.isNegative() || value.isZero()) {
-            throw invalid(property, Durations.format(value), "must be positive, e.g. 30s");
+            throw invalid(property, DurationText.format(value), "must be positive, e.g. 30s");
         }
         return value;
     }
 
     static Duration notNegative(String property, Duration value) {
         if (value == null || value.isNegative()) {
-            throw invalid(property, Durations.format(value), "must be zero or positive, e.g. 0s or 500ms");
+            throw invalid(property, DurationText.format(value), "must be zero or positive, e.g. 0s or 500ms");
         }
         return value;
     }

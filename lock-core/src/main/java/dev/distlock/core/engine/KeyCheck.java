@@ -1,5 +1,6 @@
 package dev.distlock.core.engine;
 
+import dev.distlock.core.DurationText;
 import java.time.Duration;
 
 /** Input checks with messages that name the key, the backend and what to do. */
@@ -35,33 +36,8 @@ final class KeyCheck {
         }
     }
 
-    /** A duration as people write it: 50ms, 2s, 1m30s, 250us. */
     static String format(Duration duration) {
-        if (duration.isNegative()) {
-            return "-" + format(duration.negated());
-        }
-        long nanos = duration.toNanos();
-        if (nanos % 1_000_000 != 0) {
-            return nanos % 1_000 == 0 ? nanos / 1_000 + "us" : nanos + "ns";
-        }
-        long millis = duration.toMillis();
-        if (millis % 1_000 != 0 || millis == 0) {
-            return millis + "ms";
-        }
-        long seconds = duration.getSeconds();
-        StringBuilder text = new StringBuilder();
-        if (seconds >= 3600) {
-            text.append(seconds / 3600).append('h');
-            seconds %= 3600;
-        }
-        if (seconds >= 60) {
-            text.append(seconds / 60).append('m');
-            seconds %= 60;
-        }
-        if (seconds > 0) {
-            text.append(seconds).append('s');
-        }
-        return text.toString();
+        return DurationText.format(duration);
     }
 
     private static String abbreviate(String key) {

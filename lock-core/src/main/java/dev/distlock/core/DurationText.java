@@ -1,11 +1,11 @@
-package dev.distlock.spring;
+package dev.distlock.core;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 /** Durations in messages as users write them in properties and annotations: {@code 50ms}, {@code 2s}, {@code 5m}. */
-final class Durations {
+public final class DurationText {
 
     private record Unit(ChronoUnit unit, String suffix) {}
 
@@ -17,10 +17,10 @@ final class Durations {
             new Unit(ChronoUnit.MILLIS, "ms"),
             new Unit(ChronoUnit.MICROS, "us"));
 
-    private Durations() {}
+    private DurationText() {}
 
     /** In the largest unit that expresses it exactly, e.g. {@code 50ms}, {@code 90s}, {@code 2h}; null stays null. */
-    static String format(Duration duration) {
+    public static String format(Duration duration) {
         if (duration == null) {
             return null;
         }
