@@ -93,13 +93,12 @@ public final class RedlockLockRegistry extends LockRegistrySupport {
         public RedlockLockRegistry build() {
             if (nodes.isEmpty() == nodeUris.isEmpty()) {
                 throw new IllegalArgumentException("Redlock needs either nodes(...) or nodeUris(...), not "
-                        + (nodes.isEmpty() ? "neither" : "both")
-                        + " (property distributed-lock.redis.redlock-nodes)");
+                        + (nodes.isEmpty() ? "neither" : "both"));
             }
             int count = Math.max(nodes.size(), nodeUris.size());
             if (count < 3) {
                 throw new IllegalArgumentException("Redlock needs at least 3 independent Redis nodes (5 is usual), got "
-                        + count + ": set distributed-lock.redis.redlock-nodes, or use mode: single");
+                        + count + ". List more nodes, or use a single server with RedisLockRegistry.");
             }
             List<RedisEndpoint> redisNodes = new ArrayList<>();
             try {
@@ -126,8 +125,7 @@ public final class RedlockLockRegistry extends LockRegistrySupport {
             }
             boolean ssl = "rediss".equals(parsed.getScheme());
             if (!("redis".equals(parsed.getScheme()) || ssl) || parsed.getHost() == null) {
-                throw new IllegalArgumentException("Redlock node '" + uri
-                        + "' is not a redis://host:port URI (property distributed-lock.redis.redlock-nodes)");
+                throw new IllegalArgumentException("Redlock node '" + uri + "' is not a redis://host:port URI");
             }
             RedisStandaloneConfiguration server =
                     new RedisStandaloneConfiguration(parsed.getHost(), parsed.getPort() > 0 ? parsed.getPort() : 6379);

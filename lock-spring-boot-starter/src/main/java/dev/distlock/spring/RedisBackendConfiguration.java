@@ -38,11 +38,18 @@ class RedisBackendConfiguration {
             DistributedLockProperties properties, ObjectProvider<RedisConnectionFactory> connectionFactories) {
         DistributedLockProperties.Redis redis = properties.getRedis();
         if (redis.getMode() == DistributedLockProperties.RedisMode.REDLOCK) {
-            // The builder checks the nodes (at least three); its message goes into the failure report.
+            // The builder checks the nodes (at least three, each a redis:// URI); the report names the property.
             RedlockLockRegistry.Builder redlock = RedlockLockRegistry.builder()
                     .nodeUris(redis.getRedlockNodes())
                     .options(PropertyChecks.registryOptions(properties));
-            return LockBackendStartup.build(LockBackendType.REDIS, redlock::build);
+            return LockBackendStartup.build(LockBackendType.REDIS, () -> {
+                try {
+                    return redlock.build();
+                } catch (IllegalArgumentException e) {
+                    throw PropertyChecks.invalid(
+                            "redis.redlock-nodes", redis.getRedlockNodes(), "is not usable: " + e.getMessage());
+                }
+            });
         }
         RedisConnectionFactory connectionFactory = connectionFactories.getIfUnique();
         if (connectionFactory == null) {
