@@ -203,11 +203,14 @@ final class Hold<L extends BackendLease> {
 
     /** Declares the hold lost when its local lease has run out but the lease keeper has not yet said so. */
     void loseIfExpired() {
-        if (state() == State.HELD && leaseLeft(System.nanoTime()) <= 0) {
-            lose(
-                    renewed
-                            ? "the lease ran out before a renewal succeeded"
-                            : "its fixed lease of " + LockEngine.format(leaseTime) + " ran out");
+        if (state() != State.HELD || leaseLeft(System.nanoTime()) > 0) {
+            return;
+        }
+        if (renewed) {
+            lose("the lease ran out before a renewal succeeded");
+        } else {
+            // The same path as the lease keeper's: on a session backend the node must go too.
+            engine.renewals().fixedLeaseEnded(this);
         }
     }
 

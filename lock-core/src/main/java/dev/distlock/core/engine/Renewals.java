@@ -183,7 +183,8 @@ final class Renewals<L extends BackendLease> {
         scheduleLeaseEndCheck(hold);
     }
 
-    private void fixedLeaseEnded(Hold<L> hold) {
+    /** A fixed lease ran out: the hold is lost, and on a session backend its node is removed. */
+    void fixedLeaseEnded(Hold<L> hold) {
         if (!hold.lose("its fixed lease of " + LockEngine.format(hold.leaseTime) + " ran out")) {
             return;
         }
