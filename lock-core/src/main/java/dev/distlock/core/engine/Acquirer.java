@@ -30,8 +30,8 @@ final class Acquirer<L extends BackendLease> {
             String key, String fullKey, Duration waitTime, Duration leaseTime, boolean renewed, Thread owner)
             throws InterruptedException {
         engine.checkOpen();
-        LockEngine.checkDuration("waitTime", waitTime, key, engine.backend.name(), true);
-        LockEngine.checkDuration("leaseTime", leaseTime, key, engine.backend.name(), false);
+        KeyCheck.duration("waitTime", waitTime, key, engine.backend.name(), true);
+        KeyCheck.duration("leaseTime", leaseTime, key, engine.backend.name(), false);
         long start = System.nanoTime();
         Deadline deadline = Deadline.after(waitTime);
         KeyState<L> state = engine.retain(fullKey);

@@ -121,7 +121,7 @@ final class Hold<L extends BackendLease> {
     }
 
     void holdAtLeast(Duration minimum) {
-        LockEngine.checkDuration("minimum hold", minimum, key, engine.backend.name(), true);
+        KeyCheck.duration("minimum hold", minimum, key, engine.backend.name(), true);
         long end = lease.grantRequestedAtNanos() + minimum.toNanos();
         synchronized (this) {
             if (minimumEndNanos == 0 || end - minimumEndNanos > 0) {
@@ -155,7 +155,7 @@ final class Hold<L extends BackendLease> {
             throw new IllegalStateException("Lock '" + key + "' on " + engine.describe()
                     + " is renewed by the watchdog; extend() applies to holds with a fixed lease");
         }
-        LockEngine.checkDuration("leaseTime", leaseTime, key, engine.backend.name(), false);
+        KeyCheck.duration("leaseTime", leaseTime, key, engine.backend.name(), false);
         return isValid() && engine.renewals().extend(this, leaseTime);
     }
 

@@ -32,12 +32,8 @@ final class KeyCheck {
         }
         if (value.isNegative() || (!zeroAllowed && value.isZero())) {
             throw new IllegalArgumentException(name + " must be " + (zeroAllowed ? "zero or more" : "positive")
-                    + ", was " + format(value) + " (lock '" + key + "', " + backend + " backend)");
+                    + ", was " + DurationText.format(value) + " (lock '" + key + "', " + backend + " backend)");
         }
-    }
-
-    static String format(Duration duration) {
-        return DurationText.format(duration);
     }
 
     private static String abbreviate(String key) {

@@ -296,14 +296,6 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
         return KeyCheck.fullKey(key, options.keyPrefix(), backend.name(), backend.maxKeyLength());
     }
 
-    static void checkDuration(String name, Duration value, String key, String backend, boolean zeroAllowed) {
-        KeyCheck.duration(name, value, key, backend, zeroAllowed);
-    }
-
-    static String format(Duration duration) {
-        return KeyCheck.format(duration);
-    }
-
     @Override
     public String toString() {
         return "LockEngine[" + describe() + "]";

@@ -1,5 +1,6 @@
 package dev.distlock.core.engine;
 
+import dev.distlock.core.DurationText;
 import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.LockBackend;
 import java.time.Duration;
@@ -185,7 +186,7 @@ final class Renewals<L extends BackendLease> {
 
     /** A fixed lease ran out: the hold is lost, and on a session backend its node is removed. */
     void fixedLeaseEnded(Hold<L> hold) {
-        if (!hold.lose("its fixed lease of " + LockEngine.format(hold.leaseTime) + " ran out")) {
+        if (!hold.lose("its fixed lease of " + DurationText.format(hold.leaseTime) + " ran out")) {
             return;
         }
         if (sessions) {
