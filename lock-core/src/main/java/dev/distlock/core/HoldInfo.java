@@ -17,6 +17,7 @@ import java.util.Optional;
  * @param renewed true when the watchdog renews the lease, false for a fixed lease
  * @param valid false once the lease is known lost or the hold ended
  * @param owner the owning thread's name, or {@code "handle"} for a hold owned by its handle
+ * @param kind a plain lock's hold, or one side of a read/write lock's
  */
 public record HoldInfo(
         String key,
@@ -27,4 +28,35 @@ public record HoldInfo(
         Optional<Duration> leaseLeft,
         boolean renewed,
         boolean valid,
-        String owner) {}
+        String owner,
+        Kind kind) {
+
+    /** What kind of lock a hold belongs to. */
+    public enum Kind {
+        /** A plain lock from {@link LockRegistry#obtain(String)}. */
+        EXCLUSIVE,
+        /** The read side of a {@link FencedReadWriteLock}. */
+        READ,
+        /** The write side of a {@link FencedReadWriteLock}. */
+        WRITE
+    }
+
+    /** A plain lock's hold. */
+    public HoldInfo(
+            String key,
+            String fullKey,
+            String backend,
+            FencingToken token,
+            Instant heldSince,
+            Optional<Duration> leaseLeft,
+            boolean renewed,
+            boolean valid,
+            String owner) {
+        this(key, fullKey, backend, token, heldSince, leaseLeft, renewed, valid, owner, Kind.EXCLUSIVE);
+    }
+
+    /** The same hold, marked as one of {@code kind}. */
+    public HoldInfo withKind(Kind kind) {
+        return new HoldInfo(key, fullKey, backend, token, heldSince, leaseLeft, renewed, valid, owner, kind);
+    }
+}

@@ -2,12 +2,16 @@ package dev.distlock.core.rw;
 
 import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.HoldInfo;
+import dev.distlock.core.HoldInfo.Kind;
+import dev.distlock.core.LockObserver;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.engine.LockEngine;
 import dev.distlock.core.spi.LockBackend;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The read/write locks of one registry. A registry that offers them keeps one of these and
@@ -22,6 +26,7 @@ public final class ReadWriteLocks implements AutoCloseable {
     private final LockBackend<?> writeSide;
     private final LockBackend<?> readSide;
     private final RegistryOptions options;
+    private final List<LockObserver> observers = new CopyOnWriteArrayList<>();
     private Engines engines;
     private boolean closed;
 
@@ -55,14 +60,27 @@ public final class ReadWriteLocks implements AutoCloseable {
         return new EngineReadWriteLock(current.write.lock(key), current.read.lock(key));
     }
 
-    /** The read and write holds right now. */
+    /** The read and write holds right now, each marked with its side. */
     public synchronized List<HoldInfo> holds() {
         if (engines == null) {
             return List.of();
         }
-        List<HoldInfo> holds = new ArrayList<>(engines.write.holds());
-        holds.addAll(engines.read.holds());
+        List<HoldInfo> holds = new ArrayList<>();
+        engines.write.holds().forEach(hold -> holds.add(hold.withKind(Kind.WRITE)));
+        engines.read.holds().forEach(hold -> holds.add(hold.withKind(Kind.READ)));
         return holds;
+    }
+
+    /**
+     * Adds an observer of both sides; the holds it is told of are marked with their side. Taken
+     * before the engines start as well: they get every observer added so far.
+     */
+    public synchronized void addObserver(LockObserver observer) {
+        Objects.requireNonNull(observer, "observer");
+        observers.add(observer);
+        if (engines != null) {
+            engines.observe(observer);
+        }
     }
 
     /** Keys held or waited for locally, on either side. */
@@ -101,9 +119,45 @@ public final class ReadWriteLocks implements AutoCloseable {
             engines = new Engines(
                     new LockEngine<>(writeSide, options, 1, registryId),
                     new LockEngine<>(readSide, options, Integer.MAX_VALUE, registryId));
+            observers.forEach(engines::observe);
         }
         return engines;
     }
 
-    private record Engines(LockEngine<?> write, LockEngine<?> read) {}
+    private record Engines(LockEngine<?> write, LockEngine<?> read) {
+
+        void observe(LockObserver observer) {
+            write.addObserver(new SideObserver(observer, Kind.WRITE));
+            read.addObserver(new SideObserver(observer, Kind.READ));
+        }
+    }
+
+    /** Passes an engine's events on with each hold marked as the engine's side. */
+    private record SideObserver(LockObserver delegate, Kind kind) implements LockObserver {
+
+        @Override
+        public void acquisitionEnded(String backend, String key, Outcome outcome, Duration waited) {
+            delegate.acquisitionEnded(backend, key, outcome, waited);
+        }
+
+        @Override
+        public void holdStarted(HoldInfo hold) {
+            delegate.holdStarted(hold.withKind(kind));
+        }
+
+        @Override
+        public void leaseLost(HoldInfo hold, String reason) {
+            delegate.leaseLost(hold.withKind(kind), reason);
+        }
+
+        @Override
+        public void holdEnded(HoldInfo hold) {
+            delegate.holdEnded(hold.withKind(kind));
+        }
+
+        @Override
+        public void backendError(String backend, String key, RuntimeException error) {
+            delegate.backendError(backend, key, error);
+        }
+    }
 }

@@ -10,6 +10,7 @@ import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.engine.LockEngine;
 import dev.distlock.core.rw.ReadWriteLocks;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -74,12 +75,20 @@ public class LockRegistrySupport implements LockRegistry {
 
     @Override
     public List<HoldInfo> holds() {
-        return engine.holds();
+        if (readWriteLocks == null) {
+            return engine.holds();
+        }
+        List<HoldInfo> holds = new ArrayList<>(engine.holds());
+        holds.addAll(readWriteLocks.holds());
+        return holds;
     }
 
     @Override
     public void addObserver(LockObserver observer) {
         engine.addObserver(observer);
+        if (readWriteLocks != null) {
+            readWriteLocks.addObserver(observer);
+        }
     }
 
     /** Keys this registry currently tracks locally (held or waited for); idle keys are not kept. */

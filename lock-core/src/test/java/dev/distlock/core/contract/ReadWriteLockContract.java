@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.FencingToken;
+import dev.distlock.core.HoldInfo;
 import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockObserver;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
 import java.time.Duration;
@@ -648,5 +650,48 @@ public abstract class ReadWriteLockContract {
         assertThat(lock.readLock().key()).isEqualTo(key);
         assertThat(lock.writeLock().key()).isEqualTo(key);
         assertThatThrownBy(() -> lock.readLock().newCondition()).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    // --- Operations ----------------------------------------------------------------------
+
+    @Test
+    void readAndWriteHoldsAreListedAndObservedWithTheirSide() throws Exception {
+        String key = key();
+        List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        registryA.addObserver(new LockObserver() {
+            @Override
+            public void holdStarted(HoldInfo hold) {
+                events.add("start " + hold.kind() + " " + hold.key());
+            }
+
+            @Override
+            public void holdEnded(HoldInfo hold) {
+                events.add("end " + hold.kind() + " " + hold.key());
+            }
+        });
+        try (LockHandle write = write(registryA, key).acquire();
+                LockHandle read = read(registryA, key).acquire();
+                LockHandle plain = registryA.obtain(key).acquire()) {
+            assertThat(registryA.holds())
+                    .filteredOn(hold -> hold.key().equals(key))
+                    .extracting(HoldInfo::kind, hold -> hold.token().value())
+                    .containsExactlyInAnyOrder(
+                            org.assertj.core.groups.Tuple.tuple(
+                                    HoldInfo.Kind.WRITE, write.token().value()),
+                            org.assertj.core.groups.Tuple.tuple(
+                                    HoldInfo.Kind.READ, read.token().value()),
+                            org.assertj.core.groups.Tuple.tuple(
+                                    HoldInfo.Kind.EXCLUSIVE, plain.token().value()));
+            assertThat(registryB.holds()).noneMatch(hold -> hold.key().equals(key));
+        }
+        assertThat(registryA.holds()).noneMatch(hold -> hold.key().equals(key));
+        assertThat(events)
+                .containsExactlyInAnyOrder(
+                        "start WRITE " + key,
+                        "start READ " + key,
+                        "start EXCLUSIVE " + key,
+                        "end WRITE " + key,
+                        "end READ " + key,
+                        "end EXCLUSIVE " + key);
     }
 }

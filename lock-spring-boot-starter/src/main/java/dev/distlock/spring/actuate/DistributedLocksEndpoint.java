@@ -118,7 +118,8 @@ public class DistributedLocksEndpoint {
 
     /**
      * One hold of this instance. Times are ISO-8601; {@code leaseLeft} is null for session leases;
-     * {@code owner} is the owning thread, or "handle" for a hold owned by its handle.
+     * {@code owner} is the owning thread, or "handle" for a hold owned by its handle; {@code kind}
+     * is EXCLUSIVE for a plain lock, READ or WRITE for a side of a read/write lock.
      */
     public record Hold(
             String key,
@@ -128,7 +129,8 @@ public class DistributedLocksEndpoint {
             String leaseLeft,
             boolean renewed,
             boolean valid,
-            String owner) {
+            String owner,
+            String kind) {
 
         static Hold of(HoldInfo info) {
             return new Hold(
@@ -139,7 +141,8 @@ public class DistributedLocksEndpoint {
                     format(info.leaseLeft()),
                     info.renewed(),
                     info.valid(),
-                    info.owner());
+                    info.owner(),
+                    info.kind().name());
         }
     }
 

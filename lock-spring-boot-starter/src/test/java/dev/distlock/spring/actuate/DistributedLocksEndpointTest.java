@@ -65,8 +65,33 @@ class DistributedLocksEndpointTest {
                 assertThat(hold.valid()).isTrue();
                 assertThat(hold.renewed()).isTrue();
                 assertThat(hold.owner()).isEqualTo(Thread.currentThread().getName());
+                assertThat(hold.kind()).isEqualTo("EXCLUSIVE");
                 assertThat(hold.heldSince()).isNotBlank();
                 assertThat(hold.leaseLeft()).startsWith("PT");
+            }
+        });
+    }
+
+    @Test
+    void listsReadAndWriteHoldsWithTheirSide() {
+        exposed.run(context -> {
+            LockRegistry registry = context.getBean(LockRegistry.class);
+            try (LockHandle write =
+                            registry.readWriteLock("stock:sku-2").writeLock().acquire();
+                    LockHandle read =
+                            registry.readWriteLock("stock:sku-2").readLock().acquire()) {
+                List<Hold> holds = context.getBean(DistributedLocksEndpoint.class)
+                        .locks()
+                        .registries()
+                        .get("lockRegistry")
+                        .holds();
+                assertThat(holds)
+                        .extracting(Hold::key, Hold::kind, Hold::token)
+                        .containsExactlyInAnyOrder(
+                                org.assertj.core.groups.Tuple.tuple(
+                                        "stock:sku-2", "WRITE", write.token().value()),
+                                org.assertj.core.groups.Tuple.tuple(
+                                        "stock:sku-2", "READ", read.token().value()));
             }
         });
     }

@@ -60,7 +60,8 @@ final class QuickStartProject {
         String properties = "<java.version>17</java.version>";
         if (boot35Properties) {
             // What the README says a Spring Boot 3.5 project needs for this backend, if anything.
-            for (String extra : readme.find(backend + ":boot35-properties").stream().toList()) {
+            for (String extra :
+                    readme.find(backend + ":boot35-properties").stream().toList()) {
                 Matcher matcher = PROPERTIES.matcher(extra);
                 assertThat(matcher.find())
                         .as("README's Boot 3.5 snippet for " + backend)
