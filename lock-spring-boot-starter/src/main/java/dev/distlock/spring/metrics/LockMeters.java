@@ -8,6 +8,8 @@ import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,7 +31,9 @@ final class LockMeters implements LockObserver {
     private final LockNames names;
     private final String keyPrefix;
     private final Map<String, Timer> acquisitionTimers = new ConcurrentHashMap<>();
-    private final Map<HoldId, LongTaskTimer.Sample> holds = new ConcurrentHashMap<>();
+    // Readers of one write epoch may share key, token and owner name, so a hold id can stand for
+    // several holds at once: each keeps its own sample until one of them ends.
+    private final Map<HoldId, Deque<LongTaskTimer.Sample>> holds = new ConcurrentHashMap<>();
 
     /**
      * @param keyPrefix the registry's key prefix, taken off the full keys that backend errors carry
@@ -60,15 +64,20 @@ final class LockMeters implements LockObserver {
                 .description("Locks held by this instance now, and for how long")
                 .tags("backend", hold.backend(), "lock.name", names.of(hold.key()))
                 .register(meters);
-        holds.put(HoldId.of(hold), held.start());
+        LongTaskTimer.Sample sample = held.start();
+        holds.compute(HoldId.of(hold), (id, samples) -> {
+            Deque<LongTaskTimer.Sample> started = samples == null ? new ArrayDeque<>(1) : samples;
+            started.addLast(sample);
+            return started;
+        });
     }
 
     @Override
     public void holdEnded(HoldInfo hold) {
-        LongTaskTimer.Sample sample = holds.remove(HoldId.of(hold));
-        if (sample != null) {
-            sample.stop();
-        }
+        holds.computeIfPresent(HoldId.of(hold), (id, samples) -> {
+            samples.removeFirst().stop();
+            return samples.isEmpty() ? null : samples;
+        });
     }
 
     @Override
@@ -96,10 +105,10 @@ final class LockMeters implements LockObserver {
                 .increment();
     }
 
-    /** One hold: a key's token is unique to the hold that got it. */
-    private record HoldId(String fullKey, FencingToken token) {
+    /** A plain or write hold: its token is unique to it; reads may share one with other reads. */
+    private record HoldId(String fullKey, HoldInfo.Kind kind, FencingToken token, String owner) {
         static HoldId of(HoldInfo hold) {
-            return new HoldId(hold.fullKey(), hold.token());
+            return new HoldId(hold.fullKey(), hold.kind(), hold.token(), hold.owner());
         }
     }
 }

@@ -99,6 +99,34 @@ class LockMetersTest {
     }
 
     @Test
+    void readersSharingATokenAreEachCountedAsHeldUntilEachReleases() {
+        runner.withUserConfiguration(Meters.class).run(context -> {
+            LockRegistry registry = context.getBean(LockRegistry.class);
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            // Two handle-owned reads of one write epoch: same key, same token, same owner name.
+            LockHandle first = registry.readWriteLock("stock:sku-3")
+                    .readLock()
+                    .acquireAsync(Duration.ofSeconds(5))
+                    .join()
+                    .orElseThrow();
+            LockHandle second = registry.readWriteLock("stock:sku-3")
+                    .readLock()
+                    .acquireAsync(Duration.ofSeconds(5))
+                    .join()
+                    .orElseThrow();
+            assertThat(second.token()).isEqualTo(first.token());
+            assertThat(meters.get("distlock.held").longTaskTimer().activeTasks())
+                    .isEqualTo(2);
+            first.close();
+            assertThat(meters.get("distlock.held").longTaskTimer().activeTasks())
+                    .isEqualTo(1);
+            second.close();
+            assertThat(meters.get("distlock.held").longTaskTimer().activeTasks())
+                    .isZero();
+        });
+    }
+
+    @Test
     void aLostLeaseIsCounted() {
         runner.withUserConfiguration(Meters.class)
                 .withPropertyValues("distributed-lock.lease-time=300ms")
