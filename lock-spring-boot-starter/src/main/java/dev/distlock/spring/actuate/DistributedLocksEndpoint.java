@@ -71,7 +71,9 @@ public class DistributedLocksEndpoint {
         }
         LockHolder found = holder.get();
         boolean here = registry.holds().stream()
-                .anyMatch(hold -> hold.key().equals(key) && hold.token().equals(found.token()));
+                .anyMatch(hold -> hold.kind() == HoldInfo.Kind.EXCLUSIVE
+                        && hold.key().equals(key)
+                        && hold.token().equals(found.token()));
         return new KeyHolder(
                 registry.backend(), true, found.holder(), found.token().value(), format(found.leaseLeft()), here, null);
     }
