@@ -1,5 +1,6 @@
 package dev.distlock.etcd;
 
+import dev.distlock.core.testing.ServerStateKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.FencingToken;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 class EtcdServerStateIT {
 
-    private static final int KEYS = 100_000;
+    private static final int KEYS = ServerStateKeys.count(100_000);
     private static final int THREADS = 8;
 
     @TempDir

@@ -1,5 +1,6 @@
 package dev.distlock.jdbc;
 
+import dev.distlock.core.testing.ServerStateKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -28,7 +29,7 @@ class ServerStateIT {
 
     /** 100,000 on H2 and PostgreSQL; MariaDB commits (and syncs) each statement slowly, so it runs 10,000. */
     private static int distinctKeys(TestDatabase database) {
-        return database == TestDatabase.MARIADB ? 10_000 : 100_000;
+        return ServerStateKeys.count(database == TestDatabase.MARIADB ? 10_000 : 100_000);
     }
 
     @ParameterizedTest

@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.testing.ManagedProcess;
+import dev.distlock.core.testing.ServerStateKeys;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -39,6 +40,6 @@ class ClusterRedisServerSideIT extends RedisServerSideContract {
 
     @Override
     protected int distinctKeys() {
-        return 20_000;
+        return ServerStateKeys.count(20_000);
     }
 }

@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.testing.ManagedProcess;
+import dev.distlock.core.testing.ServerStateKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +44,6 @@ class RedlockServerSideIT extends RedisServerSideContract {
 
     @Override
     protected int distinctKeys() {
-        return 20_000;
+        return ServerStateKeys.count(20_000);
     }
 }

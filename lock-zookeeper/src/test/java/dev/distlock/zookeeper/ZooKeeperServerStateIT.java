@@ -1,5 +1,6 @@
 package dev.distlock.zookeeper;
 
+import dev.distlock.core.testing.ServerStateKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.FencingToken;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class ZooKeeperServerStateIT {
 
-    private static final int KEYS = 100_000;
+    private static final int KEYS = ServerStateKeys.count(100_000);
     private static final int THREADS = 16;
     /** Clients (standing for JVMs) the threads spread over, so that one connection is not the bottleneck. */
     private static final int CLIENTS = 4;
