@@ -3,23 +3,27 @@ package dev.distlock.etcd;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.spi.Deadline;
+import dev.distlock.core.spi.LeaseListener;
 import dev.distlock.core.spi.LockRequest;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One attempt to take a key: a queue entry on the registry's session lease, and the wait for
- * every older entry to go. The entry with the lowest create revision holds the lock; a waiter
- * watches only the entry just before its own, so a release wakes one waiter, not all.
+ * One attempt to take a key: a queue entry on the registry's session lease, and the wait until
+ * no older entry holds it back any more (which older entries do is the {@link QueueRule}'s
+ * business). A waiter watches only the nearest entry in its way, so a release wakes the waiters
+ * right behind it, not all; the entry's create revision is the hold's fencing token.
  */
 final class Attempt {
 
     enum Outcome {
-        /** Every older entry is gone and the session lease is alive: the lock is ours. */
+        /** Nothing holds the entry back any more and the session lease is alive: the lock is ours. */
         GRANTED,
         /** The deadline passed first; the entry is still queued and must be withdrawn. */
         TIMED_OUT,
@@ -30,7 +34,8 @@ final class Attempt {
     /** How often a waiter looks whether its session lease is still alive. */
     private static final long SESSION_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
-    private final EtcdLockBackend backend;
+    private final QueueContext etcd;
+    private final QueueRule rule;
     private final LockRequest request;
     private final Deadline deadline;
     private final long cutoff;
@@ -40,43 +45,91 @@ final class Attempt {
     private final ByteSequence value;
 
     private long entryRevision;
-    private ByteSequence predecessor;
+    private ByteSequence blocker;
     private long readRevision;
 
     private Attempt(
-            EtcdLockBackend backend,
+            QueueContext etcd,
+            QueueRule rule,
             LockRequest request,
             long cutoff,
             SessionLease.Session session,
             ByteSequence entry,
             ByteSequence value) {
-        this.backend = backend;
+        this.etcd = etcd;
+        this.rule = rule;
         this.request = request;
         this.deadline = request.deadline();
         this.cutoff = cutoff;
         this.session = session;
-        this.queue = backend.keys().queue(request.key());
+        this.queue = rule.queue(request.key());
         this.entry = entry;
         this.value = value;
     }
 
     /**
-     * Queues an entry on the session lease, reading in the same transaction who is ahead. Null
-     * when the session lease ended before the entry could be written; the caller may try again.
-     * The entry's value is unique to the attempt ({@code <number>|<holder>}); its name is the
-     * session's usual one for the key, or a numbered one while an earlier entry still has that.
+     * Queues for the key until the entry is granted or the deadline passes; whatever was queued
+     * and not granted is withdrawn before this returns or throws (see {@link #withdraw}).
+     *
+     * @param listener hears when a granted hold is lost with the session lease
      */
-    static Attempt enqueue(EtcdLockBackend backend, LockRequest request, long cutoff) throws InterruptedException {
-        SessionLease.Session session = backend.sessions().get(cutoff, request.key());
-        long number = backend.nextEntry();
-        String holder = request.holder() == null ? "" : request.holder();
-        ByteSequence value = ByteSequence.from(Long.toHexString(number) + "|" + holder, StandardCharsets.UTF_8);
-        EtcdKeys keys = backend.keys();
-        Attempt attempt = new Attempt(backend, request, cutoff, session, keys.entry(request.key(), session.id), value);
+    static Optional<EtcdLease> acquire(QueueContext etcd, QueueRule rule, LockRequest request, LeaseListener listener)
+            throws InterruptedException {
+        long cutoff = EtcdRequests.cutoff(request.deadline());
+        while (true) {
+            Attempt attempt = enqueue(etcd, rule, request, cutoff);
+            if (attempt == null) {
+                if (request.deadline().hasPassed()) {
+                    return Optional.empty();
+                }
+                continue;
+            }
+            Outcome outcome;
+            try {
+                outcome = attempt.awaitTurn();
+            } catch (InterruptedException | RuntimeException e) {
+                attempt.withdraw(0);
+                throw e;
+            }
+            switch (outcome) {
+                case GRANTED:
+                    return Optional.of(etcd.hold(
+                            request,
+                            attempt.entry,
+                            attempt.value,
+                            attempt.session,
+                            FencingToken.of(attempt.entryRevision),
+                            listener));
+                case TIMED_OUT:
+                    attempt.withdraw(etcd.requests().timeoutBefore(cutoff));
+                    return Optional.empty();
+                case ENTRY_LOST:
+                default:
+                    attempt.withdraw(0);
+                    if (request.deadline().hasPassed()) {
+                        return Optional.empty();
+                    }
+            }
+        }
+    }
+
+    /**
+     * Queues an entry on the session lease, reading in the same transaction what holds it back.
+     * Null when the session lease ended before the entry could be written; the caller may try
+     * again. The entry's name is the session's usual one for the key, or a numbered one while an
+     * earlier entry still has that.
+     */
+    private static Attempt enqueue(QueueContext etcd, QueueRule rule, LockRequest request, long cutoff)
+            throws InterruptedException {
+        SessionLease.Session session = etcd.sessions().get(cutoff, request.key());
+        ByteSequence value = etcd.entryValue(request);
+        Attempt attempt =
+                new Attempt(etcd, rule, request, cutoff, session, rule.entry(request.key(), session.id), value);
         if (attempt.queued()) {
             return attempt;
         }
-        attempt = new Attempt(backend, request, cutoff, session, keys.entry(request.key(), session.id, number), value);
+        attempt = new Attempt(
+                etcd, rule, request, cutoff, session, rule.entry(request.key(), session.id, etcd.nextEntry()), value);
         return attempt.queued() ? attempt : null;
     }
 
@@ -86,7 +139,7 @@ final class Attempt {
             return putEntry();
         } catch (LockBackendException e) {
             if (EtcdRequests.isLeaseNotFound(e.getCause())) {
-                backend.sessions().end(session, "etcd no longer had the registry's session lease");
+                etcd.sessions().end(session, "etcd no longer had the registry's session lease");
                 return false;
             }
             withdraw(0);
@@ -98,10 +151,10 @@ final class Attempt {
     }
 
     private boolean putEntry() throws InterruptedException {
-        TxnResponse response = backend.requests()
+        TxnResponse response = etcd.requests()
                 .await(
-                        () -> backend.queues().enqueue(queue, entry, value, session.id),
-                        backend.requests().timeoutBefore(cutoff),
+                        () -> etcd.queues().enqueue(entry, value, session.id, rule.readsAfterPut(queue)),
+                        etcd.requests().timeoutBefore(cutoff),
                         request.key(),
                         "Queueing for the lock");
         if (!response.isSucceeded()) {
@@ -109,7 +162,7 @@ final class Attempt {
         }
         List<KeyValue> newest = response.getGetResponses().get(0).getKvs();
         if (newest.isEmpty() || !newest.get(0).getKey().equals(entry)) {
-            throw backend.requests()
+            throw etcd.requests()
                     .failure(
                             request.key(),
                             "the queue entry just written is not the newest under " + text(queue)
@@ -117,19 +170,19 @@ final class Attempt {
                             null);
         }
         entryRevision = newest.get(0).getCreateRevision();
-        predecessor = newest.size() > 1 ? newest.get(1).getKey() : null;
+        blocker = firstOther(response.getGetResponses());
         readRevision = response.getHeader().getRevision();
         return true;
     }
 
-    /** Waits until the entry is first in the queue, the deadline passes, or the entry is lost. */
+    /** Waits until nothing holds the entry back, the deadline passes, or the entry is lost. */
     Outcome awaitTurn() throws InterruptedException {
-        while (predecessor != null) {
+        while (blocker != null) {
             if (deadline.hasPassed()) {
                 return Outcome.TIMED_OUT;
             }
             try (PredecessorWatch watch =
-                    new PredecessorWatch(backend.client().getWatchClient(), predecessor, readRevision + 1)) {
+                    new PredecessorWatch(etcd.client().getWatchClient(), blocker, readRevision + 1)) {
                 while (!watch.await(Math.min(deadline.remainingNanos(), SESSION_CHECK_NANOS))) {
                     if (deadline.hasPassed()) {
                         return Outcome.TIMED_OUT;
@@ -139,40 +192,39 @@ final class Attempt {
                     }
                 }
             }
-            if (!readPredecessor()) {
+            if (!readBlocker()) {
                 return Outcome.ENTRY_LOST;
             }
         }
         return session.isAlive() ? Outcome.GRANTED : Outcome.ENTRY_LOST;
     }
 
-    /** Reads the entry just before ours, if our entry still exists. */
-    private boolean readPredecessor() throws InterruptedException {
-        TxnResponse response = backend.requests()
+    /** Reads the nearest entry still in the way, if our entry still exists. */
+    private boolean readBlocker() throws InterruptedException {
+        TxnResponse response = etcd.requests()
                 .await(
-                        () -> backend.queues().entryBefore(queue, entry, entryRevision),
-                        backend.requests().timeoutBefore(cutoff),
+                        () -> etcd.queues().readIfExists(entry, entryRevision, rule.readsBefore(queue, entryRevision)),
+                        etcd.requests().timeoutBefore(cutoff),
                         request.key(),
                         "Reading the lock queue");
         if (!response.isSucceeded()) {
             return false;
         }
-        List<KeyValue> older = response.getGetResponses().get(0).getKvs();
-        predecessor = older.isEmpty() ? null : older.get(0).getKey();
+        blocker = firstOther(response.getGetResponses());
         readRevision = response.getHeader().getRevision();
         return true;
     }
 
-    /**
-     * The hold: its lease time counts from now, and unless renewed its entry is deleted when
-     * that time is up (the session lease alone would keep it).
-     */
-    EtcdLease grant() {
-        long grantedAt = System.nanoTime();
-        EtcdLease lease =
-                new EtcdLease(request.key(), entry, value, session, FencingToken.of(entryRevision), grantedAt);
-        backend.sessions().track(lease, grantedAt + request.leaseTime().toNanos(), () -> backend.dropEntry(lease));
-        return lease;
+    /** The first entry found by the rule's reads that is not ours: the nearest one in the way. */
+    private ByteSequence firstOther(List<GetResponse> reads) {
+        for (GetResponse read : reads) {
+            for (KeyValue found : read.getKvs()) {
+                if (!found.getKey().equals(entry)) {
+                    return found.getKey();
+                }
+            }
+        }
+        return null;
     }
 
     /**
@@ -180,17 +232,7 @@ final class Attempt {
      * most {@code waitNanos}; after that it goes on in the background until etcd confirms it.
      */
     void withdraw(long waitNanos) {
-        backend.housekeeper()
-                .finish(
-                        "Withdrawing the queued entry " + text(entry),
-                        () -> backend.queues().deleteIfValue(entry, value),
-                        waitNanos,
-                        () -> !session.ended);
-    }
-
-    /** The time the caller has left for withdrawing after its wait timed out. */
-    long withdrawalTime() {
-        return backend.requests().timeoutBefore(cutoff);
+        etcd.withdraw(entry, value, session, waitNanos);
     }
 
     static String text(ByteSequence bytes) {

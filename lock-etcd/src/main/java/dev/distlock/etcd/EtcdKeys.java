@@ -11,11 +11,19 @@ import java.nio.charset.StandardCharsets;
  * is percent-encoded (everything but {@code A-Z a-z 0-9 - . _ ~}), so the encoding is
  * injective and no key can contain a {@code /} and reach another key's queue or leave the namespace.
  *
+ * <p>A key's read/write lock has a queue of its own beside the plain one: {@code <namespace><encoded
+ * key>@rw/<kind><session lease id>[-<entry number>]}, kind {@code w}, {@code r} or {@code d} (see
+ * {@link ReadWriteRule}). An encoded key never contains {@code @} or {@code /}, so this prefix is
+ * neither under nor above any plain queue, nor under another key's read/write queue.
+ *
  * @param namespace the directory of all locks, ending with {@code /}
  */
 record EtcdKeys(String namespace) {
 
     static final String DEFAULT_NAMESPACE = "/distlock/";
+
+    /** After the encoded key, where its read/write queue starts; {@code @} never occurs in an encoded key. */
+    static final String READ_WRITE_SUFFIX = "@rw/";
 
     EtcdKeys {
         if (namespace == null || namespace.isBlank()) {
@@ -39,6 +47,22 @@ record EtcdKeys(String namespace) {
     /** A name for a queue entry when the usual one is taken: with a number unique within the session. */
     ByteSequence entry(String key, long sessionLeaseId, long number) {
         return bytes(namespace + encode(key) + "/" + Long.toHexString(sessionLeaseId) + "-" + Long.toHexString(number));
+    }
+
+    /** The read/write queue of {@code key}: every read and write hold and waiter of the key has one entry under it. */
+    ByteSequence readWriteQueue(String key) {
+        return bytes(namespace + encode(key) + READ_WRITE_SUFFIX);
+    }
+
+    /** The usual name of a read/write entry of {@code kind} of the session lease {@code sessionLeaseId}. */
+    ByteSequence readWriteEntry(String key, char kind, long sessionLeaseId) {
+        return bytes(namespace + encode(key) + READ_WRITE_SUFFIX + kind + Long.toHexString(sessionLeaseId));
+    }
+
+    /** A name for a read/write entry when the usual one is taken: with a number unique within the registry. */
+    ByteSequence readWriteEntry(String key, char kind, long sessionLeaseId, long number) {
+        return bytes(namespace + encode(key) + READ_WRITE_SUFFIX + kind + Long.toHexString(sessionLeaseId) + "-"
+                + Long.toHexString(number));
     }
 
     static String encode(String key) {

@@ -6,7 +6,6 @@ import dev.distlock.core.LockHolder;
 import dev.distlock.core.spi.LeaseListener;
 import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockRequest;
-import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.LeaseOption;
@@ -14,9 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 /**
  * Locks in etcd as entries of a queue per key, all attached to the registry's one session
@@ -28,21 +24,13 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
     /** Full keys (registry prefix included) up to this many characters; an encoded one stays far below etcd's request limit. */
     static final int MAX_KEY_LENGTH = 4096;
 
-    private final Client client;
-    private final EtcdKeys keys;
-    private final EtcdRequests requests;
-    private final LockQueues queues;
-    private final Housekeeper housekeeper;
-    private final SessionLease sessions;
-    private final AtomicLong entryNumbers = new AtomicLong();
+    private final QueueContext etcd;
+    private final QueueRule rule;
+    private volatile LeaseListener listener = (lease, reason) -> {};
 
-    EtcdLockBackend(Client client, EtcdKeys keys, EtcdRequests requests, Duration leaseTime) {
-        this.client = client;
-        this.keys = keys;
-        this.requests = requests;
-        this.queues = new LockQueues(client.getKVClient());
-        this.housekeeper = new Housekeeper(requests.timeout());
-        this.sessions = new SessionLease(client, requests, housekeeper, leaseTime);
+    EtcdLockBackend(QueueContext etcd) {
+        this.etcd = etcd;
+        this.rule = new MutexRule(etcd.keys());
     }
 
     @Override
@@ -52,7 +40,7 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
 
     @Override
     public String address() {
-        return requests.address();
+        return etcd.requests().address();
     }
 
     @Override
@@ -62,72 +50,17 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
 
     @Override
     public Optional<EtcdLease> tryAcquire(LockRequest request) throws InterruptedException {
-        long cutoff = EtcdRequests.cutoff(request.deadline());
-        while (true) {
-            Attempt attempt = Attempt.enqueue(this, request, cutoff);
-            if (attempt == null) {
-                if (request.deadline().hasPassed()) {
-                    return Optional.empty();
-                }
-                continue;
-            }
-            Attempt.Outcome outcome;
-            try {
-                outcome = attempt.awaitTurn();
-            } catch (InterruptedException | RuntimeException e) {
-                attempt.withdraw(0);
-                throw e;
-            }
-            switch (outcome) {
-                case GRANTED:
-                    return Optional.of(attempt.grant());
-                case TIMED_OUT:
-                    attempt.withdraw(attempt.withdrawalTime());
-                    return Optional.empty();
-                case ENTRY_LOST:
-                default:
-                    attempt.withdraw(0);
-                    if (request.deadline().hasPassed()) {
-                        return Optional.empty();
-                    }
-            }
-        }
+        return Attempt.acquire(etcd, rule, request, listener);
     }
 
-    /** Confirms the session lease (usually without a request, see {@link SessionLease}) and moves the hold's end. */
     @Override
     public boolean renew(EtcdLease lease, Duration leaseTime) {
-        // A third of the lease leaves time for the watchdog's retry when one request hangs (a dead member).
-        long timeout = Math.min(requests.timeout(), Math.max(1, leaseTime.toNanos() / 3));
-        try {
-            return sessions.renew(lease, leaseTime, timeout);
-        } catch (LockBackendException e) {
-            if (EtcdRequests.isLeaseNotFound(e.getCause())) {
-                sessions.end(lease.session(), "etcd no longer had the registry's session lease");
-                return false;
-            }
-            throw e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw requests.failure(lease.key(), "renewal was interrupted", e);
-        }
+        return etcd.renew(lease, leaseTime);
     }
 
-    /** Deletes the hold's entry; none there means its lease had ended. A failed delete goes on in the background. */
     @Override
     public boolean release(EtcdLease lease) {
-        sessions.untrack(lease);
-        try {
-            return requests.awaitUninterruptibly(
-                            () -> queues.deleteIfValue(lease.entry(), lease.value()),
-                            requests.timeout(),
-                            lease.key(),
-                            "Releasing (deleting " + lease.entryName() + ")")
-                    .isSucceeded();
-        } catch (LockBackendException e) {
-            dropEntry(lease);
-            throw e;
-        }
+        return etcd.release(lease);
     }
 
     /** A hold's entry is valid only while its session lease is known to be alive, also right after a process pause. */
@@ -138,14 +71,14 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
 
     @Override
     public Optional<LockHolder> holderOf(String key) {
-        List<KeyValue> head = call(() -> queues.head(keys.queue(key)), key, "Reading who holds the lock")
+        List<KeyValue> head = etcd.call(() -> etcd.queues().head(rule.queue(key)), key, "Reading who holds the lock")
                 .getKvs();
         if (head.isEmpty()) {
             return Optional.empty();
         }
         KeyValue entry = head.get(0);
-        long ttl = call(
-                        () -> client.getLeaseClient().timeToLive(entry.getLease(), LeaseOption.DEFAULT),
+        long ttl = etcd.call(
+                        () -> etcd.client().getLeaseClient().timeToLive(entry.getLease(), LeaseOption.DEFAULT),
                         key,
                         "Reading the holder's lease")
                 .getTTL();
@@ -160,24 +93,28 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
     /** Deletes the entry at the head of the queue; the next holder's entry was created later, so its token is larger. */
     @Override
     public boolean forceRelease(String key) {
-        List<KeyValue> head = call(() -> queues.head(keys.queue(key)), key, "Reading who holds the lock")
+        List<KeyValue> head = etcd.call(() -> etcd.queues().head(rule.queue(key)), key, "Reading who holds the lock")
                 .getKvs();
         if (head.isEmpty()) {
             return false;
         }
         KeyValue entry = head.get(0);
-        return call(() -> queues.deleteIf(entry.getKey(), entry.getCreateRevision()), key, "Force-releasing the lock")
+        return etcd.call(
+                        () -> etcd.queues().deleteIf(entry.getKey(), entry.getCreateRevision()),
+                        key,
+                        "Force-releasing the lock")
                 .isSucceeded();
     }
 
     @Override
     public void verify(Duration timeout) {
-        String namespace = keys.namespace();
+        EtcdRequests requests = etcd.requests();
+        String namespace = etcd.keys().namespace();
         GetOption countOnly =
                 GetOption.builder().isPrefix(true).withCountOnly(true).build();
         try {
             requests.await(
-                    () -> client.getKVClient().get(EtcdKeys.bytes(namespace), countOnly),
+                    () -> etcd.client().getKVClient().get(EtcdKeys.bytes(namespace), countOnly),
                     timeout.toNanos(),
                     namespace,
                     "Reading the lock namespace " + namespace);
@@ -195,62 +132,16 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
 
     @Override
     public void setLeaseListener(LeaseListener listener) {
-        sessions.setListener(listener);
+        this.listener = listener;
     }
 
-    /** Revokes the session lease (which deletes every entry left on it) and stops the background work. */
+    /** Revokes the session lease (which deletes every entry left on it, read/write ones too) and stops the background work. */
     @Override
     public void close() {
-        try {
-            sessions.close();
-        } finally {
-            housekeeper.close();
-        }
+        etcd.close();
     }
 
-    /** Deletes a hold's entry in the background (its lease time ran out, or a release failed). */
-    void dropEntry(EtcdLease lease) {
-        housekeeper.finish(
-                "Deleting the entry " + lease.entryName(),
-                () -> queues.deleteIfValue(lease.entry(), lease.value()),
-                0,
-                () -> !lease.session().ended);
-    }
-
-    private <T> T call(Supplier<CompletableFuture<T>> request, String key, String action) {
-        try {
-            return requests.await(request, requests.timeout(), key, action);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw requests.failure(key, action + " was interrupted", e);
-        }
-    }
-
-    long nextEntry() {
-        return entryNumbers.incrementAndGet();
-    }
-
-    Client client() {
-        return client;
-    }
-
-    EtcdKeys keys() {
-        return keys;
-    }
-
-    EtcdRequests requests() {
-        return requests;
-    }
-
-    LockQueues queues() {
-        return queues;
-    }
-
-    Housekeeper housekeeper() {
-        return housekeeper;
-    }
-
-    SessionLease sessions() {
-        return sessions;
+    QueueContext context() {
+        return etcd;
     }
 }

@@ -1,6 +1,7 @@
 package dev.distlock.etcd;
 
 import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.rw.ReadWriteLocks;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.core.spi.RegistryBuilder;
 import io.etcd.jetcd.Client;
@@ -11,7 +12,8 @@ import java.util.Objects;
 /**
  * Locks in etcd, over the application's jetcd {@link Client}. Each hold is a key under the
  * namespace attached to the registry's one session lease (kept alive for all holds at once);
- * the fencing token is that key's create revision. Build the client with {@link
+ * the fencing token is that key's create revision. Read/write locks ({@link #readWriteLock}) keep
+ * their holds and waiters in a queue of their own per key, on the same session lease. Build the client with {@link
  * #requireLeader(ClientBuilder)}. Closing the registry releases its holds, revokes its session
  * lease and leaves the client open.
  */
@@ -22,9 +24,9 @@ public final class EtcdLockRegistry extends LockRegistrySupport {
 
     private final String namespace;
 
-    private EtcdLockRegistry(EtcdLockBackend backend, RegistryOptions options) {
-        super(backend, options);
-        this.namespace = backend.keys().namespace();
+    private EtcdLockRegistry(EtcdLockBackend backend, ReadWriteLocks readWriteLocks, RegistryOptions options) {
+        super(backend, readWriteLocks, options);
+        this.namespace = backend.context().keys().namespace();
     }
 
     /**
@@ -86,9 +88,10 @@ public final class EtcdLockRegistry extends LockRegistrySupport {
         @Override
         public EtcdLockRegistry build() {
             EtcdRequests requests = new EtcdRequests(address, requestTimeout);
-            EtcdLockBackend backend = new EtcdLockBackend(
+            QueueContext etcd = new QueueContext(
                     client, new EtcdKeys(namespace), requests, options().leaseTime());
-            return new EtcdLockRegistry(backend, options());
+            return new EtcdLockRegistry(
+                    new EtcdLockBackend(etcd), EtcdReadWriteBackend.locks(etcd, options()), options());
         }
     }
 }

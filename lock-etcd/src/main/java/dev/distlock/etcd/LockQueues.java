@@ -10,21 +10,14 @@ import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The etcd requests on a key's queue (the entries under {@code <namespace><encoded key>/}),
- * each one round trip. The entry with the lowest create revision holds the lock.
+ * The etcd requests on a key's queue (the entries under one prefix, see {@link QueueRule}), each
+ * one round trip. What an entry waits for is the rule's reads; this class only runs them.
  */
 final class LockQueues {
-
-    private static final GetOption NEWEST_TWO = GetOption.builder()
-            .isPrefix(true)
-            .withKeysOnly(true)
-            .withSortField(GetOption.SortTarget.CREATE)
-            .withSortOrder(GetOption.SortOrder.DESCEND)
-            .withLimit(2)
-            .build();
 
     private static final GetOption OLDEST = GetOption.builder()
             .isPrefix(true)
@@ -40,34 +33,41 @@ final class LockQueues {
     }
 
     /**
-     * Writes {@code entry} on {@code leaseId} and reads the two newest entries of the queue, in one
-     * transaction; fails (not succeeded) when an entry of that name exists already.
+     * Writes {@code entry} on {@code leaseId} and then does {@code reads}, in one transaction;
+     * fails (not succeeded) when an entry of that name exists already.
      */
-    CompletableFuture<TxnResponse> enqueue(ByteSequence queue, ByteSequence entry, ByteSequence value, long leaseId) {
+    CompletableFuture<TxnResponse> enqueue(ByteSequence entry, ByteSequence value, long leaseId, List<Op> reads) {
+        Op[] then = new Op[reads.size() + 1];
+        then[0] = Op.put(entry, value, PutOption.builder().withLeaseId(leaseId).build());
+        for (int i = 0; i < reads.size(); i++) {
+            then[i + 1] = reads.get(i);
+        }
         return kv.txn()
                 .If(new Cmp(entry, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
-                .Then(
-                        Op.put(
-                                entry,
-                                value,
-                                PutOption.builder().withLeaseId(leaseId).build()),
-                        Op.get(queue, NEWEST_TWO))
+                .Then(then)
                 .commit();
     }
 
-    /** The entry just before {@code entry}, if {@code entry} still exists (the transaction fails otherwise). */
-    CompletableFuture<TxnResponse> entryBefore(ByteSequence queue, ByteSequence entry, long entryRevision) {
-        GetOption justBefore = GetOption.builder()
-                .isPrefix(true)
-                .withKeysOnly(true)
-                .withMaxCreateRevision(entryRevision - 1)
-                .withSortField(GetOption.SortTarget.CREATE)
-                .withSortOrder(GetOption.SortOrder.DESCEND)
-                .withLimit(1)
-                .build();
+    /**
+     * Writes {@code entry} on {@code leaseId} if no entry of that name exists and {@code other} is
+     * still the entry created at {@code otherRevision}; fails (not succeeded) otherwise.
+     */
+    CompletableFuture<TxnResponse> enqueueWhileExists(
+            ByteSequence entry, ByteSequence value, long leaseId, ByteSequence other, long otherRevision) {
+        return kv.txn()
+                .If(
+                        new Cmp(entry, Cmp.Op.EQUAL, CmpTarget.createRevision(0)),
+                        new Cmp(other, Cmp.Op.EQUAL, CmpTarget.createRevision(otherRevision)))
+                .Then(Op.put(
+                        entry, value, PutOption.builder().withLeaseId(leaseId).build()))
+                .commit();
+    }
+
+    /** Does {@code reads} if {@code entry} still exists as created at {@code entryRevision} (the transaction fails otherwise). */
+    CompletableFuture<TxnResponse> readIfExists(ByteSequence entry, long entryRevision, List<Op> reads) {
         return kv.txn()
                 .If(new Cmp(entry, Cmp.Op.EQUAL, CmpTarget.createRevision(entryRevision)))
-                .Then(Op.get(queue, justBefore))
+                .Then(reads.toArray(Op[]::new))
                 .commit();
     }
 

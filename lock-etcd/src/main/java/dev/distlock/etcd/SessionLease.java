@@ -33,8 +33,6 @@ final class SessionLease implements AutoCloseable {
     /** No hold is due before this {@link System#nanoTime()}, so a sweep before it finds nothing to do. */
     private final AtomicLong nextDue = new AtomicLong(farAhead());
 
-    private volatile LeaseListener listener = (lease, reason) -> {};
-
     private Session current;
     private CompletableFuture<Session> granting;
     private boolean closed;
@@ -60,10 +58,6 @@ final class SessionLease implements AutoCloseable {
     /** etcd counts whole seconds; rounding up keeps the server's lease at least as long as asked. */
     static long ttlSeconds(Duration lease) {
         return Math.max(1, lease.getSeconds() + (lease.getNano() > 0 ? 1 : 0));
-    }
-
-    void setListener(LeaseListener listener) {
-        this.listener = listener;
     }
 
     /** The live session lease, granted first when there is none; the wait ends by {@code cutoff}. */
@@ -102,9 +96,12 @@ final class SessionLease implements AutoCloseable {
         granting = null;
     }
 
-    /** Starts counting {@code lease}'s own lease time: unless renewed, its entry is deleted at {@code dueNanos}. */
-    void track(EtcdLease lease, long dueNanos, Runnable deleteEntry) {
-        holds.put(lease, new Tracked(dueNanos, deleteEntry));
+    /**
+     * Starts counting {@code lease}'s own lease time: unless renewed, its entry is deleted at {@code
+     * dueNanos}. When the session lease is lost, {@code listener} (the granting backend's) hears of it.
+     */
+    void track(EtcdLease lease, long dueNanos, Runnable deleteEntry, LeaseListener listener) {
+        holds.put(lease, new Tracked(dueNanos, deleteEntry, listener));
         nextDue.accumulateAndGet(dueNanos, SessionLease::earlier);
     }
 
@@ -218,7 +215,7 @@ final class SessionLease implements AutoCloseable {
         }
         holds.forEach((lease, tracked) -> {
             if (lease.session() == session && holds.remove(lease, tracked)) {
-                listener.leaseLost(lease, reason);
+                tracked.listener.leaseLost(lease, reason);
             }
         });
         revoke(session, 0);
@@ -274,14 +271,16 @@ final class SessionLease implements AutoCloseable {
         }
     }
 
-    /** A hold's due time (its own lease end) and how to delete its entry. */
+    /** A hold's due time (its own lease end), how to delete its entry, and whom to tell when it is lost. */
     private static final class Tracked {
         volatile long dueNanos;
         final Runnable deleteEntry;
+        final LeaseListener listener;
 
-        Tracked(long dueNanos, Runnable deleteEntry) {
+        Tracked(long dueNanos, Runnable deleteEntry, LeaseListener listener) {
             this.dueNanos = dueNanos;
             this.deleteEntry = deleteEntry;
+            this.listener = listener;
         }
     }
 }

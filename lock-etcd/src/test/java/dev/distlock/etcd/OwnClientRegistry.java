@@ -1,6 +1,7 @@
 package dev.distlock.etcd;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.HoldInfo;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockObserver;
@@ -16,6 +17,11 @@ record OwnClientRegistry(EtcdLockRegistry registry, Client client) implements Lo
     @Override
     public FencedLock obtain(String key) {
         return registry.obtain(key);
+    }
+
+    @Override
+    public FencedReadWriteLock readWriteLock(String key) {
+        return registry.readWriteLock(key);
     }
 
     @Override

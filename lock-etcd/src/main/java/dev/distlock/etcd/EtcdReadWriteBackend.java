@@ -1,0 +1,152 @@
+package dev.distlock.etcd;
+
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.rw.LockMode;
+import dev.distlock.core.rw.ReadWriteLocks;
+import dev.distlock.core.spi.LeaseListener;
+import dev.distlock.core.spi.LockBackend;
+import dev.distlock.core.spi.LockRequest;
+import io.etcd.jetcd.ByteSequence;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * One side (read or write) of etcd read/write locks: entries of the key's read/write queue on the
+ * registry's session lease, granted by {@link ReadWriteRule}, waited for by a watch on the nearest
+ * entry in the way, renewed, released and ended like the plain lock's ({@link QueueContext}).
+ *
+ * <p>Tokens: a hold's token is its entry's create revision, except a downgrade's (a read taken by
+ * the thread that holds the write lock), which gets the write hold's token.
+ */
+final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
+
+    private final QueueContext etcd;
+    private final LockMode mode;
+    private final ReadWriteRule rule;
+    private final ThreadWriteHolds writeHolds;
+    private volatile LeaseListener listener = (lease, reason) -> {};
+
+    private EtcdReadWriteBackend(QueueContext etcd, LockMode mode, ThreadWriteHolds writeHolds) {
+        this.etcd = etcd;
+        this.mode = mode;
+        this.rule = new ReadWriteRule(etcd.keys(), mode);
+        this.writeHolds = writeHolds;
+    }
+
+    /** Read/write locks over the registry's etcd context, which stays its plain backend's to close. */
+    static ReadWriteLocks locks(QueueContext etcd, RegistryOptions options) {
+        ThreadWriteHolds writeHolds = new ThreadWriteHolds();
+        return new ReadWriteLocks(
+                new EtcdReadWriteBackend(etcd, LockMode.WRITE, writeHolds),
+                new EtcdReadWriteBackend(etcd, LockMode.READ, writeHolds),
+                options);
+    }
+
+    @Override
+    public String name() {
+        return "etcd";
+    }
+
+    @Override
+    public String address() {
+        return etcd.requests().address();
+    }
+
+    @Override
+    public int maxKeyLength() {
+        return EtcdLockBackend.MAX_KEY_LENGTH;
+    }
+
+    @Override
+    public Optional<EtcdLease> tryAcquire(LockRequest request) throws InterruptedException {
+        if (mode == LockMode.READ) {
+            EtcdLease write = writeHolds.heldBy(request.owner(), request.key());
+            if (write != null) {
+                Optional<EtcdLease> downgraded = downgrade(request, write);
+                if (downgraded.isPresent()) {
+                    return downgraded;
+                }
+            }
+            return Attempt.acquire(etcd, rule, request, listener);
+        }
+        Optional<EtcdLease> lease = Attempt.acquire(etcd, rule, request, listener);
+        lease.ifPresent(granted -> writeHolds.granted(request.owner(), granted));
+        return lease;
+    }
+
+    /**
+     * A read for the thread that holds the key's write lock: a {@code d} entry, written only while
+     * the write hold's entry is still there, and granted at once (writers queued behind the write
+     * hold wait for it, see {@link ReadWriteRule}). Empty when the write hold's entry is gone: the
+     * read then queues like any other.
+     */
+    private Optional<EtcdLease> downgrade(LockRequest request, EtcdLease write) throws InterruptedException {
+        long cutoff = EtcdRequests.cutoff(request.deadline());
+        SessionLease.Session session = etcd.sessions().get(cutoff, request.key());
+        ByteSequence value = etcd.entryValue(request);
+        EtcdKeys keys = etcd.keys();
+        ByteSequence[] names = {
+            keys.readWriteEntry(request.key(), ReadWriteRule.DOWNGRADED, session.id),
+            keys.readWriteEntry(request.key(), ReadWriteRule.DOWNGRADED, session.id, etcd.nextEntry())
+        };
+        for (ByteSequence entry : names) {
+            boolean written;
+            try {
+                written = etcd.requests()
+                        .await(
+                                () -> etcd.queues()
+                                        .enqueueWhileExists(
+                                                entry,
+                                                value,
+                                                session.id,
+                                                write.entry(),
+                                                write.token().value()),
+                                etcd.requests().timeoutBefore(cutoff),
+                                request.key(),
+                                "Taking the read lock beside the write lock")
+                        .isSucceeded();
+            } catch (LockBackendException e) {
+                if (EtcdRequests.isLeaseNotFound(e.getCause())) {
+                    etcd.sessions().end(session, "etcd no longer had the registry's session lease");
+                    return Optional.empty();
+                }
+                etcd.withdraw(entry, value, session, 0);
+                throw e;
+            } catch (InterruptedException | RuntimeException e) {
+                etcd.withdraw(entry, value, session, 0);
+                throw e;
+            }
+            if (written) {
+                return Optional.of(etcd.hold(request, entry, value, session, write.token(), listener));
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public boolean renew(EtcdLease lease, Duration leaseTime) {
+        return etcd.renew(lease, leaseTime);
+    }
+
+    @Override
+    public boolean release(EtcdLease lease) {
+        writeHolds.released(lease);
+        return etcd.release(lease);
+    }
+
+    /** A hold's entry is valid only while its session lease is known to be alive, also right after a process pause. */
+    @Override
+    public boolean isLeaseSafe(EtcdLease lease) {
+        return lease.session().isAlive();
+    }
+
+    @Override
+    public void setLeaseListener(LeaseListener listener) {
+        this.listener = listener;
+    }
+
+    /** Nothing of its own: the session lease and the housekeeper are closed with the registry's plain backend. */
+    @Override
+    public void close() {}
+}

@@ -1,0 +1,90 @@
+package dev.distlock.etcd;
+
+import dev.distlock.core.rw.LockMode;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.GetOption;
+import java.util.List;
+
+/**
+ * One side of the read/write lock's rule, over the key's read/write queue ({@link
+ * EtcdKeys#readWriteQueue}), whose entry names start with their kind: {@code w} write, {@code r}
+ * read, {@code d} read taken by the thread that holds the write lock (downgrade, granted at once
+ * by {@link EtcdReadWriteBackend}, never queued).
+ *
+ * <ul>
+ *   <li>A write entry waits for every older entry, and for every {@code d} entry whatever its age:
+ *       a downgraded reader came in after the writers that queued behind its write hold.
+ *   <li>A read entry waits for older write entries only; so new readers queue behind a waiting
+ *       writer, and readers share the key.
+ * </ul>
+ */
+record ReadWriteRule(EtcdKeys keys, LockMode mode) implements QueueRule {
+
+    static final char WRITE = 'w';
+    static final char READ = 'r';
+    static final char DOWNGRADED = 'd';
+
+    @Override
+    public ByteSequence queue(String key) {
+        return keys.readWriteQueue(key);
+    }
+
+    @Override
+    public ByteSequence entry(String key, long sessionLeaseId) {
+        return keys.readWriteEntry(key, kind(), sessionLeaseId);
+    }
+
+    @Override
+    public ByteSequence entry(String key, long sessionLeaseId, long number) {
+        return keys.readWriteEntry(key, kind(), sessionLeaseId, number);
+    }
+
+    @Override
+    public List<Op> readsAfterPut(ByteSequence queue) {
+        if (mode == LockMode.WRITE) {
+            return List.of(Op.get(queue, MutexRule.NEWEST_TWO), anyOf(queue, DOWNGRADED));
+        }
+        // Every write entry there is older than the new read entry: the newest is the nearest.
+        return List.of(Op.get(queue, MutexRule.newest(1)), newestOf(queue, WRITE, 0));
+    }
+
+    @Override
+    public List<Op> readsBefore(ByteSequence queue, long entryRevision) {
+        if (mode == LockMode.WRITE) {
+            return List.of(Op.get(queue, MutexRule.justBefore(entryRevision)), anyOf(queue, DOWNGRADED));
+        }
+        return List.of(newestOf(queue, WRITE, entryRevision - 1));
+    }
+
+    private char kind() {
+        return mode == LockMode.WRITE ? WRITE : READ;
+    }
+
+    /** The newest entry of {@code kind}, created at or before {@code maxCreateRevision} (0: any). */
+    private static Op newestOf(ByteSequence queue, char kind, long maxCreateRevision) {
+        GetOption.Builder option = kindRange(queue, kind)
+                .withSortField(GetOption.SortTarget.CREATE)
+                .withSortOrder(GetOption.SortOrder.DESCEND);
+        if (maxCreateRevision > 0) {
+            option.withMaxCreateRevision(maxCreateRevision);
+        }
+        return Op.get(kindStart(queue, kind), option.build());
+    }
+
+    private static Op anyOf(ByteSequence queue, char kind) {
+        return Op.get(kindStart(queue, kind), kindRange(queue, kind).build());
+    }
+
+    /** One entry name whose name starts with {@code kind}. */
+    private static GetOption.Builder kindRange(ByteSequence queue, char kind) {
+        return GetOption.builder()
+                .withRange(kindStart(queue, (char) (kind + 1)))
+                .withKeysOnly(true)
+                .withLimit(1);
+    }
+
+    static ByteSequence kindStart(ByteSequence queue, char kind) {
+        return queue.concat(EtcdKeys.bytes(String.valueOf(kind)));
+    }
+}

@@ -1,0 +1,46 @@
+package dev.distlock.etcd;
+
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.contract.ReadWriteLockContract;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The read/write lock contract against one etcd process; each registry has its own jetcd client, as separate JVMs would. */
+class EtcdReadWriteLockIT extends ReadWriteLockContract {
+
+    private static EtcdCluster etcd;
+
+    @BeforeAll
+    static void startEtcd(@TempDir Path dir) throws InterruptedException {
+        etcd = EtcdCluster.start(1, dir);
+        // The JVM's first lock call loads jetcd's request classes; no contract test's timing should pay for it.
+        try (LockRegistry warmUp = etcd.newRegistry(RegistryOptions.defaults())) {
+            warmUp.readWriteLock("warm-up")
+                    .writeLock()
+                    .tryAcquire(Duration.ofSeconds(10))
+                    .orElseThrow()
+                    .close();
+            warmUp.readWriteLock("warm-up")
+                    .readLock()
+                    .tryAcquire(Duration.ofSeconds(10))
+                    .orElseThrow()
+                    .close();
+        }
+    }
+
+    @AfterAll
+    static void stopEtcd() {
+        if (etcd != null) {
+            etcd.close();
+        }
+    }
+
+    @Override
+    protected LockRegistry createRegistry(RegistryOptions options) {
+        return etcd.newRegistry(options);
+    }
+}
