@@ -1,10 +1,12 @@
 package dev.distlock.zookeeper;
 
+import dev.distlock.core.FencingToken;
 import java.util.List;
 
 /**
  * The rule of the lock, apart from the node-and-watch loop that follows it: given the key's
- * waiting line, does this attempt hold the key, and if not, which node does it watch.
+ * waiting line, does this attempt hold the key, and if not, which node does it watch. The plain
+ * lock's rule is {@link #PREDECESSOR}; read/write locks have theirs in {@link ReadWriteDriver}.
  */
 interface LockDriver {
 
@@ -20,11 +22,32 @@ interface LockDriver {
      */
     Verdict decide(List<String> line, int position);
 
+    /** The name of the node an attempt creates (ZooKeeper appends the sequence). */
+    default String nodeName() {
+        return LockPaths.LOCK_NODE;
+    }
+
+    /**
+     * Whether only the nodes ahead of the attempt's own decide for it. Then, once the node it
+     * watched is reported deleted, the line it read less that node is still a safe view (nodes
+     * only join behind), and it decides again without reading the line anew.
+     */
+    default boolean onlyNodesAheadMatter() {
+        return true;
+    }
+
+    /** The token of a granted hold, given its own node's {@code czxid}. */
+    default FencingToken token(FencingToken ownCzxid) {
+        return ownCzxid;
+    }
+
     /**
      * @param holds whether the attempt holds the key
-     * @param watch the node name to watch until it goes, when it does not
+     * @param watch the node name to watch until it goes, when it does not; null when waiting cannot
+     *     help, so the attempt ends without the key
      */
     record Verdict(boolean holds, String watch) {
         static final Verdict HOLDS = new Verdict(true, null);
+        static final Verdict GIVE_UP = new Verdict(false, null);
     }
 }

@@ -21,6 +21,19 @@ final class LockPaths {
     /** Name given to every lock node; ZooKeeper appends the 10-digit sequence, Curator's protection prefixes a UUID. */
     static final String LOCK_NODE = "lock-";
 
+    /** Names of the nodes of read/write locks, which live under the key's {@link #readWriteKeyPath} instead. */
+    static final String READ_NODE = "read-";
+
+    static final String WRITE_NODE = "write-";
+
+    /** A read hold taken by the thread that holds the key's write lock. */
+    static final String DOWNGRADE_NODE = "downgrade-";
+
+    private static final List<String> NODE_NAMES = List.of(LOCK_NODE, READ_NODE, WRITE_NODE, DOWNGRADE_NODE);
+
+    /** Appended to the encoded key for the node of the key's read/write lock; encoding never yields a {@code :}. */
+    private static final String READ_WRITE_SUFFIX = ":rw";
+
     private static final int SEQUENCE_DIGITS = 10;
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
@@ -39,9 +52,17 @@ final class LockPaths {
         return root + '/' + encode(fullKey);
     }
 
-    /** What to pass to Curator to create a lock node of the key at {@code keyPath}. */
-    static String lockNodePath(String keyPath) {
-        return keyPath + '/' + LOCK_NODE;
+    /**
+     * The node of {@code fullKey}'s read/write lock: a sibling of its plain lock's node, so the two
+     * never share a waiting line, and one child of the root as well.
+     */
+    String readWriteKeyPath(String fullKey) {
+        return keyPath(fullKey) + READ_WRITE_SUFFIX;
+    }
+
+    /** What to pass to Curator to create a node named {@code nodeName} (one of the names above) under {@code keyPath}. */
+    static String lockNodePath(String keyPath, String nodeName) {
+        return keyPath + '/' + nodeName;
     }
 
     /**
@@ -93,10 +114,10 @@ final class LockPaths {
         return locks;
     }
 
-    /** The node's sequence number, or -1 when it is not a lock node. */
+    /** The node's sequence number, or -1 when it is not a lock node (of any of the names above). */
     static long sequenceOf(String node) {
         int start = node.length() - SEQUENCE_DIGITS;
-        if (start < LOCK_NODE.length() || !node.startsWith(LOCK_NODE, start - LOCK_NODE.length())) {
+        if (NODE_NAMES.stream().noneMatch(name -> isNamed(node, name))) {
             return -1;
         }
         for (int i = start; i < node.length(); i++) {
@@ -105,6 +126,12 @@ final class LockPaths {
             }
         }
         return Long.parseLong(node, start, node.length(), 10);
+    }
+
+    /** Whether {@code node} is a lock node created under the name {@code name}, whatever its protection prefix. */
+    static boolean isNamed(String node, String name) {
+        int start = node.length() - SEQUENCE_DIGITS;
+        return start >= name.length() && node.startsWith(name, start - name.length());
     }
 
     private static String normalizeRoot(String rootPath) {

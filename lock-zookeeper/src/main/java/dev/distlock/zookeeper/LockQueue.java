@@ -4,6 +4,7 @@ import dev.distlock.core.FencingToken;
 import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockRequest;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.curator.utils.ZKPaths;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * The lock algorithm: an attempt creates an ephemeral-sequential node under the key's node (its
  * data is the holder's description), reads the key's waiting line, and asks the {@link
  * LockDriver} whether it holds the key or which node to watch; it waits for that node to go (or
- * the connection to change) and reads again. An attempt that gives up deletes its node.
+ * the connection to change) and reads again. An attempt that gives up deletes its node. Plain
+ * locks and both sides of read/write locks run this loop; only the key's node and the rule differ.
  */
 final class LockQueue {
 
@@ -41,17 +43,23 @@ final class LockQueue {
         this.driver = driver;
     }
 
+    /** An attempt on the key's plain lock, under the rule this queue was made with. */
     Optional<ZooKeeperLease> tryAcquire(LockRequest request) throws InterruptedException {
+        return tryAcquire(request, paths.keyPath(request.key()), driver);
+    }
+
+    /** An attempt in the waiting line under {@code keyPath}, with a node named and decided by {@code rule}. */
+    Optional<ZooKeeperLease> tryAcquire(LockRequest request, String keyPath, LockDriver rule)
+            throws InterruptedException {
         String key = request.key();
         Deadline deadline = request.deadline();
         // While the connection is down no answer can come: no reason to wait past the wait time.
         long overrun = session.isInterrupted() ? 0 : calls.overrunNanos();
         long callsEnd = deadline.isForever() ? Long.MAX_VALUE : System.nanoTime() + deadline.remainingNanos() + overrun;
-        String keyPath = paths.keyPath(key);
         long askedAt = System.nanoTime();
         byte[] holder = request.holder().getBytes(StandardCharsets.US_ASCII);
         ZooKeeperCalls.Created created =
-                calls.createLockNode(keyPath, holder, key, recentKeys.contains(keyPath), callsEnd);
+                calls.createLockNode(keyPath, rule.nodeName(), holder, key, recentKeys.contains(keyPath), callsEnd);
         recentKeys.add(keyPath);
         String ownPath = created.path();
         boolean granted = false;
@@ -59,7 +67,7 @@ final class LockQueue {
             Stat stat = created.stat();
             session.adopt(stat.getEphemeralOwner());
             Node own = new Node(key, keyPath, ownPath, FencingToken.of(stat.getCzxid()), stat.getEphemeralOwner());
-            Optional<ZooKeeperLease> lease = waitInLine(own, created.siblings(), askedAt, deadline, callsEnd);
+            Optional<ZooKeeperLease> lease = waitInLine(own, rule, created.siblings(), askedAt, deadline, callsEnd);
             granted = lease.isPresent();
             return lease;
         } finally {
@@ -77,7 +85,7 @@ final class LockQueue {
      * @param firstAskedAt when the create and that read were sent
      */
     private Optional<ZooKeeperLease> waitInLine(
-            Node own, List<String> firstLine, long firstAskedAt, Deadline deadline, long callsEnd)
+            Node own, LockDriver rule, List<String> firstLine, long firstAskedAt, Deadline deadline, long callsEnd)
             throws InterruptedException {
         String ownName = ZKPaths.getNodeFromPath(own.path);
         Waiter waiter = new Waiter();
@@ -109,15 +117,16 @@ final class LockQueue {
                             "its lock node " + own.path + " disappeared while waiting: the session expired",
                             null);
                 }
-                LockDriver.Verdict verdict = driver.decide(line, position);
+                LockDriver.Verdict verdict = rule.decide(line, position);
                 if (verdict.holds()) {
-                    ZooKeeperLease lease = new ZooKeeperLease(own.key, own.path, own.token, own.session, askedAt);
+                    ZooKeeperLease lease =
+                            new ZooKeeperLease(own.key, own.path, rule.token(own.token), own.session, askedAt);
                     if (!session.track(lease)) {
                         checkSession(own);
                     }
                     return Optional.of(lease);
                 }
-                if (deadline.hasPassed()) {
+                if (deadline.hasPassed() || verdict.watch() == null) {
                     return Optional.empty();
                 }
                 long watchSetAt = System.nanoTime();
@@ -131,15 +140,16 @@ final class LockQueue {
                     if (deadline.hasPassed()) {
                         return Optional.empty(); // nothing came: the node ahead is still there
                     }
-                } else if (position == 1
-                        && verdict.watch().equals(line.get(0))
+                } else if (rule.onlyNodesAheadMatter()
                         && waiter.sawDeletionOf(verdict.watch())
                         && System.nanoTime() - watchSetAt
                                 < session.sessionTimeout().toNanos() / 3) {
-                    // The one node ahead is gone, and none can join ahead (sequence numbers only rise): this
-                    // node is first now, as a read would show one round trip later. The server last heard from
-                    // the session when the watch was set, which is what the lease counts from.
-                    known = line.subList(1, line.size());
+                    // The node watched is gone, and none can join ahead (sequence numbers only rise): the line less
+                    // that node is what a read would show one round trip later, or it still lists nodes that went
+                    // meanwhile, which only makes the attempt wait for them. The server last heard from the
+                    // session when the watch was set, which is what the lease counts from.
+                    known = new ArrayList<>(line);
+                    known.remove(verdict.watch());
                     knownAt = watchSetAt;
                 }
             }

@@ -65,16 +65,17 @@ final class ZooKeeperCalls {
     }
 
     /**
-     * Creates a protected ephemeral-sequential lock node under {@code keyPath} (parents as
-     * containers), with {@code data}, and reads the key's children right behind it. A node
-     * created after the caller gave up is deleted.
+     * Creates a protected ephemeral-sequential lock node named {@code nodeName} under {@code
+     * keyPath} (parents as containers), with {@code data}, and reads the key's children right
+     * behind it. A node created after the caller gave up is deleted.
      *
      * @param keyNodeKnown whether the key's node existed lately; if not, its creation is sent first
      *     (a create that finds it there already costs the server little, a missing parent a round trip)
      */
-    Created createLockNode(String keyPath, byte[] data, String key, boolean keyNodeKnown, long callsEnd)
+    Created createLockNode(
+            String keyPath, String nodeName, byte[] data, String key, boolean keyNodeKnown, long callsEnd)
             throws InterruptedException {
-        String path = LockPaths.lockNodePath(keyPath);
+        String path = LockPaths.lockNodePath(keyPath, nodeName);
         PendingCall read = null;
         CuratorEvent created = null;
         for (int attempt = keyNodeKnown ? 0 : 1; attempt < 4; attempt++) {

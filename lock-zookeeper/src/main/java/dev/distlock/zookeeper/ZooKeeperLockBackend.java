@@ -114,6 +114,12 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         return queue.tryAcquire(request);
     }
 
+    /** An attempt in another waiting line than the key's plain lock, under {@code rule}, with this backend's session. */
+    Optional<ZooKeeperLease> tryAcquire(LockRequest request, String keyPath, LockDriver rule)
+            throws InterruptedException {
+        return queue.tryAcquire(request, keyPath, rule);
+    }
+
     /**
      * A cheap confirmation that the hold is still there: one read of the owner's node on the
      * current session. False when the node is gone or belongs to another session; a failure while

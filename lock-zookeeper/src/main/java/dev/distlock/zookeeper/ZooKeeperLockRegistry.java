@@ -1,6 +1,7 @@
 package dev.distlock.zookeeper;
 
 import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.rw.ReadWriteLocks;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.core.spi.RegistryBuilder;
 import java.util.Objects;
@@ -18,6 +19,11 @@ import org.apache.curator.framework.imps.CuratorFrameworkState;
  * that was paused past it knows its hold is gone the moment it resumes. A fixed lease ({@code tryAcquire(wait, lease)}) is enforced by the owner, which
  * deletes its node when the lease ends: the server only knows sessions. Fencing tokens are
  * the owner node's {@code czxid}.
+ *
+ * <p>Read/write locks ({@link #readWriteLock(String)}) keep a waiting line of their own per key,
+ * {@code <root>/<encoded key>:rw}, beside the plain lock's {@code <root>/<encoded key>}: read and
+ * write nodes in the order they came, so that readers who come after a waiting writer queue
+ * behind it. They last as long as the session, as plain holds do.
  */
 public final class ZooKeeperLockRegistry extends LockRegistrySupport {
 
@@ -26,9 +32,15 @@ public final class ZooKeeperLockRegistry extends LockRegistrySupport {
 
     private final String rootPath;
 
-    /** A registry over {@code backend}; tests pass one with collaborators of their own. */
+    /** A registry over {@code backend}, without read/write locks; tests pass one with collaborators of their own. */
     ZooKeeperLockRegistry(ZooKeeperLockBackend backend, RegistryOptions options) {
         super(backend, options);
+        this.rootPath = backend.rootPath();
+    }
+
+    private ZooKeeperLockRegistry(
+            ZooKeeperLockBackend backend, ReadWriteLocks readWriteLocks, RegistryOptions options) {
+        super(backend, readWriteLocks, options);
         this.rootPath = backend.rootPath();
     }
 
@@ -68,7 +80,10 @@ public final class ZooKeeperLockRegistry extends LockRegistrySupport {
                         + client.getState() + "; start it before building the registry (the registry never starts"
                         + " or closes the application's client).");
             }
-            return new ZooKeeperLockRegistry(new ZooKeeperLockBackend(client, paths), options());
+            return new ZooKeeperLockRegistry(
+                    new ZooKeeperLockBackend(client, paths),
+                    ZooKeeperReadWriteBackend.locks(client, paths, options()),
+                    options());
         }
     }
 }

@@ -1,0 +1,154 @@
+package dev.distlock.zookeeper;
+
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.rw.LockMode;
+import dev.distlock.core.rw.ReadWriteLocks;
+import dev.distlock.core.rw.ReadWriteOwners;
+import dev.distlock.core.spi.LeaseListener;
+import dev.distlock.core.spi.LockBackend;
+import dev.distlock.core.spi.LockRequest;
+import dev.distlock.core.spi.OwnerId;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * One side (read or write) of ZooKeeper read/write locks: nodes in the key's own waiting line
+ * ({@link LockPaths#readWriteKeyPath}) under the rules of {@link ReadWriteDriver}, created, awaited
+ * and confirmed exactly as plain lock nodes are, by a {@link ZooKeeperLockBackend} of its own (its
+ * own session tracker, so each side's engine hears of its own lost holds). The two sides of a
+ * registry share the registry's write holds, so that the read side can tell a downgrade.
+ */
+final class ZooKeeperReadWriteBackend implements LockBackend<ZooKeeperLease> {
+
+    private final ZooKeeperLockBackend nodes;
+    private final LockPaths paths;
+    private final LockMode mode;
+    private final WriteHolds writeHolds;
+
+    private ZooKeeperReadWriteBackend(
+            ZooKeeperLockBackend nodes, LockPaths paths, LockMode mode, WriteHolds writeHolds) {
+        this.nodes = nodes;
+        this.paths = paths;
+        this.mode = mode;
+        this.writeHolds = writeHolds;
+    }
+
+    /** Read/write locks over {@code client}, which stays the application's to close. */
+    static ReadWriteLocks locks(CuratorFramework client, LockPaths paths, RegistryOptions options) {
+        WriteHolds writeHolds = new WriteHolds();
+        return new ReadWriteLocks(
+                new ZooKeeperReadWriteBackend(
+                        new ZooKeeperLockBackend(client, paths), paths, LockMode.WRITE, writeHolds),
+                new ZooKeeperReadWriteBackend(
+                        new ZooKeeperLockBackend(client, paths), paths, LockMode.READ, writeHolds),
+                options);
+    }
+
+    @Override
+    public Optional<ZooKeeperLease> tryAcquire(LockRequest request) throws InterruptedException {
+        String keyPath = paths.readWriteKeyPath(request.key());
+        if (mode == LockMode.WRITE) {
+            Optional<ZooKeeperLease> lease = nodes.tryAcquire(request, keyPath, ReadWriteDriver.WRITE);
+            lease.ifPresent(granted -> writeHolds.granted(request.owner(), granted));
+            return lease;
+        }
+        Optional<ZooKeeperLease> write = writeHolds.heldByThreadOf(request.key(), request.owner());
+        if (write.isPresent()) {
+            Optional<ZooKeeperLease> downgrade =
+                    nodes.tryAcquire(request, keyPath, ReadWriteDriver.downgradeOf(write.get()));
+            if (downgrade.isPresent()) {
+                return downgrade;
+            }
+            // The write node was gone (its hold lost): this thread reads as any other.
+        }
+        return nodes.tryAcquire(request, keyPath, ReadWriteDriver.READ);
+    }
+
+    @Override
+    public boolean renew(ZooKeeperLease lease, Duration leaseTime) {
+        return nodes.renew(lease, leaseTime);
+    }
+
+    @Override
+    public boolean release(ZooKeeperLease lease) {
+        if (mode == LockMode.WRITE) {
+            writeHolds.released(lease);
+        }
+        return nodes.release(lease);
+    }
+
+    @Override
+    public String name() {
+        return nodes.name();
+    }
+
+    @Override
+    public String address() {
+        return nodes.address();
+    }
+
+    @Override
+    public int maxKeyLength() {
+        return nodes.maxKeyLength();
+    }
+
+    @Override
+    public LeaseExpiry leaseExpiry() {
+        return nodes.leaseExpiry();
+    }
+
+    @Override
+    public Duration sessionLeaseTime() {
+        return nodes.sessionLeaseTime();
+    }
+
+    @Override
+    public boolean isLeaseSafe(ZooKeeperLease lease) {
+        return nodes.isLeaseSafe(lease);
+    }
+
+    @Override
+    public void setLeaseListener(LeaseListener listener) {
+        nodes.setLeaseListener(listener);
+    }
+
+    @Override
+    public void verify(Duration timeout) {
+        nodes.verify(timeout);
+    }
+
+    @Override
+    public void close() {
+        nodes.close();
+    }
+
+    /**
+     * The write holds of one registry's read/write locks, by key: at most one per key is valid (a
+     * lost one may linger until its owner releases it, beside its successor).
+     */
+    private static final class WriteHolds {
+
+        private final ConcurrentMap<String, Hold> holds = new ConcurrentHashMap<>();
+
+        void granted(OwnerId owner, ZooKeeperLease lease) {
+            holds.put(lease.key(), new Hold(owner.value(), lease));
+        }
+
+        void released(ZooKeeperLease lease) {
+            holds.computeIfPresent(lease.key(), (key, hold) -> hold.lease().equals(lease) ? null : hold);
+        }
+
+        /** The write hold of {@code key} that belongs to {@code reader}'s thread, if any. */
+        Optional<ZooKeeperLease> heldByThreadOf(String key, OwnerId reader) {
+            Hold hold = holds.get(key);
+            return hold != null && ReadWriteOwners.sameThread(hold.owner(), reader)
+                    ? Optional.of(hold.lease())
+                    : Optional.empty();
+        }
+
+        private record Hold(String owner, ZooKeeperLease lease) {}
+    }
+}
