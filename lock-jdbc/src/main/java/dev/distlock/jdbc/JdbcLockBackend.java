@@ -31,18 +31,10 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
 
     private static final Logger log = LoggerFactory.getLogger(JdbcLockBackend.class);
 
-    private final LockDatabase db;
-    private final LockTable table;
-    private final LockSchema schema;
-    private final ReleaseSignals signals;
-    private final TableUpkeep upkeep;
+    private final LockTableSetup setup;
 
-    JdbcLockBackend(LockDatabase db, LockTable table, ReleaseSignals signals, Duration sweepInterval) {
-        this.db = db;
-        this.table = table;
-        this.schema = new LockSchema(db);
-        this.signals = signals;
-        this.upkeep = new TableUpkeep(table, db.address, sweepInterval);
+    JdbcLockBackend(LockTableSetup setup) {
+        this.setup = setup;
     }
 
     @Override
@@ -52,7 +44,7 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
 
     @Override
     public String address() {
-        return db.address + " table " + db.table;
+        return setup.address() + " table " + setup.tableName();
     }
 
     @Override
@@ -64,19 +56,22 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
      * Polls until the row is taken or the deadline passes. No attempt starts after the deadline,
      * and the database ends each statement's row lock wait near it; that counts as "not free".
      * When a statement fails otherwise, it may have taken the row before its answer was lost, so
-     * the attempt's row is freed before the failure is thrown (see {@link TableUpkeep#free}).
+     * the attempt's row is freed before the failure is thrown (see {@link TableUpkeep#free}). The
+     * first call sets the table up (see {@link LockTableSetup}) within its wait time.
      */
     @Override
     public Optional<JdbcLease> tryAcquire(LockRequest request) throws InterruptedException {
         Attempt attempt = Attempt.of(request);
         Deadline deadline = request.deadline();
+        LockTableSetup.Ready ready = setup.ready(attempt.key(), CallTimeout.until(deadline, MAX_STATEMENT_WAIT));
+        ReleaseSignals signals = ready.signals();
         ReleaseSignals.Subscription released = null;
         try {
             for (int poll = 0; ; ) {
                 // A statement slower than the lease is of no use: the lease would be over when it answered.
                 CallTimeout timeout = CallTimeout.until(deadline, min(request.leaseTime(), MAX_STATEMENT_WAIT));
                 long requestedAt = System.nanoTime();
-                OptionalLong fence = take(attempt, timeout, deadline);
+                OptionalLong fence = take(ready, attempt, timeout, deadline);
                 if (fence.isPresent()) {
                     return Optional.of(new JdbcLease(
                             attempt.key(),
@@ -102,14 +97,15 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
         }
     }
 
-    private OptionalLong take(Attempt attempt, CallTimeout timeout, Deadline deadline) {
+    private static OptionalLong take(
+            LockTableSetup.Ready ready, Attempt attempt, CallTimeout timeout, Deadline deadline) {
         try {
-            return table.take(attempt, timeout);
+            return ready.table().take(attempt, timeout);
         } catch (LockStatementTimeoutException busy) {
             log.debug("Lock statement for '{}' gave up waiting; the row counts as taken", attempt.key(), busy);
             return OptionalLong.empty();
         } catch (RuntimeException unknown) {
-            upkeep.free(attempt, deadline, unknown);
+            ready.upkeep().free(attempt, deadline, unknown);
             throw unknown;
         }
     }
@@ -117,17 +113,21 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
     /** Bounded by a third of the lease, so that a renewal that hangs leaves the watchdog time to retry. */
     @Override
     public boolean renew(JdbcLease lease, Duration leaseTime) {
-        return table.renew(lease.key(), lease.owner(), leaseTime, upkeepTimeout(leaseTime));
+        CallTimeout timeout = upkeepTimeout(leaseTime);
+        return table(lease.key(), timeout).renew(lease.key(), lease.owner(), leaseTime, timeout);
     }
 
     @Override
     public boolean release(JdbcLease lease) {
-        return table.release(lease.key(), lease.owner(), upkeepTimeout(lease.leaseTime()));
+        CallTimeout timeout = upkeepTimeout(lease.leaseTime());
+        return table(lease.key(), timeout).release(lease.key(), lease.owner(), timeout);
     }
 
     @Override
     public Optional<LockHolder> holderOf(String key) {
-        return table.holder(key, CallTimeout.of(OPERATOR_CALL))
+        CallTimeout timeout = CallTimeout.of(OPERATOR_CALL);
+        return table(key, timeout)
+                .holder(key, timeout)
                 .map(row -> new LockHolder(
                         key,
                         row.holder() == null ? "" : row.holder(),
@@ -137,26 +137,34 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
 
     @Override
     public boolean forceRelease(String key) {
-        return table.forceRelease(key, CallTimeout.of(OPERATOR_CALL));
+        CallTimeout timeout = CallTimeout.of(OPERATOR_CALL);
+        return table(key, timeout).forceRelease(key, timeout);
     }
 
     @Override
     public void verify(Duration timeout) {
-        schema.verify(timeout);
+        CallTimeout call = CallTimeout.of(timeout);
+        setup.ready(null, call).schema().verify(call);
     }
 
     @Override
     public void close() {
-        signals.close();
-        upkeep.close();
+        setup.close();
     }
 
-    LockSchema schema() {
-        return schema;
+    /** The lock table, set up first if no call has yet. */
+    private LockTable table(String key, CallTimeout timeout) {
+        return setup.ready(key, timeout).table();
     }
 
-    LockTable table() {
-        return table;
+    /** How far the builder's clock was ahead of the database's when the table was set up (negative: behind). */
+    Duration clockOffset(Duration timeout) {
+        return setup.ready(null, CallTimeout.of(timeout)).clockOffset();
+    }
+
+    /** The database, connected if no call has yet. */
+    LockDatabase database(String key, CallTimeout timeout) {
+        return setup.database(key, timeout);
     }
 
     private static CallTimeout upkeepTimeout(Duration leaseTime) {

@@ -6,11 +6,8 @@ import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.core.spi.RegistryBuilder;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Objects;
 import javax.sql.DataSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Locks kept as rows of a lock table in PostgreSQL, MySQL/MariaDB or H2, over the application's
@@ -21,25 +18,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class JdbcLockRegistry extends LockRegistrySupport {
 
-    private static final Logger log = LoggerFactory.getLogger(JdbcLockRegistry.class);
-
-    /** Above this, the JVM's clock and the database's are reported as apart. */
-    private static final Duration REPORTED_CLOCK_OFFSET = Duration.ofSeconds(1);
-
     private final TableName table;
-    private final Duration clockOffset;
+    private final JdbcLockBackend backend;
 
     private JdbcLockRegistry(
-            JdbcLockBackend backend,
-            TableName table,
-            RegistryOptions options,
-            Duration clockOffset,
-            ReadWriteLocks readWriteLocks) {
+            JdbcLockBackend backend, TableName table, RegistryOptions options, ReadWriteLocks readWriteLocks) {
         // Read/write locks live in the table <table name>_rw, apart from obtain() locks of the same
         // key; that table is checked (or created, with initializeSchema) on first use.
         super(backend, readWriteLocks, options);
         this.table = table;
-        this.clockOffset = clockOffset;
+        this.backend = backend;
     }
 
     /** A builder over {@code dataSource}, which the registry uses but never closes. */
@@ -53,32 +41,19 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
     }
 
     /**
-     * How far the clock given to the builder was ahead of the database's clock at start-up
-     * (negative: behind). Reported only; expiry never depends on it.
+     * How far the clock given to the builder was ahead of the database's clock when the table was
+     * set up (negative: behind), setting it up now if no call has yet. Reported only; expiry never
+     * depends on it.
      */
     Duration clockOffset() {
-        return clockOffset;
+        return backend.clockOffset(Duration.ofSeconds(5));
     }
 
-    private static Duration measureClockOffset(LockTable table, String address, Clock clock) {
-        Instant before = clock.instant();
-        Instant database = table.databaseNow();
-        Instant after = clock.instant();
-        Instant local = before.plus(Duration.between(before, after).dividedBy(2));
-        Duration offset = Duration.between(database, local);
-        if (offset.abs().compareTo(REPORTED_CLOCK_OFFSET) > 0) {
-            log.warn(
-                    "This JVM's clock is {} {} the clock of the database at {}. Locks are not affected (their expiry"
-                            + " is decided by the database's clock), but times in logs and in the lock table's"
-                            + " expires_at column will not line up; check NTP on both hosts.",
-                    offset.abs(),
-                    offset.isNegative() ? "behind" : "ahead of",
-                    address);
-        }
-        return offset;
-    }
-
-    /** Builds a {@link JdbcLockRegistry}; {@link #build()} checks the lock table. */
+    /**
+     * Builds a {@link JdbcLockRegistry} without connecting: the database is connected to, and the
+     * lock table checked (or created), by the first lock call or {@link JdbcLockRegistry#verify},
+     * within that call's time; a call that fails leaves it to the next.
+     */
     public static final class Builder extends RegistryBuilder<Builder, JdbcLockRegistry> {
 
         private final DataSource dataSource;
@@ -101,7 +76,10 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
             return this;
         }
 
-        /** Create the table (if it does not exist) on {@link #build()}; by default a missing table fails the build. */
+        /**
+         * Create the table (if it does not exist) on first use; by default a missing table fails
+         * {@code verify} and lock calls, with the DDL to run.
+         */
         public Builder initializeSchema(boolean initializeSchema) {
             this.initializeSchema = initializeSchema;
             return this;
@@ -131,7 +109,7 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
         }
 
         /**
-         * The clock compared with the database's at start-up, to warn when they are apart. It is
+         * The clock compared with the database's on first use, to warn when they are apart. It is
          * never used for expiry, which the database decides by its own clock.
          */
         public Builder clock(Clock clock) {
@@ -139,28 +117,15 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
             return this;
         }
 
-        /**
-         * Connects, detects the database, checks (or creates) the table.
-         *
-         * @throws IllegalStateException when the table is missing and {@link #initializeSchema} is off,
-         *     with the DDL to create it
-         * @throws dev.distlock.core.LockBackendException when the database cannot be reached
-         */
+        /** The registry; it connects on first use, so it can be built while the database is down. */
         @Override
         public JdbcLockRegistry build() {
-            LockDatabase db = LockDatabase.connect(dataSource, tableName);
-            new LockSchema(db).check(initializeSchema);
-            LockTable table = new LockTable(db);
-            Duration offset = measureClockOffset(table, db.address, clock);
-            ReleaseSignals signals = releaseNotifications
-                    ? db.dialect.releaseSignals(db.dataSource, db.address)
-                    : ReleaseSignals.polling();
-            JdbcLockBackend backend = new JdbcLockBackend(db, table, signals, sweepInterval);
+            LockTableSetup setup = new LockTableSetup(
+                    dataSource, tableName, initializeSchema, releaseNotifications, sweepInterval, clock);
             return new JdbcLockRegistry(
-                    backend,
+                    new JdbcLockBackend(setup),
                     tableName,
                     options(),
-                    offset,
                     JdbcReadWriteBackend.locks(dataSource, tableName.value(), initializeSchema, options()));
         }
     }

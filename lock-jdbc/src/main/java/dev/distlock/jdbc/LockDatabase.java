@@ -43,24 +43,58 @@ final class LockDatabase {
         this.translator = new SQLErrorCodeSQLExceptionTranslator(product);
     }
 
-    /** Connects once to learn the database, its dialect and its address. */
-    static LockDatabase connect(DataSource dataSource, TableName table) {
+    /**
+     * Connects once to learn the database, its dialect and its address. Waiting for the connection
+     * is bounded by the pool (its connection timeout), as for every call.
+     *
+     * @param key the key of the call that needs the database, null for none
+     * @param configuredAddress where the DataSource is configured to connect, for the message when it cannot
+     */
+    static LockDatabase connect(DataSource dataSource, TableName table, String key, String configuredAddress) {
         DataSource target =
                 dataSource instanceof TransactionAwareDataSourceProxy proxy ? proxy.getTargetDataSource() : dataSource;
-        try (Connection connection = target.getConnection()) {
+        Connection connection;
+        try {
+            connection = target.getConnection();
+        } catch (SQLException | RuntimeException e) {
+            // RuntimeException: a pool that starts on its first call may fail as it starts (HikariCP does).
+            throw cannotConnect(table, key, configuredAddress, e);
+        }
+        try (connection) {
             DatabaseMetaData metaData = connection.getMetaData();
             String product = metaData.getDatabaseProductName();
             Dialect dialect = Dialect.of(product, metaData.getDatabaseProductVersion(), table);
             return new LockDatabase(target, table, dialect, JdbcUrls.withoutCredentials(metaData.getURL()), product);
         } catch (SQLException e) {
-            throw new LockBackendException(
-                    JdbcLockBackend.NAME,
-                    "the application's DataSource",
-                    null,
-                    "could not connect to check the lock table '" + table + "' (" + e.getMessage()
-                            + "). Check the DataSource settings and that the database is running.",
-                    e);
+            throw cannotConnect(table, key, configuredAddress, e);
         }
+    }
+
+    private static LockBackendException cannotConnect(
+            TableName table, String key, String configuredAddress, Exception e) {
+        return new LockBackendException(
+                JdbcLockBackend.NAME,
+                configuredAddress,
+                key,
+                "could not connect to the database of the lock table '" + table + "' (" + causes(e)
+                        + "). Check that the database is running and reachable and that the DataSource"
+                        + " settings (URL, user and credentials) are right; lock calls fail until it is, and the"
+                        + " first call after it is back sets the lock table up.",
+                e);
+    }
+
+    /** The messages of a failure and its causes, as far as they add anything (a pool's timeout wraps the driver's reason). */
+    static String causes(Throwable e) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
+            String message = t.getMessage() == null
+                    ? t.getClass().getName()
+                    : t.getMessage().strip();
+            if (text.indexOf(message) < 0) {
+                text.append(text.length() == 0 ? "" : ": ").append(message);
+            }
+        }
+        return text.toString();
     }
 
     /**

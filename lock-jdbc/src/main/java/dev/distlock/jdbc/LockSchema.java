@@ -8,15 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.jdbc.datasource.init.ScriptUtils;
 
 /** Checks that the lock table is there and usable, and creates it from the dialect's DDL when asked. */
 final class LockSchema {
-
-    /** How long a start-up statement (probe, DDL) may take. */
-    private static final Duration SET_UP_TIME = Duration.ofSeconds(30);
 
     private final LockDatabase db;
 
@@ -24,31 +20,37 @@ final class LockSchema {
         this.db = db;
     }
 
-    /** At start-up: a missing table is created with {@code create}, otherwise it fails with the DDL to run. */
-    void check(boolean create) {
-        SQLException missing = probe(CallTimeout.of(SET_UP_TIME));
+    /**
+     * On first use: a missing table is created with {@code create}, otherwise the call fails with
+     * the DDL to run.
+     */
+    void check(boolean create, String key, CallTimeout timeout) {
+        SQLException missing = probe(key, timeout);
         if (missing == null) {
             return;
         }
         if (!create) {
-            throw new IllegalStateException(missingTable(missing));
+            throw new LockBackendException(JdbcLockBackend.NAME, db.address, key, missingTable(missing), missing);
         }
-        db.run(null, CallTimeout.of(SET_UP_TIME), connection -> {
+        db.run(key, timeout, connection -> {
             ScriptUtils.executeSqlScript(connection, new ByteArrayResource(script().getBytes(StandardCharsets.UTF_8)));
             return null;
         });
-        SQLException stillMissing = probe(CallTimeout.of(SET_UP_TIME));
+        SQLException stillMissing = probe(key, timeout);
         if (stillMissing != null) {
-            throw new IllegalStateException(
-                    "Created the lock table '" + db.table + "' in " + db.address + " but it is still not usable: "
+            throw new LockBackendException(
+                    JdbcLockBackend.NAME,
+                    db.address,
+                    key,
+                    "created the lock table '" + db.table + "' but it is still not usable: "
                             + stillMissing.getMessage(),
                     stillMissing);
         }
     }
 
     /** One bounded read of no rows: the database answers and the table has the expected columns. */
-    void verify(Duration timeout) {
-        SQLException missing = probe(CallTimeout.of(timeout));
+    void verify(CallTimeout timeout) {
+        SQLException missing = probe(null, timeout);
         if (missing != null) {
             throw new LockBackendException(JdbcLockBackend.NAME, db.address, null, missingTable(missing), missing);
         }
@@ -76,8 +78,8 @@ final class LockSchema {
     }
 
     /** Null when the table can be read, else why not; a database that cannot be reached throws. */
-    private SQLException probe(CallTimeout timeout) {
-        return db.run(null, timeout, connection -> {
+    private SQLException probe(String key, CallTimeout timeout) {
+        return db.run(key, timeout, connection -> {
             try (PreparedStatement statement = db.dialect.prepare(connection, db.dialect.probe, timeout);
                     ResultSet rs = statement.executeQuery()) {
                 return null;

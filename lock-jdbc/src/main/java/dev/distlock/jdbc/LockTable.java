@@ -81,8 +81,7 @@ final class LockTable {
     }
 
     /** The database's current time, for reports of how far a JVM's clock is off; never used for expiry. */
-    Instant databaseNow() {
-        CallTimeout timeout = CallTimeout.of(Duration.ofSeconds(5));
+    Instant databaseNow(CallTimeout timeout) {
         return db.run(null, timeout, connection -> {
             try (PreparedStatement statement = dialect.prepare(connection, dialect.now, timeout);
                     ResultSet rs = statement.executeQuery()) {

@@ -7,7 +7,9 @@
  * <p>Roles: {@code Dialect} (one per database) owns the statements; {@link
  * dev.distlock.jdbc.LockDatabase} runs one bounded call on its own connection; {@link
  * dev.distlock.jdbc.LockTable} is the lock operations; {@code LockSchema} checks
- * and creates the table; {@code JdbcLockBackend} is the lock logic; {@link
+ * and creates the table; {@code LockTableSetup} connects, checks the table and starts what runs
+ * beside it on first use (so a registry can be built while the database is down, and a failed
+ * set-up is tried again by the next call); {@code JdbcLockBackend} is the lock logic; {@link
  * dev.distlock.jdbc.TableUpkeep} frees and sweeps rows in the background; {@link
  * dev.distlock.jdbc.ReleaseSignals} wakes waiters.
  *

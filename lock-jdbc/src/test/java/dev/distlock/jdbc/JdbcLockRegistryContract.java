@@ -23,6 +23,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -69,10 +70,10 @@ abstract class JdbcLockRegistryContract extends LockRegistryContract {
             String table = TestDatabase.uniqueTableName("it");
             HikariDataSource poolA = database.pool("distlock-a", 4);
             HikariDataSource poolB = database.pool("distlock-b", 4);
-            JdbcLockRegistry.builder(poolA)
-                    .tableName(table)
-                    .initializeSchema(true)
-                    .build()
+            TestDatabase.created(JdbcLockRegistry.builder(poolA)
+                            .tableName(table)
+                            .initializeSchema(true)
+                            .build())
                     .close();
             fixture = new Fixture(database, table, poolA, poolB);
         }
@@ -362,16 +363,21 @@ abstract class JdbcLockRegistryContract extends LockRegistryContract {
     }
 
     @Test
-    void missingTableFailsAtStartUpWithTheDdlToRun() {
+    void missingTableFailsTheStartUpCheckAndLockCallsWithTheDdlToRun() throws Exception {
         String missing = TestDatabase.uniqueTableName("missing");
-        assertThatThrownBy(() -> JdbcLockRegistry.builder(fixture().poolA)
-                        .tableName(missing)
-                        .build())
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("'" + missing + "'")
-                .hasMessageContaining("classpath:dev/distlock/jdbc/schema-")
-                .hasMessageContaining("CREATE TABLE IF NOT EXISTS " + missing)
-                .hasMessageContaining("initializeSchema(true)");
+        try (JdbcLockRegistry registry =
+                JdbcLockRegistry.builder(fixture().poolA).tableName(missing).build()) {
+            for (ThrowingCallable call : List.<ThrowingCallable>of(
+                    () -> registry.verify(Duration.ofSeconds(5)),
+                    () -> registry.obtain("k").tryAcquire(Duration.ofSeconds(1)))) {
+                assertThatThrownBy(call)
+                        .isInstanceOf(LockBackendException.class)
+                        .hasMessageContaining("'" + missing + "'")
+                        .hasMessageContaining("classpath:dev/distlock/jdbc/schema-")
+                        .hasMessageContaining("CREATE TABLE IF NOT EXISTS " + missing)
+                        .hasMessageContaining("initializeSchema(true)");
+            }
+        }
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.distlock.core.LockHolder;
 import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockRequest;
 import dev.distlock.core.spi.OwnerId;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,8 +26,8 @@ class OperatorCallsIT {
     private static final String HOLDER = "inventory-service@host-a pid 4242 thread order-worker-7";
 
     private static JdbcLockBackend backend(HikariDataSource pool, String table) {
-        LockDatabase db = LockDatabase.connect(pool, new TableName(table));
-        return new JdbcLockBackend(db, new LockTable(db), ReleaseSignals.polling(), Duration.ofMinutes(1));
+        return new JdbcLockBackend(
+                new LockTableSetup(pool, new TableName(table), false, false, Duration.ofMinutes(1), Clock.systemUTC()));
     }
 
     private static LockRequest request(String key, String registry) {
@@ -41,10 +42,10 @@ class OperatorCallsIT {
         String key = "orders:" + System.nanoTime();
         try (HikariDataSource poolA = database.pool("distlock-holder", 2);
                 HikariDataSource poolB = database.pool("distlock-operator", 2)) {
-            try (JdbcLockRegistry created = JdbcLockRegistry.builder(poolA)
+            try (JdbcLockRegistry created = TestDatabase.created(JdbcLockRegistry.builder(poolA)
                             .tableName(table)
                             .initializeSchema(true)
-                            .build();
+                            .build());
                     JdbcLockBackend holder = backend(poolA, table);
                     JdbcLockBackend operator = backend(poolB, table)) {
                 assertThat(operator.holderOf(key)).as("nobody holds it yet").isEmpty();
@@ -92,10 +93,10 @@ class OperatorCallsIT {
         String key = "orders:" + System.nanoTime();
         try (HikariDataSource poolA = database.pool("distlock-holder", 2);
                 HikariDataSource poolB = database.pool("distlock-operator", 2)) {
-            try (JdbcLockRegistry holder = JdbcLockRegistry.builder(poolA)
+            try (JdbcLockRegistry holder = TestDatabase.created(JdbcLockRegistry.builder(poolA)
                             .tableName(table)
                             .initializeSchema(true)
-                            .build();
+                            .build());
                     JdbcLockRegistry operator =
                             JdbcLockRegistry.builder(poolB).tableName(table).build()) {
                 operator.verify(Duration.ofSeconds(1));
@@ -128,10 +129,10 @@ class OperatorCallsIT {
         String table = TestDatabase.uniqueTableName("verify");
         String missing = TestDatabase.uniqueTableName("missing");
         try (HikariDataSource pool = database.pool("distlock-verify", 2)) {
-            try (JdbcLockRegistry created = JdbcLockRegistry.builder(pool)
+            try (JdbcLockRegistry created = TestDatabase.created(JdbcLockRegistry.builder(pool)
                             .tableName(table)
                             .initializeSchema(true)
-                            .build();
+                            .build());
                     JdbcLockBackend usable = backend(pool, table);
                     JdbcLockBackend withoutTable = backend(pool, missing)) {
                 usable.verify(Duration.ofSeconds(1));
@@ -154,10 +155,10 @@ class OperatorCallsIT {
         database.require();
         String table = TestDatabase.uniqueTableName("verifysilent");
         try (HikariDataSource direct = database.pool("distlock-direct", 1);
-                JdbcLockRegistry created = JdbcLockRegistry.builder(direct)
+                JdbcLockRegistry created = TestDatabase.created(JdbcLockRegistry.builder(direct)
                         .tableName(table)
                         .initializeSchema(true)
-                        .build();
+                        .build());
                 StallingProxy proxy = new StallingProxy(database.host(), database.port());
                 HikariDataSource viaProxy = database.poolThrough("distlock-via-proxy", proxy.port(), null);
                 JdbcLockBackend backend = backend(viaProxy, table)) {

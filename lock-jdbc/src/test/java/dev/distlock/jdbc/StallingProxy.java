@@ -21,6 +21,7 @@ final class StallingProxy implements AutoCloseable {
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean stalled;
+    private volatile boolean refusing;
     private volatile byte[] dropReplyTo;
 
     StallingProxy(String targetHost, int targetPort) throws IOException {
@@ -37,6 +38,23 @@ final class StallingProxy implements AutoCloseable {
     /** From now on, bytes are read but never passed on. */
     void stall() {
         stalled = true;
+    }
+
+    /**
+     * From now on, as a database that is down: every open connection is closed, and new ones are
+     * closed as soon as they are accepted, before a byte reaches the database.
+     */
+    void refuse() throws IOException {
+        refusing = true;
+        for (Socket socket : sockets) {
+            socket.close();
+        }
+        sockets.clear();
+    }
+
+    /** The database is back: new connections reach it again. */
+    void admit() {
+        refusing = false;
     }
 
     /**
@@ -60,6 +78,10 @@ final class StallingProxy implements AutoCloseable {
         try {
             while (!server.isClosed()) {
                 Socket client = server.accept();
+                if (refusing) {
+                    client.close();
+                    continue;
+                }
                 Socket target = new Socket(targetHost, targetPort);
                 sockets.add(client);
                 sockets.add(target);

@@ -63,6 +63,12 @@ enum TestDatabase {
         RequiredServer.require(available, server + " at " + url, "cannot connect: " + reason);
     }
 
+    /** The registry with its lock table set up (created, when it was built to), as the start-up check does. */
+    static JdbcLockRegistry created(JdbcLockRegistry registry) {
+        registry.verify(Duration.ofSeconds(30));
+        return registry;
+    }
+
     /** A table name no other test run uses. */
     static String uniqueTableName(String purpose) {
         return "distlock_" + purpose + "_"
@@ -116,6 +122,23 @@ enum TestDatabase {
         config.setMinimumIdle(1);
         config.setConnectionTimeout(Duration.ofSeconds(5).toMillis());
         return new HikariDataSource(config);
+    }
+
+    /**
+     * A pool through {@code port} on loopback, as Spring Boot builds one: it starts on its first
+     * {@code getConnection()}, which gives up after {@code connectionTimeout} while the database
+     * cannot be reached.
+     */
+    HikariDataSource lazyPoolThrough(String name, int port, Duration connectionTimeout) {
+        HikariDataSource pool = new HikariDataSource();
+        pool.setPoolName(name);
+        pool.setJdbcUrl(HOST_PORT.matcher(url).replaceFirst("//127.0.0.1:" + port));
+        pool.setUsername(user);
+        pool.setPassword(password);
+        pool.setMaximumPoolSize(2);
+        pool.setMinimumIdle(1);
+        pool.setConnectionTimeout(connectionTimeout.toMillis());
+        return pool;
     }
 
     /** The server's host, from the URL. */

@@ -49,18 +49,18 @@ class JdbcBackendConfiguration {
         };
     }
 
+    /**
+     * Whether the DataSource's database lives in this JVM's memory. One that cannot be connected to
+     * now is not: a database in memory is always there, and the registry must be buildable while the
+     * database is down (the start-up check reports it).
+     */
     private static boolean isInMemory(DataSource dataSource) {
         try (Connection connection = dataSource.getConnection()) {
             String url = connection.getMetaData().getURL();
             String lower = url == null ? "" : url.toLowerCase(Locale.ROOT);
             return IN_MEMORY_URLS.stream().anyMatch(lower::startsWith);
-        } catch (SQLException e) {
-            throw new LockStartupException(
-                    "Could not connect to the DataSource to decide whether to create the lock table"
-                            + " (distributed-lock.jdbc.initialize-schema=embedded): " + e.getMessage(),
-                    "Check spring.datasource.*, or set distributed-lock.jdbc.initialize-schema to always or"
-                            + " never.",
-                    e);
+        } catch (SQLException | RuntimeException e) {
+            return false;
         }
     }
 }

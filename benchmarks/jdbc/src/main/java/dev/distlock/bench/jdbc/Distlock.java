@@ -23,11 +23,12 @@ final class Distlock implements Library {
 
     @Override
     public void createTable(DataSource pool, String product) {
-        JdbcLockRegistry.builder(pool)
+        try (JdbcLockRegistry registry = JdbcLockRegistry.builder(pool)
                 .tableName(table)
                 .initializeSchema(true)
-                .build()
-                .close();
+                .build()) {
+            registry.verify(Duration.ofSeconds(30)); // connects and creates the table
+        }
     }
 
     @Override

@@ -1,0 +1,226 @@
+package dev.distlock.jdbc;
+
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.spi.Deadline;
+import java.lang.reflect.Method;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The lock table's database as the first call that needs it finds it: connected (dialect and
+ * address learnt), the table checked or created, the clocks compared, and the waiters' release
+ * signals and the table's upkeep started. Building a registry touches none of this, so it can be
+ * built while the database is down; the first lock call or {@code verify} does it, bounded by its
+ * own wait time (at least {@link #SET_UP_FLOOR}; waiting for a connection is bounded by the pool).
+ * Done once; a failure is not kept: the next call tries again.
+ */
+final class LockTableSetup implements AutoCloseable {
+
+    /** Above this, the JVM's clock and the database's are reported as apart. */
+    private static final Duration REPORTED_CLOCK_OFFSET = Duration.ofSeconds(1);
+
+    /** The longest any one set-up statement (metadata, probe, DDL) may take, whatever the deadline. */
+    private static final Duration SET_UP_CAP = Duration.ofSeconds(30);
+
+    /**
+     * The least time the set-up statements get, whatever the call's wait time: a first call without
+     * wait time must not fail because a busy database took a few hundred milliseconds to answer.
+     */
+    private static final Duration SET_UP_FLOOR = Duration.ofSeconds(1);
+
+    private static final Logger log = LoggerFactory.getLogger(LockTableSetup.class);
+
+    private final DataSource dataSource;
+    private final TableName tableName;
+    private final boolean initializeSchema;
+    private final boolean releaseNotifications;
+    private final Duration sweepInterval;
+    private final Clock clock;
+    private final String configuredAddress;
+    private final ReentrantLock settingUp = new ReentrantLock();
+    private volatile LockDatabase database;
+    private volatile Ready ready;
+    private boolean closed;
+
+    /** The lock table once usable, and what runs beside it. */
+    record Ready(
+            LockDatabase db,
+            LockTable table,
+            LockSchema schema,
+            ReleaseSignals signals,
+            TableUpkeep upkeep,
+            Duration clockOffset) {}
+
+    LockTableSetup(
+            DataSource dataSource,
+            TableName tableName,
+            boolean initializeSchema,
+            boolean releaseNotifications,
+            Duration sweepInterval,
+            Clock clock) {
+        this.dataSource = dataSource;
+        this.tableName = tableName;
+        this.initializeSchema = initializeSchema;
+        this.releaseNotifications = releaseNotifications;
+        this.sweepInterval = sweepInterval;
+        this.clock = clock;
+        this.configuredAddress = configuredAddress(dataSource);
+    }
+
+    TableName tableName() {
+        return tableName;
+    }
+
+    /** The database's address as its connections report it, or as the DataSource is configured before the first. */
+    String address() {
+        LockDatabase db = database;
+        return db != null ? db.address : configuredAddress;
+    }
+
+    /** The database, connected once (dialect and address); the lock table itself is not checked. */
+    LockDatabase database(String key, CallTimeout timeout) {
+        LockDatabase db = database;
+        if (db != null) {
+            return db;
+        }
+        lock(key, timeout);
+        try {
+            if (database == null) {
+                database = LockDatabase.connect(dataSource, tableName, key, configuredAddress);
+            }
+            return database;
+        } finally {
+            settingUp.unlock();
+        }
+    }
+
+    /** The usable lock table, set up by the first call that gets here, within {@code timeout}. */
+    Ready ready(String key, CallTimeout timeout) {
+        Ready current = ready;
+        if (current != null) {
+            return current;
+        }
+        lock(key, timeout);
+        try {
+            return ready != null ? ready : setUp(key, timeout);
+        } finally {
+            settingUp.unlock();
+        }
+    }
+
+    /** Ready already, or null: for calls that need nothing from a table never used. */
+    Ready readyOrNull() {
+        return ready;
+    }
+
+    private Ready setUp(String key, CallTimeout timeout) {
+        LockDatabase db = database(key, capped(timeout));
+        LockSchema schema = new LockSchema(db);
+        schema.check(initializeSchema, key, capped(timeout));
+        LockTable table = new LockTable(db);
+        Duration offset = measureClockOffset(table, db.address, capped(timeout));
+        synchronized (this) {
+            if (closed) {
+                throw new LockBackendException(JdbcLockBackend.NAME, db.address, key, "the registry is closed");
+            }
+            ReleaseSignals signals = releaseNotifications
+                    ? db.dialect.releaseSignals(db.dataSource, db.address)
+                    : ReleaseSignals.polling();
+            ready = new Ready(db, table, schema, signals, new TableUpkeep(table, db.address, sweepInterval), offset);
+            return ready;
+        }
+    }
+
+    /**
+     * Waits for a set-up under way in another thread, as long as this call's own set-up could take.
+     */
+    private void lock(String key, CallTimeout timeout) {
+        long nanos = Math.max(
+                timeout.deadline().remainingNanos(),
+                SET_UP_FLOOR.plus(CallTimeout.SLACK).toNanos());
+        boolean locked;
+        try {
+            locked = settingUp.tryLock(nanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            locked = false;
+        }
+        if (!locked) {
+            throw new LockBackendException(
+                    JdbcLockBackend.NAME,
+                    address(),
+                    key,
+                    "another call is still connecting to the database to set up the lock table '" + tableName
+                            + "' and did not finish within this call's wait time. Check that the database is"
+                            + " running and reachable; lock calls fail until it is.");
+        }
+    }
+
+    /** The call's time for the set-up statements, at least {@link #SET_UP_FLOOR}, at most {@link #SET_UP_CAP} each. */
+    private static CallTimeout capped(CallTimeout timeout) {
+        Deadline deadline = timeout.deadline().remaining().compareTo(SET_UP_FLOOR) < 0
+                ? Deadline.after(SET_UP_FLOOR)
+                : timeout.deadline();
+        return CallTimeout.until(deadline, min(timeout.cap(), SET_UP_CAP));
+    }
+
+    private Duration measureClockOffset(LockTable table, String address, CallTimeout timeout) {
+        Instant before = clock.instant();
+        Instant databaseNow = table.databaseNow(timeout);
+        Instant after = clock.instant();
+        Instant local = before.plus(Duration.between(before, after).dividedBy(2));
+        Duration offset = Duration.between(databaseNow, local);
+        if (offset.abs().compareTo(REPORTED_CLOCK_OFFSET) > 0) {
+            log.warn(
+                    "This JVM's clock is {} {} the clock of the database at {}. Locks are not affected (their expiry"
+                            + " is decided by the database's clock), but times in logs and in the lock table's"
+                            + " expires_at column will not line up; check NTP on both hosts.",
+                    offset.abs(),
+                    offset.isNegative() ? "behind" : "ahead of",
+                    address);
+        }
+        return offset;
+    }
+
+    /** Stops the signals and the upkeep if they were started; a set-up still under way starts none. */
+    @Override
+    public void close() {
+        Ready current;
+        synchronized (this) {
+            closed = true;
+            current = ready;
+        }
+        if (current != null) {
+            current.signals().close();
+            current.upkeep().close();
+        }
+    }
+
+    /**
+     * The JDBC URL the DataSource is configured with, when it says (HikariCP, Spring's and the
+     * drivers' own data sources do), for messages before the first connection; never connects.
+     */
+    private static String configuredAddress(DataSource dataSource) {
+        for (String getter : new String[] {"getJdbcUrl", "getUrl", "getURL"}) {
+            try {
+                Method method = dataSource.getClass().getMethod(getter);
+                if (method.getReturnType() == String.class && method.invoke(dataSource) instanceof String url) {
+                    return JdbcUrls.withoutCredentials(url);
+                }
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // not this getter
+            }
+        }
+        return "the application's DataSource";
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+}

@@ -1,0 +1,89 @@
+package dev.distlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.core.LockBackendException;
+import dev.distlock.core.LockHandle;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A registry built while its database is down: building needs no database, the start-up check and
+ * lock calls fail clearly (a lock call within its wait time), and once the database is back the
+ * next call sets the table up and locks as usual.
+ */
+class UnreachableDatabaseIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(2);
+
+    /** The pool gives up a connection it cannot get sooner than the wait time, as it should be configured. */
+    private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(1);
+
+    /** The documented overrun of a wait, plus thread scheduling on a shared test machine. */
+    private static final Duration SLACK_AND_NOISE = Duration.ofMillis(500);
+
+    @ParameterizedTest
+    @EnumSource(
+            value = TestDatabase.class,
+            names = {"POSTGRESQL", "MARIADB"})
+    void registryBuiltWhileTheDatabaseIsDownWorksOnceItIsBack(TestDatabase database) throws Exception {
+        database.require();
+        String table = TestDatabase.uniqueTableName("down");
+        String key = "down-" + System.nanoTime();
+        try (StallingProxy proxy = new StallingProxy(database.host(), database.port());
+                HikariDataSource viaProxy =
+                        database.lazyPoolThrough("distlock-down", proxy.port(), CONNECTION_TIMEOUT)) {
+            proxy.refuse();
+            String address = "127.0.0.1:" + proxy.port();
+            try (JdbcLockRegistry registry = JdbcLockRegistry.builder(viaProxy)
+                    .tableName(table)
+                    .initializeSchema(true)
+                    .build()) {
+                assertThatThrownBy(() -> registry.verify(Duration.ofSeconds(2)))
+                        .isInstanceOf(LockBackendException.class)
+                        .hasMessageContaining("jdbc backend")
+                        .hasMessageContaining(address)
+                        .hasMessageContaining("Check that the database is running");
+
+                for (int call = 0; call < 2; call++) { // a failure is not kept: each call tries again
+                    long start = System.nanoTime();
+                    assertThatThrownBy(() -> registry.obtain(key).tryAcquire(WAIT))
+                            .isInstanceOf(LockBackendException.class)
+                            .hasMessageContaining("jdbc backend")
+                            .hasMessageContaining(address)
+                            .hasMessageContaining(key)
+                            .hasMessageContaining("Check that the database is running");
+                    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(WAIT.plus(SLACK_AND_NOISE));
+                }
+
+                proxy.admit();
+                Optional<LockHandle> handle = registry.obtain(key).tryAcquire(Duration.ofSeconds(10));
+                assertThat(handle)
+                        .as("the first call after the database is back locks")
+                        .isPresent();
+                registry.verify(Duration.ofSeconds(2));
+                try (HikariDataSource direct = database.pool("distlock-direct", 1);
+                        JdbcLockRegistry other = JdbcLockRegistry.builder(direct)
+                                .tableName(table)
+                                .build()) {
+                    assertThat(other.obtain(key).tryAcquire(Duration.ZERO))
+                            .as("the table was created and the key is held in it")
+                            .isEmpty();
+                    handle.get().close();
+                    try (LockHandle next = other.obtain(key).acquire()) {
+                        assertThat(next.token().isNewerThan(handle.get().token()))
+                                .isTrue();
+                    }
+                }
+            }
+        } finally {
+            try (HikariDataSource cleanup = database.pool("distlock-cleanup", 1)) {
+                database.dropTable(cleanup, table);
+            }
+        }
+    }
+}
