@@ -28,9 +28,9 @@ interface LockDriver {
     }
 
     /**
-     * Whether only the nodes ahead of the attempt's own decide for it. Then, once the node it
-     * watched is reported deleted, the line it read less that node is still a safe view (nodes
-     * only join behind), and it decides again without reading the line anew.
+     * Whether only the nodes ahead of the attempt's own decide for it. Then, once the first node in
+     * line, which it watched, is reported deleted, the rest of the line it read is still exact as far
+     * as the nodes ahead go (nodes only join behind), and it decides again without reading the line.
      */
     default boolean onlyNodesAheadMatter() {
         return true;

@@ -4,7 +4,6 @@ import dev.distlock.core.FencingToken;
 import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockRequest;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.curator.utils.ZKPaths;
@@ -141,15 +140,15 @@ final class LockQueue {
                         return Optional.empty(); // nothing came: the node ahead is still there
                     }
                 } else if (rule.onlyNodesAheadMatter()
+                        && verdict.watch().equals(line.get(0))
                         && waiter.sawDeletionOf(verdict.watch())
                         && System.nanoTime() - watchSetAt
                                 < session.sessionTimeout().toNanos() / 3) {
-                    // The node watched is gone, and none can join ahead (sequence numbers only rise): the line less
-                    // that node is what a read would show one round trip later, or it still lists nodes that went
-                    // meanwhile, which only makes the attempt wait for them. The server last heard from the
-                    // session when the watch was set, which is what the lease counts from.
-                    known = new ArrayList<>(line);
-                    known.remove(verdict.watch());
+                    // The first node is gone, and none can join ahead (sequence numbers only rise): the rest of the
+                    // line is what a read would show one round trip later, as far as the nodes ahead of this one
+                    // go, and the rule looks no further. The server last heard from the session when the watch was
+                    // set, which is what the lease counts from.
+                    known = line.subList(1, line.size());
                     knownAt = watchSetAt;
                 }
             }

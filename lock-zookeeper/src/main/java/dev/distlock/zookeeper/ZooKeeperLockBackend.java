@@ -65,6 +65,24 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         this.queue = new LockQueue(paths, calls, session, driver);
     }
 
+    private ZooKeeperLockBackend(ZooKeeperLockBackend shared) {
+        this.client = shared.client;
+        this.paths = shared.paths;
+        this.callTimeoutNanos = shared.callTimeoutNanos;
+        this.calls = shared.calls;
+        this.session = new SessionTracker(client, calls.address());
+        this.queue = new LockQueue(paths, calls, session, LockDriver.PREDECESSOR);
+    }
+
+    /**
+     * Another backend on this one's client and calls (one connection, so one record of how slowly
+     * the server answers lately), with a session tracker of its own: its holds are reported lost to
+     * whichever engine it is given to, apart from this backend's.
+     */
+    ZooKeeperLockBackend sibling() {
+        return new ZooKeeperLockBackend(this);
+    }
+
     @Override
     public String name() {
         return "zookeeper";

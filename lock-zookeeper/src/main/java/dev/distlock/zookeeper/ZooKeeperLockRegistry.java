@@ -80,10 +80,9 @@ public final class ZooKeeperLockRegistry extends LockRegistrySupport {
                         + client.getState() + "; start it before building the registry (the registry never starts"
                         + " or closes the application's client).");
             }
+            ZooKeeperLockBackend backend = new ZooKeeperLockBackend(client, paths);
             return new ZooKeeperLockRegistry(
-                    new ZooKeeperLockBackend(client, paths),
-                    ZooKeeperReadWriteBackend.locks(client, paths, options()),
-                    options());
+                    backend, ZooKeeperReadWriteBackend.locks(backend, paths, options()), options());
         }
     }
 }

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import org.apache.curator.framework.CuratorFramework;
 
 /**
  * One side (read or write) of ZooKeeper read/write locks: nodes in the key's own waiting line
@@ -36,14 +35,12 @@ final class ZooKeeperReadWriteBackend implements LockBackend<ZooKeeperLease> {
         this.writeHolds = writeHolds;
     }
 
-    /** Read/write locks over {@code client}, which stays the application's to close. */
-    static ReadWriteLocks locks(CuratorFramework client, LockPaths paths, RegistryOptions options) {
+    /** Read/write locks on the client and calls of the registry's plain backend {@code plain}. */
+    static ReadWriteLocks locks(ZooKeeperLockBackend plain, LockPaths paths, RegistryOptions options) {
         WriteHolds writeHolds = new WriteHolds();
         return new ReadWriteLocks(
-                new ZooKeeperReadWriteBackend(
-                        new ZooKeeperLockBackend(client, paths), paths, LockMode.WRITE, writeHolds),
-                new ZooKeeperReadWriteBackend(
-                        new ZooKeeperLockBackend(client, paths), paths, LockMode.READ, writeHolds),
+                new ZooKeeperReadWriteBackend(plain.sibling(), paths, LockMode.WRITE, writeHolds),
+                new ZooKeeperReadWriteBackend(plain.sibling(), paths, LockMode.READ, writeHolds),
                 options);
     }
 
