@@ -36,6 +36,25 @@ class EtcdKeysTest {
     }
 
     @Test
+    void readWriteQueuesAreNeitherUnderNorAbovePlainQueuesOrEachOther() {
+        List<String> lookAlikes = List.of("a", "a@rw", "a@rw/", "a/", "ab", "a%40rw");
+        for (String one : lookAlikes) {
+            String readWrite = text(keys.readWriteQueue(one));
+            for (String other : lookAlikes) {
+                String plain = text(keys.queue(other));
+                assertThat(readWrite).doesNotStartWith(plain);
+                assertThat(plain).doesNotStartWith(readWrite);
+                if (!one.equals(other)) {
+                    assertThat(text(keys.readWriteQueue(other))).doesNotStartWith(readWrite);
+                }
+            }
+        }
+        assertThat(text(keys.readWriteEntry("a", ReadWriteRule.WRITE, 0x1f))).isEqualTo("/distlock/a@rw/w1f");
+        assertThat(text(keys.readWriteEntry("a", ReadWriteRule.DOWNGRADED, 0x1f, 2)))
+                .isEqualTo("/distlock/a@rw/d1f-2");
+    }
+
+    @Test
     void namespaceGetsItsTrailingSlashAndMustNotBeBlank() {
         assertThat(new EtcdKeys("/locks").namespace()).isEqualTo("/locks/");
         assertThatThrownBy(() -> new EtcdKeys(" "))
