@@ -1,12 +1,12 @@
 package dev.distlock.etcd;
 
-import dev.distlock.core.testing.ServerStateKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.testing.ServerStateKeys;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.options.GetOption;
@@ -44,6 +44,9 @@ class EtcdServerStateIT {
         try (EtcdCluster etcd = EtcdCluster.start(1, dir);
                 Client admin = etcd.newClient()) {
             List<Long> leasesBefore = leases(etcd);
+            long keysBefore = keysUnder(admin, EtcdKeys.DEFAULT_NAMESPACE);
+            long bytesBefore = bytesInUse(etcd);
+            long start = System.nanoTime();
             FencingToken last;
             try (LockRegistry registry = etcd.newRegistry(options)) {
                 ExecutorService threads = Executors.newFixedThreadPool(THREADS);
@@ -68,6 +71,32 @@ class EtcdServerStateIT {
                 } finally {
                     threads.shutdownNow();
                 }
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                long bytesBeforeCompaction = bytesInUse(etcd);
+                // What the server keeps is its revision history until compaction (the server's
+                // --auto-compaction-* settings); compacting now shows what is left beyond it.
+                long revision = admin.getKVClient()
+                        .get(ByteSequence.from("/", java.nio.charset.StandardCharsets.UTF_8))
+                        .get(10, TimeUnit.SECONDS)
+                        .getHeader()
+                        .getRevision();
+                admin.getKVClient()
+                        .compact(
+                                revision,
+                                io.etcd.jetcd.options.CompactOption.builder()
+                                        .withCompactPhysical(true)
+                                        .build())
+                        .get(60, TimeUnit.SECONDS);
+                ServerStateKeys.report(
+                        "etcd (1 member)",
+                        KEYS,
+                        took,
+                        keysBefore + " keys, " + leasesBefore.size() + " leases, " + ServerStateKeys.bytes(bytesBefore)
+                                + " in use",
+                        keysUnder(admin, EtcdKeys.DEFAULT_NAMESPACE) + " keys, "
+                                + leases(etcd).size() + " leases (the registry's session), "
+                                + ServerStateKeys.bytes(bytesBeforeCompaction) + " in use before compaction, "
+                                + ServerStateKeys.bytes(bytesInUse(etcd)) + " after");
                 assertThat(keysUnder(admin, EtcdKeys.DEFAULT_NAMESPACE))
                         .as("entries left under the namespace while the registry is open")
                         .isZero();
@@ -100,18 +129,30 @@ class EtcdServerStateIT {
                 .getCount();
     }
 
-    /** The lease ids etcd has, by its LeaseLeases call (through etcd's JSON gateway; jetcd has no such call). */
-    private static List<Long> leases(EtcdCluster etcd) throws Exception {
+    /** Bytes of the backend database in use ({@code dbSizeInUse} of the maintenance status). */
+    private static long bytesInUse(EtcdCluster etcd) throws Exception {
+        String body = gateway(etcd, "/v3/maintenance/status");
+        Matcher size = Pattern.compile("\"dbSizeInUse\":\"?(\\d+)").matcher(body);
+        assertThat(size.find()).as(body).isTrue();
+        return Long.parseLong(size.group(1));
+    }
+
+    private static String gateway(EtcdCluster etcd, String path) throws Exception {
         HttpResponse<String> response = HttpClient.newHttpClient()
                 .send(
-                        HttpRequest.newBuilder(URI.create(etcd.clientUrl(0) + "/v3/lease/leases"))
+                        HttpRequest.newBuilder(URI.create(etcd.clientUrl(0) + path))
                                 .POST(HttpRequest.BodyPublishers.ofString("{}"))
                                 .timeout(Duration.ofSeconds(10))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return response.body();
+    }
+
+    /** The lease ids etcd has, by its LeaseLeases call (through etcd's JSON gateway; jetcd has no such call). */
+    private static List<Long> leases(EtcdCluster etcd) throws Exception {
         List<Long> ids = new ArrayList<>();
-        Matcher id = Pattern.compile("\"ID\":\"?(-?\\d+)").matcher(response.body());
+        Matcher id = Pattern.compile("\"ID\":\"?(-?\\d+)").matcher(gateway(etcd, "/v3/lease/leases"));
         while (id.find()) {
             ids.add(Long.parseLong(id.group(1)));
         }

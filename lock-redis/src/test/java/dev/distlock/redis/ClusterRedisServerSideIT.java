@@ -34,8 +34,13 @@ class ClusterRedisServerSideIT extends RedisServerSideContract {
     }
 
     @Override
-    protected long keysOnServers() throws Exception {
-        return keysOn(masters);
+    protected List<ManagedProcess> servers() {
+        return masters;
+    }
+
+    @Override
+    protected String setup() {
+        return "Redis Cluster (3 masters)";
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.testing.ManagedProcess;
+import dev.distlock.core.testing.ServerStateKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,28 @@ abstract class RedisServerSideContract {
     protected abstract LockRegistry registry(Duration lease);
 
     /** Keys on all servers together. */
-    protected abstract long keysOnServers() throws Exception;
+    protected abstract List<ManagedProcess> servers();
+
+    /** How the servers are set up, for reports: "Redis (single)" and the like. */
+    protected abstract String setup();
+
+    private long keysOnServers() throws Exception {
+        return keysOn(servers());
+    }
+
+    /** Bytes the servers' data takes together ({@code INFO memory}'s used_memory). */
+    private long memoryOnServers() throws Exception {
+        long bytes = 0;
+        for (ManagedProcess server : servers()) {
+            java.util.regex.Matcher used = java.util.regex.Pattern.compile("used_memory:(\\d+)")
+                    .matcher(RedisServers.cli(server.port(), "INFO", "memory"));
+            assertThat(used.find())
+                    .as("INFO memory of the server on port %d", server.port())
+                    .isTrue();
+            bytes += Long.parseLong(used.group(1));
+        }
+        return bytes;
+    }
 
     /** How many distinct keys {@link #manyDistinctKeysLeaveNothingBehind} locks. */
     protected abstract int distinctKeys();
@@ -118,6 +140,8 @@ abstract class RedisServerSideContract {
     @Test
     void manyDistinctKeysLeaveNothingBehind() throws Exception {
         long before = keysOnServers();
+        long memoryBefore = memoryOnServers();
+        long start = System.nanoTime();
         int threadCount = 8;
         List<Future<?>> workers = new ArrayList<>();
         for (int t = 0; t < threadCount; t++) {
@@ -134,8 +158,16 @@ abstract class RedisServerSideContract {
         }
         // The documented horizon: a fence-only hash stays until the server clock has passed the
         // fence, a millisecond here (one host, one clock).
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
         Thread.sleep(50);
-        assertThat(keysOnServers() - before)
+        long after = keysOnServers();
+        ServerStateKeys.report(
+                setup(),
+                distinctKeys(),
+                took,
+                before + " keys, " + ServerStateKeys.bytes(memoryBefore) + " used",
+                after + " keys, " + ServerStateKeys.bytes(memoryOnServers()) + " used");
+        assertThat(after - before)
                 .as("keys left after locking %d distinct keys", distinctKeys())
                 .isLessThanOrEqualTo(2);
         try (LockHandle handle = holderRegistry.obtain("order:0").acquire()) {

@@ -38,8 +38,13 @@ class RedlockServerSideIT extends RedisServerSideContract {
     }
 
     @Override
-    protected long keysOnServers() throws Exception {
-        return keysOn(nodes);
+    protected List<ManagedProcess> servers() {
+        return nodes;
+    }
+
+    @Override
+    protected String setup() {
+        return "Redlock (3 nodes)";
     }
 
     @Override

@@ -34,8 +34,13 @@ class SingleRedisServerSideIT extends RedisServerSideContract {
     }
 
     @Override
-    protected long keysOnServers() throws Exception {
-        return keysOn(List.of(server));
+    protected List<ManagedProcess> servers() {
+        return List.of(server);
+    }
+
+    @Override
+    protected String setup() {
+        return "Redis (single)";
     }
 
     @Override

@@ -1,10 +1,10 @@
 package dev.distlock.zookeeper;
 
-import dev.distlock.core.testing.ServerStateKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHandle;
+import dev.distlock.core.testing.ServerStateKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,7 +49,9 @@ class ZooKeeperServerStateIT {
             "znode.container.checkIntervalMs", "200",
             "znode.container.maxPerMinute", "6000000",
             // Durability on disk is not what this test is about; without it, 100,000 keys take seconds, not minutes.
-            "zookeeper.forceSync", "no");
+            "zookeeper.forceSync", "no",
+            // For the node count and data size in the report.
+            "zookeeper.4lw.commands.whitelist", "mntr");
 
     private static final Map<String, String> previous = new HashMap<>();
 
@@ -81,6 +83,8 @@ class ZooKeeperServerStateIT {
                     .rootPath(ROOT)
                     .build());
         }
+        String before = serverState();
+        long start = System.nanoTime();
         AtomicLong highestToken = new AtomicLong();
         ExecutorService threads = Executors.newFixedThreadPool(THREADS);
         try {
@@ -105,6 +109,7 @@ class ZooKeeperServerStateIT {
         } finally {
             threads.shutdownNow();
         }
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (observer.checkExists().forPath(ROOT) != null && System.nanoTime() < end) {
@@ -116,6 +121,7 @@ class ZooKeeperServerStateIT {
         assertThat(observer.getChildren().forPath("/"))
                 .as("the root is a container too, removed once empty: nothing of the locks is left")
                 .containsOnly("zookeeper");
+        ServerStateKeys.report("ZooKeeper (1 server)", KEYS, took, before, serverState());
 
         try (LockHandle again = registries
                 .get(0)
@@ -127,6 +133,25 @@ class ZooKeeperServerStateIT {
                     .isTrue();
         }
         registries.forEach(ZooKeeperLockRegistry::close);
+    }
+
+    /** The server's node count and approximate data size, from its {@code mntr} command. */
+    private static String serverState() throws Exception {
+        String mntr;
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write("mntr".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            mntr = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        }
+        return mntrValue(mntr, "zk_znode_count") + " nodes (the server's own included), "
+                + ServerStateKeys.bytes(mntrValue(mntr, "zk_approximate_data_size")) + " of data";
+    }
+
+    private static long mntrValue(String mntr, String name) {
+        java.util.regex.Matcher value =
+                java.util.regex.Pattern.compile(name + "\\s+(\\d+)").matcher(mntr);
+        assertThat(value.find()).as("%s in mntr output: %s", name, mntr).isTrue();
+        return Long.parseLong(value.group(1));
     }
 
     private static int keyNodes(CuratorFramework observer) throws Exception {
