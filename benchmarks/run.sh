@@ -64,7 +64,8 @@ server_state() { # keys
     -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
     -Dit.test='SingleRedisServerSideIT#manyDistinctKeys*,ClusterRedisServerSideIT#manyDistinctKeys*,RedlockServerSideIT#manyDistinctKeys*,ZooKeeperServerStateIT,EtcdServerStateIT,ServerStateIT#distinctKeys*' \
     -Dfailsafe.failIfNoSpecifiedTests=false \
-    -Ddistlock.server-state.keys="$keys" -Ddistlock.server-state.report="$report"
+    -Ddistlock.server-state.keys="$keys" -Ddistlock.server-state.report="$report" \
+    -Djunit.jupiter.execution.timeout.mode=disabled
   local out=benchmarks/results/server-state.md
   {
     echo "# What stays on the server"
