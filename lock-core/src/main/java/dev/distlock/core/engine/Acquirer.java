@@ -82,7 +82,7 @@ final class Acquirer<L extends BackendLease> {
             if (!keepReference) {
                 engine.unretain(state);
             }
-            engine.acquisitionEnded(key, outcome, Duration.ofNanos(System.nanoTime() - start));
+            engine.acquisitionEnded(key, outcome, start);
         }
     }
 

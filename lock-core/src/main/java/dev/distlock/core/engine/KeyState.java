@@ -4,6 +4,7 @@ import dev.distlock.core.spi.BackendLease;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The local state of one key in one registry, kept only while some thread holds or waits for
@@ -17,8 +18,8 @@ final class KeyState<L extends BackendLease> {
     final String fullKey;
     final Semaphore gate;
 
-    /** Ownerships and acquirers using this state; guarded by the engine map's compute. */
-    int references;
+    /** Ownerships and acquirers using this state; 0 once the last one left (the state is then dead). */
+    private final AtomicInteger references = new AtomicInteger(1);
 
     /** Thread-owned ownerships, usually one; a second exists while a lost hold awaits release. */
     private final Map<Thread, Ownership<L>> byThread = new HashMap<>(2);
@@ -26,6 +27,21 @@ final class KeyState<L extends BackendLease> {
     KeyState(String fullKey, int gatePermits) {
         this.fullKey = fullKey;
         this.gate = new Semaphore(gatePermits, true);
+    }
+
+    /** One more user, unless the state is dead already. */
+    boolean retain() {
+        for (int count = references.get(); count > 0; count = references.get()) {
+            if (references.compareAndSet(count, count + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** One user less; true when that was the last one. */
+    boolean unretain() {
+        return references.decrementAndGet() == 0;
     }
 
     synchronized Ownership<L> ownedBy(Thread thread) {

@@ -197,22 +197,31 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
         return keys.get(fullKey);
     }
 
-    /** Counts a user of the key's local state; the state is dropped when its last user leaves. */
+    /**
+     * Counts a user of the key's local state; the state is dropped when its last user leaves. A
+     * state whose count reached zero is dead for good: a new user replaces it with a fresh one.
+     */
     KeyState<L> retain(String fullKey) {
-        return keys.compute(fullKey, (k, existing) -> {
-            KeyState<L> state = existing == null ? new KeyState<>(k, gatePermits) : existing;
-            state.references++;
-            return state;
-        });
+        while (true) {
+            KeyState<L> state = keys.get(fullKey);
+            if (state == null) {
+                KeyState<L> fresh = new KeyState<>(fullKey, gatePermits);
+                state = keys.putIfAbsent(fullKey, fresh);
+                if (state == null) {
+                    return fresh;
+                }
+            }
+            if (state.retain()) {
+                return state;
+            }
+            keys.remove(fullKey, state); // dead: its last user is removing it right now
+        }
     }
 
     void unretain(KeyState<L> state) {
-        keys.computeIfPresent(state.fullKey, (k, existing) -> {
-            if (existing != state) {
-                return existing;
-            }
-            return --existing.references == 0 ? null : existing;
-        });
+        if (state.unretain()) {
+            keys.remove(state.fullKey, state);
+        }
     }
 
     Hold<L> newHold(KeyState<L> state, String key, L lease, Duration leaseTime, boolean renewed, Thread owner) {
@@ -225,7 +234,9 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
     void started(Hold<L> hold) {
         holds.add(hold);
         renewals.start(hold);
-        observers.tell(observer -> observer.holdStarted(hold.info(backend.name())));
+        if (!observers.isEmpty()) {
+            observers.tell(observer -> observer.holdStarted(hold.info(backend.name())));
+        }
     }
 
     void lost(Hold<L> hold, String reason) {
@@ -243,10 +254,17 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
     void ended(Hold<L> hold) {
         holds.remove(hold);
         renewals.stop(hold);
-        observers.tell(observer -> observer.holdEnded(hold.info(backend.name())));
+        if (!observers.isEmpty()) {
+            observers.tell(observer -> observer.holdEnded(hold.info(backend.name())));
+        }
     }
 
-    void acquisitionEnded(String key, LockObserver.Outcome outcome, Duration waited) {
+    /** An acquisition that started at {@code startNanos} (System.nanoTime) ended with {@code outcome}. */
+    void acquisitionEnded(String key, LockObserver.Outcome outcome, long startNanos) {
+        if (observers.isEmpty()) {
+            return;
+        }
+        Duration waited = Duration.ofNanos(System.nanoTime() - startNanos);
         observers.tell(observer -> observer.acquisitionEnded(backend.name(), key, outcome, waited));
     }
 

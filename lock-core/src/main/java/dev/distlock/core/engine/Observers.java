@@ -15,6 +15,11 @@ final class Observers {
         observers.add(Objects.requireNonNull(observer, "observer"));
     }
 
+    /** True when nobody observes: callers skip building events. */
+    boolean isEmpty() {
+        return observers.isEmpty();
+    }
+
     void tell(Consumer<LockObserver> event) {
         if (observers.isEmpty()) {
             return;

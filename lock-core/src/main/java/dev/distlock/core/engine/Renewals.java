@@ -33,8 +33,10 @@ final class Renewals<L extends BackendLease> {
 
     void start(Hold<L> hold) {
         if (hold.renewed) {
+            // One queued entry per hold until its first renewal is due; the check of the lease's end
+            // is queued when that renewal starts (see scheduleRenewal), so a hold released before
+            // then never queues it.
             scheduleRenewal(hold, hold.lease.grantRequestedAtNanos());
-            scheduleLeaseEndCheck(hold);
         } else {
             scheduleFixedLeaseEnd(hold);
         }
@@ -109,7 +111,7 @@ final class Renewals<L extends BackendLease> {
     }
 
     private void scheduleRenewal(Hold<L> hold, long fromNanos) {
-        keeper.at(hold, LeaseKeeper.Slot.TIMER, fromNanos + hold.periodNanos / 3, () -> keeper.run(() -> renew(hold)));
+        keeper.at(hold, LeaseKeeper.Slot.TIMER, fromNanos + hold.periodNanos / 3, () -> renewalDue(hold));
     }
 
     private void scheduleRenewalRetry(Hold<L> hold) {
@@ -119,7 +121,19 @@ final class Renewals<L extends BackendLease> {
                 hold,
                 LeaseKeeper.Slot.TIMER,
                 now + Math.min(retry, Math.max(0, hold.leaseLeft(now))),
-                () -> keeper.run(() -> renew(hold)));
+                () -> renewalDue(hold));
+    }
+
+    /**
+     * On the sweep thread: a renewal is due. The check of the lease's end is queued first, so a
+     * renewal that gets no answer cannot delay the verdict that the lease ran out.
+     */
+    private void renewalDue(Hold<L> hold) {
+        if (hold.state() != Hold.State.HELD) {
+            return;
+        }
+        scheduleLeaseEndCheck(hold);
+        keeper.run(() -> renew(hold));
     }
 
     private void scheduleLeaseEndCheck(Hold<L> hold) {
