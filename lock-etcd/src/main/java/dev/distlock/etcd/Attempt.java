@@ -123,8 +123,8 @@ final class Attempt {
             throws InterruptedException {
         SessionLease.Session session = etcd.sessions().get(cutoff, request.key());
         ByteSequence value = etcd.entryValue(request);
-        Attempt attempt =
-                new Attempt(etcd, rule, request, cutoff, session, rule.entry(request.key(), session.id), value);
+        Attempt attempt = new Attempt(
+                etcd, rule, request, cutoff, session, rule.entry(request.key(), request.owner(), session.id), value);
         if (attempt.queued()) {
             return attempt;
         }

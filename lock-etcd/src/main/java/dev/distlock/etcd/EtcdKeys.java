@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * injective and no key can contain a {@code /} and reach another key's queue or leave the namespace.
  *
  * <p>A key's read/write lock has a queue of its own beside the plain one: {@code <namespace><encoded
- * key>@rw/<kind><session lease id>[-<entry number>]}, kind {@code w}, {@code r} or {@code d} (see
+ * key>@rw/<kind><session lease id>[.<thread id>|-<entry number>]}, kind {@code w}, {@code r} or {@code d} (see
  * {@link ReadWriteRule}). An encoded key never contains {@code @} or {@code /}, so this prefix is
  * neither under nor above any plain queue, nor under another key's read/write queue.
  *
@@ -57,6 +57,12 @@ record EtcdKeys(String namespace) {
     /** The usual name of a read/write entry of {@code kind} of the session lease {@code sessionLeaseId}. */
     ByteSequence readWriteEntry(String key, char kind, long sessionLeaseId) {
         return bytes(namespace + encode(key) + READ_WRITE_SUFFIX + kind + Long.toHexString(sessionLeaseId));
+    }
+
+    /** The usual name of a read entry of {@code kind} of one thread of the registry whose session lease is {@code sessionLeaseId}. */
+    ByteSequence readWriteEntryOfThread(String key, char kind, long sessionLeaseId, long thread) {
+        return bytes(namespace + encode(key) + READ_WRITE_SUFFIX + kind + Long.toHexString(sessionLeaseId) + "."
+                + Long.toHexString(thread));
     }
 
     /** A name for a read/write entry when the usual one is taken: with a number unique within the registry. */

@@ -87,7 +87,7 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
         ByteSequence value = etcd.entryValue(request);
         EtcdKeys keys = etcd.keys();
         ByteSequence[] names = {
-            keys.readWriteEntry(request.key(), ReadWriteRule.DOWNGRADED, session.id),
+            ReadWriteRule.usualEntry(keys, request.key(), ReadWriteRule.DOWNGRADED, request.owner(), session.id),
             keys.readWriteEntry(request.key(), ReadWriteRule.DOWNGRADED, session.id, etcd.nextEntry())
         };
         for (ByteSequence entry : names) {

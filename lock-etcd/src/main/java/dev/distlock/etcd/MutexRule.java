@@ -1,5 +1,6 @@
 package dev.distlock.etcd;
 
+import dev.distlock.core.spi.OwnerId;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
@@ -18,8 +19,9 @@ record MutexRule(EtcdKeys keys) implements QueueRule {
         return keys.queue(key);
     }
 
+    /** One per session: the registry's local gate lets one of its threads at a time queue for a key. */
     @Override
-    public ByteSequence entry(String key, long sessionLeaseId) {
+    public ByteSequence entry(String key, OwnerId owner, long sessionLeaseId) {
         return keys.entry(key, sessionLeaseId);
     }
 

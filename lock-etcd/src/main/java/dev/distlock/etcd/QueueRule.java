@@ -1,5 +1,6 @@
 package dev.distlock.etcd;
 
+import dev.distlock.core.spi.OwnerId;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.op.Op;
 import java.util.List;
@@ -15,8 +16,12 @@ interface QueueRule {
     /** The prefix all entries of {@code key}'s queue live under. */
     ByteSequence queue(String key);
 
-    /** The usual name of the entry of session lease {@code sessionLeaseId} for {@code key}. */
-    ByteSequence entry(String key, long sessionLeaseId);
+    /**
+     * The usual name of {@code owner}'s entry for {@code key} on session lease {@code
+     * sessionLeaseId}: reused, so that etcd's index of the queue stays small, and taken by at most
+     * one attempt at a time in the usual case.
+     */
+    ByteSequence entry(String key, OwnerId owner, long sessionLeaseId);
 
     /** A name for the entry when the usual one is taken: with a number unique within the registry. */
     ByteSequence entry(String key, long sessionLeaseId, long number);

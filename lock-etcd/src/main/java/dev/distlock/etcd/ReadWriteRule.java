@@ -1,6 +1,7 @@
 package dev.distlock.etcd;
 
 import dev.distlock.core.rw.LockMode;
+import dev.distlock.core.spi.OwnerId;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
@@ -30,9 +31,21 @@ record ReadWriteRule(EtcdKeys keys, LockMode mode) implements QueueRule {
         return keys.readWriteQueue(key);
     }
 
+    /**
+     * Writers: one per session, as the registry lets one of its threads at a time queue to write a
+     * key. Readers of one registry share a key, so each thread has a name of its own.
+     */
     @Override
-    public ByteSequence entry(String key, long sessionLeaseId) {
-        return keys.readWriteEntry(key, kind(), sessionLeaseId);
+    public ByteSequence entry(String key, OwnerId owner, long sessionLeaseId) {
+        return usualEntry(keys, key, mode == LockMode.WRITE ? WRITE : READ, owner, sessionLeaseId);
+    }
+
+    /** The usual name of an entry of {@code kind}: per thread for reads, per session otherwise. */
+    static ByteSequence usualEntry(EtcdKeys keys, String key, char kind, OwnerId owner, long sessionLeaseId) {
+        if (kind == WRITE || owner.thread() == 0) {
+            return keys.readWriteEntry(key, kind, sessionLeaseId);
+        }
+        return keys.readWriteEntryOfThread(key, kind, sessionLeaseId, owner.thread());
     }
 
     @Override

@@ -52,6 +52,8 @@ class EtcdKeysTest {
         assertThat(text(keys.readWriteEntry("a", ReadWriteRule.WRITE, 0x1f))).isEqualTo("/distlock/a@rw/w1f");
         assertThat(text(keys.readWriteEntry("a", ReadWriteRule.DOWNGRADED, 0x1f, 2)))
                 .isEqualTo("/distlock/a@rw/d1f-2");
+        assertThat(text(keys.readWriteEntryOfThread("a", ReadWriteRule.READ, 0x1f, 0x2a)))
+                .isEqualTo("/distlock/a@rw/r1f.2a");
     }
 
     @Test
