@@ -39,10 +39,5 @@ final class ThreadWriteHolds {
         return byHolder.get(new Holder(key, ReadWriteOwners.threadPrefix(owner)));
     }
 
-    /** Write holds recorded, for tests of bounded state. */
-    int size() {
-        return byLease.size();
-    }
-
     private record Holder(String key, String thread) {}
 }
