@@ -11,7 +11,13 @@
  * each bounded by the caller's deadline. The fencing token is the owner node's {@code czxid};
  * the lease is the session, which the registry confirms every third of its timeout.
  *
- * <p>What stays on the server after a release: the key's empty container node, until the
- * server's next container sweep ({@code znode.container.checkIntervalMs}, 60 s by default).
+ * <p>Read/write locks run the same loop in a waiting line of their own per key, {@code
+ * <root>/<encoded key>:rw} (beside the plain lock's {@code <root>/<encoded key>}, never shared
+ * with it), under {@code ReadWriteDriver}: read, write and downgrade nodes, readers going while no
+ * write node is ahead of them, writers when first; {@code ZooKeeperReadWriteBackend} is one side.
+ *
+ * <p>What stays on the server after a release: the key's empty container node (for read/write
+ * locks, the {@code :rw} one), until the server's next container sweep ({@code
+ * znode.container.checkIntervalMs}, 60 s by default).
  */
 package dev.distlock.zookeeper;

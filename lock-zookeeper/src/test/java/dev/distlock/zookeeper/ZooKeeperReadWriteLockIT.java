@@ -9,6 +9,7 @@ import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.contract.ReadWriteLockContract;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,9 +51,11 @@ class ZooKeeperReadWriteLockIT extends ReadWriteLockContract {
     /** Registries a test built over clients of its own; closed after it, before the kit's. */
     private final List<LockRegistry> ownRegistries = new ArrayList<>();
 
+    private static final Map<String, String> previous = new HashMap<>();
+
     @BeforeAll
     static void startServer() throws Exception {
-        SERVER_PROPERTIES.forEach(System::setProperty);
+        SERVER_PROPERTIES.forEach((name, value) -> previous.put(name, System.setProperty(name, value)));
         server = new TestingServer(true);
     }
 
@@ -60,7 +63,13 @@ class ZooKeeperReadWriteLockIT extends ReadWriteLockContract {
     static void stopServer() throws Exception {
         clients.closeAll();
         server.close();
-        SERVER_PROPERTIES.keySet().forEach(System::clearProperty);
+        previous.forEach((name, value) -> {
+            if (value == null) {
+                System.clearProperty(name);
+            } else {
+                System.setProperty(name, value);
+            }
+        });
     }
 
     @Override
