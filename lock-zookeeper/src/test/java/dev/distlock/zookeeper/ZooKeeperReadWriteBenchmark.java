@@ -11,12 +11,29 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Read/write figures on one in-process ZooKeeper server, two registries over two clients (two
- * sessions, standing for two JVMs); run on demand ({@code -Dtest=ZooKeeperReadWriteBenchmark}).
+ * sessions, standing for two JVMs); run on demand ({@code -Dtest=ZooKeeperReadWriteBenchmark}). The
+ * server skips fsync, as the integration tests' does: on a shared machine the disk, not the lock,
+ * would set every row.
  */
 class ZooKeeperReadWriteBenchmark {
 
+    private static final String FORCE_SYNC = "zookeeper.forceSync";
+
     @Test
     void measure() throws Exception {
+        String forceSync = System.setProperty(FORCE_SYNC, "no");
+        try {
+            measureOnOneServer();
+        } finally {
+            if (forceSync == null) {
+                System.clearProperty(FORCE_SYNC);
+            } else {
+                System.setProperty(FORCE_SYNC, forceSync);
+            }
+        }
+    }
+
+    private static void measureOnOneServer() throws Exception {
         CuratorClients clients = new CuratorClients();
         try (TestingServer server = new TestingServer(true)) {
             try (ZooKeeperLockRegistry a = ZooKeeperLockRegistry.builder(clients.connect(server.getConnectString()))
