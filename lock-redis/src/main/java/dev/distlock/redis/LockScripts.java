@@ -3,8 +3,10 @@ package dev.distlock.redis;
 import static dev.distlock.redis.LuaScript.asLong;
 import static dev.distlock.redis.LuaScript.asText;
 
+import dev.distlock.core.spi.OwnerId;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -24,9 +26,11 @@ final class LockScripts {
 
     private static final byte[] WAIT = bytes("1");
     private static final byte[] NO_WAIT = bytes("0");
-    private static final byte[] OWN = bytes("own");
+    private static final byte[] NOBODY = new byte[0];
     private static final byte[] FORCE = bytes("force");
-    private static final byte[] CHANNEL = bytes(LockKey.RELEASE_CHANNEL);
+
+    /** The last lease sent and its text: nearly every acquisition of a registry asks for the same lease. */
+    private static volatile Encoded<Duration> lastLease = new Encoded<>(Duration.ZERO, bytes("1"));
 
     private LockScripts() {}
 
@@ -41,12 +45,12 @@ final class LockScripts {
     }
 
     static ScriptCall<Boolean> release(LockKey key, byte[] owner) {
-        return call(RELEASE, key, owner, CHANNEL, key.hashBytes(), OWN);
+        return call(RELEASE, key, owner);
     }
 
     /** Ends whoever's hold is there (operator eviction); the fence rules of a release apply. */
     static ScriptCall<Boolean> evict(LockKey key) {
-        return call(RELEASE, key, NO_WAIT, CHANNEL, key.hashBytes(), FORCE);
+        return call(RELEASE, key, NOBODY, FORCE);
     }
 
     static ScriptCall<Boolean> raiseFence(LockKey key, long token, byte[] owner) {
@@ -62,9 +66,63 @@ final class LockScripts {
      * lease is rounded down, so the server never lets a lock go while its holder thinks it valid.
      */
     static byte[] millis(Duration lease) {
+        Encoded<Duration> last = lastLease;
+        if (last.value().equals(lease)) {
+            return last.bytes();
+        }
         long millis = lease.toMillis() + (lease.toNanos() % 1_000_000 == 0 ? 0 : 1);
-        return bytes(Long.toString(Math.max(1, millis)));
+        byte[] text = bytes(Long.toString(Math.max(1, millis)));
+        lastLease = new Encoded<>(lease, text);
+        return text;
     }
+
+    /**
+     * The owner as stored on the server, the UTF-8 bytes of {@link OwnerId#value()}, built without
+     * the intermediate string: the registry and thread part is encoded once per thread.
+     */
+    static byte[] ownerBytes(OwnerId owner) {
+        Encoded<OwnerId> last = LAST_OWNER.get();
+        byte[] prefix;
+        if (last != null
+                && last.value().thread() == owner.thread()
+                && last.value().registry().equals(owner.registry())) {
+            prefix = last.bytes();
+        } else {
+            prefix = bytes(owner.registry() + ':' + owner.thread() + ':');
+            LAST_OWNER.set(new Encoded<>(owner, prefix));
+        }
+        long hold = owner.hold();
+        if (hold < 0) {
+            return bytes(owner.value());
+        }
+        int digits = 1;
+        for (long rest = hold / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        byte[] out = Arrays.copyOf(prefix, prefix.length + digits);
+        for (int i = out.length - 1; i >= prefix.length; i--) {
+            out[i] = (byte) ('0' + hold % 10);
+            hold /= 10;
+        }
+        return out;
+    }
+
+    /** {@code holder} in UTF-8; the engine hands each thread the same description object again and again. */
+    static byte[] holderBytes(String holder) {
+        Encoded<String> last = LAST_HOLDER.get();
+        if (last != null && last.value() == holder) {
+            return last.bytes();
+        }
+        byte[] text = bytes(holder);
+        LAST_HOLDER.set(new Encoded<>(holder, text));
+        return text;
+    }
+
+    private static final ThreadLocal<Encoded<OwnerId>> LAST_OWNER = new ThreadLocal<>();
+    private static final ThreadLocal<Encoded<String>> LAST_HOLDER = new ThreadLocal<>();
+
+    /** A value and its encoding for the server. */
+    private record Encoded<T>(T value, byte[] bytes) {}
 
     static byte[] bytes(String value) {
         return value.getBytes(StandardCharsets.UTF_8);

@@ -76,12 +76,30 @@ final class LuaScript<R> {
             return number;
         }
         if (value instanceof byte[] bytes) {
-            return Long.parseLong(new String(bytes, StandardCharsets.US_ASCII));
+            return parseDecimal(bytes);
         }
         if (value instanceof String text) {
             return Long.parseLong(text);
         }
         throw new IllegalStateException("Unexpected value in the answer of " + resource + ": " + value);
+    }
+
+    /** A decimal integer in ASCII, read without an intermediate string. */
+    private static long parseDecimal(byte[] digits) {
+        int length = digits.length;
+        if (length == 0 || length > 18) {
+            return Long.parseLong(new String(digits, StandardCharsets.US_ASCII));
+        }
+        boolean negative = digits[0] == '-';
+        long value = 0;
+        for (int i = negative ? 1 : 0; i < length; i++) {
+            int digit = digits[i] - '0';
+            if (digit < 0 || digit > 9 || (negative && length == 1)) {
+                return Long.parseLong(new String(digits, StandardCharsets.US_ASCII));
+            }
+            value = value * 10 + digit;
+        }
+        return negative ? -value : value;
     }
 
     static String asText(Object value) {

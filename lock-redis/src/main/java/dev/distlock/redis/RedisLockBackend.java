@@ -61,8 +61,8 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
     @Override
     public Optional<RedisLease> tryAcquire(LockRequest request) throws InterruptedException {
         LockKey key = LockKey.of(request.key());
-        byte[] owner = LockScripts.bytes(request.owner().value());
-        byte[] holder = LockScripts.bytes(request.holder());
+        byte[] owner = LockScripts.ownerBytes(request.owner());
+        byte[] holder = LockScripts.holderBytes(request.holder());
         Deadline deadline = request.deadline();
         boolean mayWait = !deadline.hasPassed();
         Attempt attempt = acquireOnce(request, key, owner, holder, mayWait);

@@ -75,8 +75,8 @@ final class RedlockBackend implements LockBackend<RedisLease> {
     @Override
     public Optional<RedisLease> tryAcquire(LockRequest request) throws InterruptedException {
         LockKey key = LockKey.of(request.key());
-        byte[] owner = LockScripts.bytes(request.owner().value());
-        byte[] holder = LockScripts.bytes(request.holder());
+        byte[] owner = LockScripts.ownerBytes(request.owner());
+        byte[] holder = LockScripts.holderBytes(request.holder());
         Deadline deadline = request.deadline();
         long backoff = MIN_BACKOFF_NANOS;
         while (true) {
