@@ -41,20 +41,6 @@ public record HoldInfo(
         WRITE
     }
 
-    /** A plain lock's hold. */
-    public HoldInfo(
-            String key,
-            String fullKey,
-            String backend,
-            FencingToken token,
-            Instant heldSince,
-            Optional<Duration> leaseLeft,
-            boolean renewed,
-            boolean valid,
-            String owner) {
-        this(key, fullKey, backend, token, heldSince, leaseLeft, renewed, valid, owner, Kind.EXCLUSIVE);
-    }
-
     /** The same hold, marked as one of {@code kind}. */
     public HoldInfo withKind(Kind kind) {
         return new HoldInfo(key, fullKey, backend, token, heldSince, leaseLeft, renewed, valid, owner, kind);

@@ -257,7 +257,8 @@ final class Hold<L extends BackendLease> {
                 Optional.of(Duration.ofNanos(Math.max(0, left))),
                 renewed,
                 isValid(),
-                ownerName);
+                ownerName,
+                HoldInfo.Kind.EXCLUSIVE);
     }
 
     @Override
