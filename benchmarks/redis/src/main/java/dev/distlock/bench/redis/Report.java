@@ -49,17 +49,31 @@ final class Report {
                 + " `lock.acquire()` + `handle.close()`: one script round trip each, with a fencing token.\n");
         md.append("- *Spring Integration*: `RedisLockRegistry` (SPIN_LOCK, 60 s expiry), `lock()` + `unlock()`.\n");
         md.append("- *Redisson*: `RLock` with its defaults (watchdog 30 s), `lock()` + `unlock()`.\n\n");
-        md.append("| library | 1 thread ops/s | × raw | 8 threads ops/s | × raw |\n|---|---:|---:|---:|---:|\n");
+        md.append("| library | 1 thread ops/s | × raw | × raw, round median | 8 threads ops/s | × raw |"
+                + " × raw, round median |\n|---|---:|---:|---:|---:|---:|---:|\n");
         double raw1 = mean(single.get(Contenders.RAW));
         double raw8 = mean(eight.get(Contenders.RAW));
         single.forEach((name, values) -> md.append(String.format(
                 Locale.ROOT,
-                "| %s | %,.0f | %.2f | %,.0f | %.2f |%n",
+                "| %s | %,.0f | %.2f | %.2f | %,.0f | %.2f | %.2f |%n",
                 name,
                 mean(values),
                 mean(values) / raw1,
+                medianRatio(values, single.get(Contenders.RAW)),
                 mean(eight.get(name)),
-                mean(eight.get(name)) / raw8)));
+                mean(eight.get(name)) / raw8,
+                medianRatio(eight.get(name), eight.get(Contenders.RAW)))));
+        md.append("\n*× raw* divides the means over the rounds; *× raw, round median* is the median over the"
+                + " rounds of each round's ratio to the baseline's figure of that round, which a burst of load"
+                + " on the shared machine during one library's slice moves less.\n\n");
+        md.append("Per round (ops/s, 1 thread / 8 threads):\n\n");
+        single.forEach((name, values) -> {
+            md.append("- ").append(name).append(':');
+            for (int round = 0; round < values.length; round++) {
+                md.append(String.format(Locale.ROOT, " %,.0f / %,.0f", values[round], eight.get(name)[round]));
+                md.append(round + 1 < values.length ? ";" : "\n");
+            }
+        });
         md.append(String.format(
                 Locale.ROOT,
                 "%nHand-over: a holder releases in one client, a waiter blocked in `lock()`/`acquire()` in"
@@ -80,6 +94,17 @@ final class Report {
                 + " hand-over p50 ≤ 1 ms and p99 ≤ 5 ms. The 2 cores are shared with the server and with other"
                 + " builds; compare figures of one run only.\n");
         return md.toString();
+    }
+
+    /** The median over the rounds of {@code values[round] / baseline[round]}. */
+    private static double medianRatio(double[] values, double[] baseline) {
+        double[] ratios = new double[values.length];
+        for (int round = 0; round < values.length; round++) {
+            ratios[round] = values[round] / baseline[round];
+        }
+        Arrays.sort(ratios);
+        int middle = ratios.length / 2;
+        return ratios.length % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
     }
 
     private static double mean(double[] values) {
