@@ -110,6 +110,20 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
         return statement;
     }
 
+    /**
+     * Prepares a query that may wait for row locks (a {@code SELECT ... FOR UPDATE}), whose wait the
+     * database ends at {@code timeout}'s {@link CallTimeout#serverWaitMillis()} where it can say so
+     * in milliseconds, as for the take; run it with {@link #queryWaiting}.
+     */
+    PreparedStatement prepareWaiting(Connection connection, String sql, CallTimeout timeout) throws SQLException {
+        return prepare(connection, sql, timeout);
+    }
+
+    /** Runs a statement of {@link #prepareWaiting} and gives its rows. */
+    ResultSet queryWaiting(PreparedStatement statement) throws SQLException {
+        return statement.executeQuery();
+    }
+
     /** How waiters learn that a key was released: by polling, unless the database can tell them. */
     ReleaseSignals releaseSignals(DataSource dataSource, String address) {
         return ReleaseSignals.polling();

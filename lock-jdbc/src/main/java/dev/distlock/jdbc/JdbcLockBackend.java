@@ -68,8 +68,7 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
         ReleaseSignals.Subscription released = null;
         try {
             for (int poll = 0; ; ) {
-                // A statement slower than the lease is of no use: the lease would be over when it answered.
-                CallTimeout timeout = CallTimeout.until(deadline, min(request.leaseTime(), MAX_STATEMENT_WAIT));
+                CallTimeout timeout = attemptTimeout(deadline, request.leaseTime());
                 long requestedAt = System.nanoTime();
                 OptionalLong fence = take(ready, attempt, timeout, deadline);
                 if (fence.isPresent()) {
@@ -167,7 +166,15 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
         return setup.database(key, timeout);
     }
 
-    private static CallTimeout upkeepTimeout(Duration leaseTime) {
+    /**
+     * The bound of one attempt to acquire: the deadline, and at most the lease (a statement slower
+     * than the lease is of no use: the lease would be over when it answered).
+     */
+    static CallTimeout attemptTimeout(Deadline deadline, Duration leaseTime) {
+        return CallTimeout.until(deadline, min(leaseTime, MAX_STATEMENT_WAIT));
+    }
+
+    static CallTimeout upkeepTimeout(Duration leaseTime) {
         return CallTimeout.of(min(leaseTime.dividedBy(3), MAX_STATEMENT_WAIT));
     }
 

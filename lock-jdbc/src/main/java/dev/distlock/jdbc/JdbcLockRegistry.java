@@ -126,7 +126,7 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
                     new JdbcLockBackend(setup),
                     tableName,
                     options(),
-                    JdbcReadWriteBackend.locks(dataSource, tableName.value(), initializeSchema, options()));
+                    JdbcReadWriteBackend.locks(setup, initializeSchema, options()));
         }
     }
 }

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 
 /**
  * One side (read or write) of JDBC read/write locks over {@link JdbcReadWriteTable}. Waiters poll
@@ -35,10 +34,13 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
         this.mode = mode;
     }
 
-    /** Read/write locks in the table beside {@code lockTable}, checked (or created) on first use. */
-    static ReadWriteLocks locks(
-            DataSource dataSource, String lockTable, boolean initializeSchema, RegistryOptions options) {
-        JdbcReadWriteTable table = new JdbcReadWriteTable(dataSource, lockTable, initializeSchema);
+    /**
+     * Read/write locks in the table beside the lock table, on the same database connected on first
+     * use, the table checked (or created) on first use.
+     */
+    static ReadWriteLocks locks(LockTableSetup setup, boolean initializeSchema, RegistryOptions options) {
+        JdbcReadWriteTable table =
+                new JdbcReadWriteTable(setup, setup.tableName().value(), initializeSchema);
         return new ReadWriteLocks(
                 new JdbcReadWriteBackend(table, LockMode.WRITE),
                 new JdbcReadWriteBackend(table, LockMode.READ),
@@ -60,20 +62,30 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
         return JdbcLockBackend.MAX_KEY_LENGTH;
     }
 
+    /**
+     * Polls until granted or the deadline passes; each poll is bounded like the plain lock's
+     * attempts (see {@link CallTimeout}), so no call outlives its wait time by more than their slack.
+     * A waiting writer that gives up withdraws its intent, unless the database just failed it.
+     */
     @Override
     public Optional<Lease> tryAcquire(LockRequest request) throws InterruptedException {
         Deadline deadline = request.deadline();
         long intent = mode == LockMode.WRITE && !deadline.hasPassed() ? micros(INTENT) : 0;
         long pause = FIRST_POLL_NANOS;
-        boolean granted = false;
+        boolean withdraw = intent > 0;
         try {
             while (true) {
+                CallTimeout timeout = JdbcLockBackend.attemptTimeout(deadline, request.leaseTime());
                 long requestedAt = System.nanoTime();
-                long token = attempt(request, intent);
+                long token = attempt(request, intent, timeout);
                 if (token > 0) {
-                    granted = true;
-                    return Optional.of(
-                            new Lease(request.key(), request.owner().value(), FencingToken.of(token), requestedAt));
+                    withdraw = false;
+                    return Optional.of(new Lease(
+                            request.key(),
+                            request.owner().value(),
+                            FencingToken.of(token),
+                            requestedAt,
+                            request.leaseTime()));
                 }
                 if (deadline.hasPassed()) {
                     return Optional.empty();
@@ -82,17 +94,28 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
                 TimeUnit.NANOSECONDS.sleep(Math.min(jittered, deadline.remainingNanos()));
                 pause = Math.min(MAX_POLL_NANOS, pause * 2);
             }
+        } catch (RuntimeException e) {
+            // A database that failed the attempt would most likely fail the withdrawal too, after
+            // another timeout; the intent ends by itself (at most INTENT).
+            withdraw = false;
+            throw e;
         } finally {
-            if (!granted && intent > 0) {
-                withdrawQuietly(request);
+            if (withdraw) {
+                withdrawQuietly(request, deadline);
             }
         }
     }
 
-    private long attempt(LockRequest request, long intent) throws InterruptedException {
+    private long attempt(LockRequest request, long intent, CallTimeout timeout) throws InterruptedException {
         try {
             return table.attempt(
-                    request.key(), mode, request.owner(), micros(request.leaseTime()), intent, request.holder());
+                    request.key(),
+                    mode,
+                    request.owner(),
+                    micros(request.leaseTime()),
+                    intent,
+                    request.holder(),
+                    timeout);
         } catch (RuntimeException e) {
             if (Thread.interrupted()) {
                 // The driver gave up its statement because of the interrupt; what it did was rolled back.
@@ -104,9 +127,9 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
     }
 
     /** A failed withdrawal must not hide why the wait ended; the intent then ends by itself. */
-    private void withdrawQuietly(LockRequest request) {
+    private void withdrawQuietly(LockRequest request, Deadline deadline) {
         try {
-            table.withdraw(request.key(), request.owner().value());
+            table.withdraw(request.key(), request.owner().value(), CallTimeout.until(deadline, INTENT));
         } catch (RuntimeException e) {
             // Readers queue behind the intent until it ends (at most INTENT).
         }
@@ -114,12 +137,13 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
 
     @Override
     public boolean renew(Lease lease, Duration leaseTime) {
-        return table.renew(lease.key(), mode, lease.owner(), micros(leaseTime));
+        return table.renew(
+                lease.key(), mode, lease.owner(), micros(leaseTime), JdbcLockBackend.upkeepTimeout(leaseTime));
     }
 
     @Override
     public boolean release(Lease lease) {
-        return table.release(lease.key(), mode, lease.owner());
+        return table.release(lease.key(), mode, lease.owner(), JdbcLockBackend.upkeepTimeout(lease.leaseTime()));
     }
 
     /** A lease in whole microseconds for the database, rounded up (the engine's view rounds down). */
@@ -132,5 +156,6 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
     }
 
     /** A read or write hold in the table. */
-    record Lease(String key, String owner, FencingToken token, long grantRequestedAtNanos) implements BackendLease {}
+    record Lease(String key, String owner, FencingToken token, long grantRequestedAtNanos, Duration leaseTime)
+            implements BackendLease {}
 }

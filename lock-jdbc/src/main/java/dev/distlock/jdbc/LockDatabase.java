@@ -104,11 +104,36 @@ final class LockDatabase {
      * the connection's network timeout bounds every read from the database.
      */
     <T> T run(String key, CallTimeout timeout, Work<T> work) {
+        try {
+            return call(timeout, false, work);
+        } catch (SQLException e) {
+            throw failure(key, e);
+        }
+    }
+
+    /**
+     * As {@link #run}, but always in one transaction (auto-commit is switched off for it and back
+     * on after), and failures reach the caller as they are.
+     */
+    <T> T transaction(CallTimeout timeout, Work<T> work) throws SQLException {
+        return call(timeout, true, work);
+    }
+
+    /** As {@link #run}, failures as they are. */
+    <T> T call(CallTimeout timeout, Work<T> work) throws SQLException {
+        return call(timeout, false, work);
+    }
+
+    private <T> T call(CallTimeout timeout, boolean transaction, Work<T> work) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             int networkTimeout = limitNetworkWait(connection, timeout);
             try {
-                if (connection.getAutoCommit()) {
+                boolean autoCommit = connection.getAutoCommit();
+                if (autoCommit && !transaction) {
                     return work.run(connection);
+                }
+                if (autoCommit) {
+                    connection.setAutoCommit(false);
                 }
                 try {
                     T result = work.run(connection);
@@ -117,12 +142,14 @@ final class LockDatabase {
                 } catch (SQLException | RuntimeException e) {
                     rollbackQuietly(connection, e);
                     throw e;
+                } finally {
+                    if (autoCommit) {
+                        restoreAutoCommit(connection);
+                    }
                 }
             } finally {
                 restoreNetworkWait(connection, networkTimeout);
             }
-        } catch (SQLException e) {
-            throw failure(key, e);
         }
     }
 
@@ -174,6 +201,17 @@ final class LockDatabase {
         try {
             if (!connection.isClosed()) {
                 connection.setNetworkTimeout(DIRECT, networkTimeout);
+            }
+        } catch (SQLException e) {
+            // The connection broke during the call; the pool checks it before lending it again.
+        }
+    }
+
+    /** Gives the connection back auto-committing, as it was lent (a broken one is discarded by the pool anyway). */
+    private static void restoreAutoCommit(Connection connection) {
+        try {
+            if (!connection.isClosed()) {
+                connection.setAutoCommit(true);
             }
         } catch (SQLException e) {
             // The connection broke during the call; the pool checks it before lending it again.

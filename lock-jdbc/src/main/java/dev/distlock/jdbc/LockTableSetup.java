@@ -120,11 +120,11 @@ final class LockTableSetup implements AutoCloseable {
     }
 
     private Ready setUp(String key, CallTimeout timeout) {
-        LockDatabase db = database(key, capped(timeout));
+        LockDatabase db = database(key, setUpTimeout(timeout));
         LockSchema schema = new LockSchema(db);
-        schema.check(initializeSchema, key, capped(timeout));
+        schema.check(initializeSchema, key, setUpTimeout(timeout));
         LockTable table = new LockTable(db);
-        Duration offset = measureClockOffset(table, db.address, capped(timeout));
+        Duration offset = measureClockOffset(table, db.address, setUpTimeout(timeout));
         synchronized (this) {
             if (closed) {
                 throw new LockBackendException(JdbcLockBackend.NAME, db.address, key, "the registry is closed");
@@ -163,7 +163,7 @@ final class LockTableSetup implements AutoCloseable {
     }
 
     /** The call's time for the set-up statements, at least {@link #SET_UP_FLOOR}, at most {@link #SET_UP_CAP} each. */
-    private static CallTimeout capped(CallTimeout timeout) {
+    static CallTimeout setUpTimeout(CallTimeout timeout) {
         Deadline deadline = timeout.deadline().remaining().compareTo(SET_UP_FLOOR) < 0
                 ? Deadline.after(SET_UP_FLOOR)
                 : timeout.deadline();

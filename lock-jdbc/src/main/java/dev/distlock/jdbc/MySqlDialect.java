@@ -75,13 +75,7 @@ final class MySqlDialect extends Dialect {
      */
     @Override
     OptionalLong take(Connection connection, Attempt attempt, CallTimeout timeout) throws SQLException {
-        String sql = mariaDb
-                ? String.format(
-                        Locale.ROOT,
-                        "SET STATEMENT max_statement_time=%.3f FOR %s",
-                        timeout.serverWaitMillis() / 1000.0,
-                        take)
-                : take;
+        String sql = mariaDb ? maxStatementTime(timeout) + take : take;
         try (PreparedStatement statement = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
             if (!mariaDb) {
                 statement.setQueryTimeout(timeout.querySeconds());
@@ -93,6 +87,19 @@ final class MySqlDialect extends Dialect {
                 return value > 0 ? OptionalLong.of(value) : OptionalLong.empty();
             }
         }
+    }
+
+    /** MariaDB: bounded by max_statement_time, in fractions of a second; MySQL by the query timeout. */
+    @Override
+    PreparedStatement prepareWaiting(Connection connection, String sql, CallTimeout timeout) throws SQLException {
+        return mariaDb
+                ? connection.prepareStatement(maxStatementTime(timeout) + sql)
+                : prepare(connection, sql, timeout);
+    }
+
+    private static String maxStatementTime(CallTimeout timeout) {
+        return String.format(
+                Locale.ROOT, "SET STATEMENT max_statement_time=%.3f FOR ", timeout.serverWaitMillis() / 1000.0);
     }
 
     /** 1205 lock wait timeout, 1317 query interrupted, 1969 MariaDB's max_statement_time, 3024 MySQL's max_execution_time. */

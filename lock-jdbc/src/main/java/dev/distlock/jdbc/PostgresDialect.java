@@ -99,6 +99,20 @@ final class PostgresDialect extends Dialect {
         }
     }
 
+    /** Bounded by {@code lock_timeout} for the rest of the transaction, set in the same round trip. */
+    @Override
+    PreparedStatement prepareWaiting(Connection connection, String sql, CallTimeout timeout) throws SQLException {
+        return connection.prepareStatement(
+                "SELECT set_config('lock_timeout', '" + timeout.serverWaitMillis() + "ms', true);\n" + sql);
+    }
+
+    @Override
+    ResultSet queryWaiting(PreparedStatement statement) throws SQLException {
+        statement.execute(); // the set_config row
+        statement.getMoreResults();
+        return statement.getResultSet();
+    }
+
     @Override
     ReleaseSignals releaseSignals(DataSource dataSource, String address) {
         return PostgresNotifications.available()

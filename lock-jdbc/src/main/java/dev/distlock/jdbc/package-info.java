@@ -11,7 +11,10 @@
  * beside it on first use (so a registry can be built while the database is down, and a failed
  * set-up is tried again by the next call); {@code JdbcLockBackend} is the lock logic; {@link
  * dev.distlock.jdbc.TableUpkeep} frees and sweeps rows in the background; {@link
- * dev.distlock.jdbc.ReleaseSignals} wakes waiters.
+ * dev.distlock.jdbc.ReleaseSignals} wakes waiters. Read/write locks: {@code JdbcReadWriteBackend}
+ * polls, {@code JdbcReadWriteTable} decides, {@code ReadWriteRows} runs the row statements of one
+ * call, {@code ReadWriteSchema} checks the {@code _rw} table and {@code ReadWriteStatements} holds
+ * its SQL.
  *
  * <p>Server state: a row exists while its key is held. A release deletes it once the database
  * clock has passed its fence (otherwise it only clears the owner); rows nobody released are
@@ -23,7 +26,10 @@
  * seconds (H2 by its {@code LOCK_TIMEOUT}). A database that stops answering is given up by the
  * connection's network timeout, 150 ms after that, so a call ends at most about 250 ms after its
  * wait time. An attempt that failed after sending its statement frees the row it may have taken
- * before it throws (in the background when no wait time is left). Renewals and releases are
+ * before it throws (in the background when no wait time is left). Read/write locks are bounded the
+ * same way: each poll's transaction has the query and network timeouts of the time left, and the
+ * wait for the key's anchor row is ended by the database (PostgreSQL's {@code lock_timeout},
+ * MariaDB's {@code max_statement_time}). Renewals and releases are
  * bounded by a third of the lease. Not bounded by the wait time: waiting for a pooled connection,
  * which only the pool's own timeout ends (keep HikariCP's {@code connectionTimeout} no longer than
  * the wait times used).

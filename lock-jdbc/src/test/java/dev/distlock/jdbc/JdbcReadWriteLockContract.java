@@ -44,11 +44,11 @@ abstract class JdbcReadWriteLockContract extends ReadWriteLockContract {
             String table = TestDatabase.uniqueTableName("rw");
             HikariDataSource poolA = database().pool("distlock-rw-a", 8);
             HikariDataSource poolB = database().pool("distlock-rw-b", 8);
-            try (JdbcLockRegistry setUp = JdbcLockRegistry.builder(poolA)
+            try (JdbcLockRegistry setUp = TestDatabase.created(JdbcLockRegistry.builder(poolA)
                     .tableName(table)
                     .initializeSchema(true)
-                    .build()) {
-                // The read/write table is created on first use.
+                    .build())) {
+                // The lock table is created by the start-up check, the read/write table on first use.
                 setUp.readWriteLock("set-up")
                         .readLock()
                         .tryAcquire(java.time.Duration.ZERO)

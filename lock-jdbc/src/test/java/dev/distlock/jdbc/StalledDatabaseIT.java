@@ -3,6 +3,7 @@ package dev.distlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import java.time.Duration;
@@ -12,10 +13,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** A database that stops answering fails a waiter within its wait time plus a small slack, never hangs it. */
+/**
+ * A database that stops answering fails a waiter within its wait time plus a small slack, never
+ * hangs it: plain locks and both sides of read/write locks.
+ */
 class StalledDatabaseIT {
 
     private static final Duration WAIT = Duration.ofSeconds(2);
@@ -26,6 +31,44 @@ class StalledDatabaseIT {
     /** Thread scheduling on a shared test machine. */
     private static final Duration NOISE = Duration.ofMillis(250);
 
+    /** Which lock of a key a test holds and waits for: (registry, key) to the lock. */
+    private enum Kind {
+        PLAIN((registry, key) -> registry.obtain(key)),
+        READ_BEHIND_WRITER(
+                (registry, key) -> registry.readWriteLock(key).writeLock(),
+                (registry, key) -> registry.readWriteLock(key).readLock()),
+        WRITE_BEHIND_READER(
+                (registry, key) -> registry.readWriteLock(key).readLock(),
+                (registry, key) -> registry.readWriteLock(key).writeLock());
+
+        final BiFunction<JdbcLockRegistry, String, FencedLock> held;
+        final BiFunction<JdbcLockRegistry, String, FencedLock> awaited;
+
+        Kind(BiFunction<JdbcLockRegistry, String, FencedLock> both) {
+            this(both, both);
+        }
+
+        Kind(
+                BiFunction<JdbcLockRegistry, String, FencedLock> held,
+                BiFunction<JdbcLockRegistry, String, FencedLock> awaited) {
+            this.held = held;
+            this.awaited = awaited;
+        }
+    }
+
+    /** A key held through a direct pool, and a registry that waits for it through a proxy that can stall. */
+    private record Stalling(JdbcLockRegistry waiter, StallingProxy proxy, LockHandle held, String key, Kind kind) {
+
+        FencedLock awaited() {
+            return kind.awaited.apply(waiter, key);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Scenario {
+        void run(Stalling stalling) throws Exception;
+    }
+
     /**
      * PostgreSQL's driver cancels a statement at its query timeout over a second connection, and
      * the statement waits for that cancel request, which a silent database never answers, for up
@@ -35,16 +78,11 @@ class StalledDatabaseIT {
         return database == TestDatabase.POSTGRESQL ? "cancelSignalTimeout=1" : null;
     }
 
-    @ParameterizedTest
-    @EnumSource(
-            value = TestDatabase.class,
-            names = {"POSTGRESQL", "MARIADB"})
-    void waiterFailsWithTheKeyAndAddressSoonAfterItsWaitTimeWhenTheDatabaseGoesSilent(TestDatabase database)
-            throws Exception {
+    /** Runs {@code scenario} with the lock of {@code kind} held, the waiting registry not yet stalled. */
+    private static void withHeldKey(TestDatabase database, Kind kind, Scenario scenario) throws Exception {
         database.require();
         String table = TestDatabase.uniqueTableName("stalled");
         String key = "stalled-" + System.nanoTime();
-        ExecutorService waiterThread = Executors.newSingleThreadExecutor();
         try (HikariDataSource direct = database.pool("distlock-direct", 2);
                 JdbcLockRegistry holder = JdbcLockRegistry.builder(direct)
                         .tableName(table)
@@ -55,12 +93,71 @@ class StalledDatabaseIT {
                         database.poolThrough("distlock-via-proxy", proxy.port(), cancelSignalTimeout(database));
                 JdbcLockRegistry waiter =
                         JdbcLockRegistry.builder(viaProxy).tableName(table).build();
-                LockHandle held = holder.obtain(key).acquire()) {
+                LockHandle held = kind.held.apply(holder, key).acquire()) {
+            try {
+                scenario.run(new Stalling(waiter, proxy, held, key, kind));
+                assertThat(held.isValid()).isTrue();
+            } finally {
+                proxy.close(); // the pool's new connections fail fast instead of waiting on silence at shut-down
+            }
+        } finally {
+            try (HikariDataSource cleanup = database.pool("distlock-cleanup", 1)) {
+                database.dropTable(cleanup, table);
+                database.dropTable(cleanup, table + "_rw");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = TestDatabase.class,
+            names = {"POSTGRESQL", "MARIADB"})
+    void waiterFailsWithTheKeyAndAddressSoonAfterItsWaitTimeWhenTheDatabaseGoesSilent(TestDatabase database)
+            throws Exception {
+        withHeldKey(database, Kind.PLAIN, stalling -> waiterFailsSoonAfterItsWaitTime(database, stalling));
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = TestDatabase.class,
+            names = {"POSTGRESQL", "MARIADB"})
+    void readerBehindAWriterFailsSoonAfterItsWaitTimeWhenTheDatabaseGoesSilent(TestDatabase database) throws Exception {
+        withHeldKey(database, Kind.READ_BEHIND_WRITER, stalling -> waiterFailsSoonAfterItsWaitTime(database, stalling));
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = TestDatabase.class,
+            names = {"POSTGRESQL", "MARIADB"})
+    void writerBehindAReaderFailsSoonAfterItsWaitTimeWhenTheDatabaseGoesSilent(TestDatabase database) throws Exception {
+        withHeldKey(
+                database, Kind.WRITE_BEHIND_READER, stalling -> waiterFailsSoonAfterItsWaitTime(database, stalling));
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = TestDatabase.class,
+            names = {"POSTGRESQL", "MARIADB"})
+    void zeroWaitAttemptEndsWithinTheSlackWhenTheDatabaseIsSilent(TestDatabase database) throws Exception {
+        withHeldKey(database, Kind.PLAIN, stalling -> zeroWaitEndsWithinTheSlack(database, stalling));
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = TestDatabase.class,
+            names = {"POSTGRESQL", "MARIADB"})
+    void zeroWaitReadAttemptEndsWithinTheSlackWhenTheDatabaseIsSilent(TestDatabase database) throws Exception {
+        withHeldKey(database, Kind.READ_BEHIND_WRITER, stalling -> zeroWaitEndsWithinTheSlack(database, stalling));
+    }
+
+    private static void waiterFailsSoonAfterItsWaitTime(TestDatabase database, Stalling stalling) throws Exception {
+        ExecutorService waiterThread = Executors.newSingleThreadExecutor();
+        try {
             long start = System.nanoTime();
             Future<Optional<LockHandle>> waiting =
-                    waiterThread.submit(() -> waiter.obtain(key).tryAcquire(WAIT));
+                    waiterThread.submit(() -> stalling.awaited().tryAcquire(WAIT));
             Thread.sleep(300); // the waiter polls, borrowing connections that were in use moments ago
-            proxy.stall();
+            stalling.proxy().stall();
 
             Throwable failure = null;
             try {
@@ -71,55 +168,35 @@ class StalledDatabaseIT {
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             assertThat(failure)
                     .isInstanceOf(LockBackendException.class)
-                    .hasMessageContaining(key)
+                    .hasMessageContaining(stalling.key())
                     .hasMessageContaining(database.hostPart());
             assertThat(took).isLessThan(WAIT.plus(SLACK).plus(NOISE));
-            assertThat(held.isValid()).isTrue();
-            proxy.close(); // the pool's new connections fail fast instead of waiting on silence at shut-down
         } finally {
             waiterThread.shutdownNow();
-            try (HikariDataSource cleanup = database.pool("distlock-cleanup", 1)) {
-                database.dropTable(cleanup, table);
-            }
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(
-            value = TestDatabase.class,
-            names = {"POSTGRESQL", "MARIADB"})
-    void zeroWaitAttemptEndsWithinTheSlackWhenTheDatabaseIsSilent(TestDatabase database) throws Exception {
-        database.require();
-        String table = TestDatabase.uniqueTableName("silent");
-        String key = "silent-" + System.nanoTime();
-        try (HikariDataSource direct = database.pool("distlock-direct", 2);
-                JdbcLockRegistry holder = JdbcLockRegistry.builder(direct)
-                        .tableName(table)
-                        .initializeSchema(true)
-                        .build();
-                StallingProxy proxy = new StallingProxy(database.host(), database.port());
-                HikariDataSource viaProxy =
-                        database.poolThrough("distlock-via-proxy", proxy.port(), cancelSignalTimeout(database));
-                JdbcLockRegistry waiter =
-                        JdbcLockRegistry.builder(viaProxy).tableName(table).build();
-                LockHandle held = holder.obtain(key).acquire()) {
-            // A connection used moments ago is lent without the pool's own validation round trip.
-            assertThat(waiter.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
-            proxy.stall();
+    private static void zeroWaitEndsWithinTheSlack(TestDatabase database, Stalling stalling) throws Exception {
+        // A connection used moments ago is lent without the pool's own validation round trip.
+        assertThat(stalling.awaited().tryAcquire(Duration.ZERO)).isEmpty();
+        stalling.proxy().stall();
 
+        ExecutorService attemptThread = Executors.newSingleThreadExecutor();
+        try {
             long start = System.nanoTime();
+            Future<Optional<LockHandle>> attempt =
+                    attemptThread.submit(() -> stalling.awaited().tryAcquire(Duration.ZERO));
             try {
-                assertThat(waiter.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
-            } catch (LockBackendException expected) {
-                assertThat(expected).hasMessageContaining(key).hasMessageContaining(database.hostPart());
+                assertThat(attempt.get(30, TimeUnit.SECONDS)).isEmpty();
+            } catch (ExecutionException e) {
+                assertThat(e.getCause())
+                        .isInstanceOf(LockBackendException.class)
+                        .hasMessageContaining(stalling.key())
+                        .hasMessageContaining(database.hostPart());
             }
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(SLACK.plus(NOISE));
-            assertThat(held.isValid()).isTrue();
-            proxy.close();
         } finally {
-            try (HikariDataSource cleanup = database.pool("distlock-cleanup", 1)) {
-                database.dropTable(cleanup, table);
-            }
+            attemptThread.shutdownNow();
         }
     }
 }

@@ -1,0 +1,117 @@
+package dev.distlock.jdbc;
+
+import dev.distlock.core.rw.LockMode;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * The row operations of one call on the read/write table, on its connection, each statement
+ * bounded by the call's {@link CallTimeout}: by the query timeout, and the wait for the key's
+ * anchor row by the database itself where it can (see {@link Dialect#prepareWaiting}).
+ */
+final class ReadWriteRows {
+
+    /** What a key's rows say, as seen by {@code owner}: its writer, whether readers hold it, whether another writer waits. */
+    record Holds(String writer, boolean readers, boolean writerWaiting) {}
+
+    private final Connection connection;
+    private final ReadWriteStatements sql;
+    private final Dialect dialect;
+    private final CallTimeout timeout;
+
+    ReadWriteRows(Connection connection, ReadWriteStatements sql, Dialect dialect, CallTimeout timeout) {
+        this.connection = connection;
+        this.sql = sql;
+        this.dialect = dialect;
+        this.timeout = timeout;
+    }
+
+    ReadWriteStatements sql() {
+        return sql;
+    }
+
+    /** Locks the key's anchor row; {fence, database now in µs}, or null when the key has none. */
+    long[] lockAnchor(String key) throws SQLException {
+        try (PreparedStatement select = dialect.prepareWaiting(connection, sql.lockAnchor, timeout)) {
+            select.setString(1, key);
+            try (ResultSet row = dialect.queryWaiting(select)) {
+                return row.next() ? new long[] {row.getLong(1), row.getLong(2)} : null;
+            }
+        }
+    }
+
+    /**
+     * Inserts the key's anchor row; one inserted meanwhile by someone else is as good. Two inserts of
+     * an anchor just deleted can deadlock on MySQL; the loser looks again, as after a duplicate.
+     */
+    void insertAnchor(String key) throws SQLException {
+        try {
+            insert(key, "", 'a', 0, 0, "");
+        } catch (SQLException e) {
+            if (e.getSQLState() == null || !(e.getSQLState().startsWith("23") || isDeadlock(e))) {
+                throw e;
+            }
+        }
+    }
+
+    Holds holds(String key, String owner) throws SQLException {
+        String writer = null;
+        boolean readers = false;
+        boolean writerWaiting = false;
+        try (PreparedStatement select = dialect.prepare(connection, sql.holds, timeout)) {
+            select.setString(1, key);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    switch (rows.getString(2).charAt(0)) {
+                        case 'w' -> writer = rows.getString(1);
+                        case 'r' -> readers = true;
+                        case 'q' -> writerWaiting |= !rows.getString(1).equals(owner);
+                        default -> {}
+                    }
+                }
+            }
+        }
+        return new Holds(writer, readers, writerWaiting);
+    }
+
+    boolean hasLiveRows(String key, long now) throws SQLException {
+        try (PreparedStatement select = dialect.prepare(connection, sql.liveRows, timeout)) {
+            select.setString(1, key);
+            select.setLong(2, now);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next();
+            }
+        }
+    }
+
+    void insert(String key, String owner, char mode, long expires, long fence, String holder) throws SQLException {
+        try (PreparedStatement insert = dialect.prepare(connection, sql.insert, timeout)) {
+            insert.setString(1, key);
+            insert.setString(2, owner);
+            insert.setString(3, String.valueOf(mode));
+            insert.setLong(4, expires);
+            insert.setLong(5, fence);
+            insert.setString(6, holder);
+            insert.executeUpdate();
+        }
+    }
+
+    int update(String statement, Object... parameters) throws SQLException {
+        try (PreparedStatement update = dialect.prepare(connection, statement, timeout)) {
+            for (int i = 0; i < parameters.length; i++) {
+                update.setObject(i + 1, parameters[i]);
+            }
+            return update.executeUpdate();
+        }
+    }
+
+    static String code(LockMode mode) {
+        return mode == LockMode.READ ? "r" : "w";
+    }
+
+    static boolean isDeadlock(SQLException e) {
+        return "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState());
+    }
+}

@@ -1,0 +1,84 @@
+package dev.distlock.jdbc;
+
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The read/write table ({@code <lock table>_rw}), checked (or created) by the first read/write
+ * call, within that call's time, so registries that never use read/write locks need none. A
+ * failed check is not kept: the next call checks again.
+ */
+final class ReadWriteSchema {
+
+    /** The database and the statements once the table was found usable. */
+    record Checked(LockDatabase db, ReadWriteStatements sql) {}
+
+    private final LockTableSetup setup;
+    private final String lockTable;
+    private final boolean initializeSchema;
+    private volatile Checked checked;
+
+    ReadWriteSchema(LockTableSetup setup, String lockTable, boolean initializeSchema) {
+        this.setup = setup;
+        this.lockTable = lockTable;
+        this.initializeSchema = initializeSchema;
+    }
+
+    String address() {
+        return setup.address() + " table " + tableName();
+    }
+
+    String tableName() {
+        return lockTable + "_rw";
+    }
+
+    /**
+     * The usable table; connects first if no call has yet.
+     *
+     * @throws SQLException when the database failed the check
+     * @throws IllegalStateException when the table is missing and may not be created, with its DDL
+     */
+    Checked checked(String key, CallTimeout timeout) throws SQLException {
+        Checked current = checked;
+        if (current != null) {
+            return current;
+        }
+        LockDatabase db = setup.database(key, timeout);
+        synchronized (this) {
+            if (checked == null) {
+                ReadWriteStatements sql = new ReadWriteStatements(db.dialect, lockTable);
+                check(db, sql, LockTableSetup.setUpTimeout(timeout));
+                checked = new Checked(db, sql);
+            }
+            return checked;
+        }
+    }
+
+    private void check(LockDatabase db, ReadWriteStatements sql, CallTimeout timeout) throws SQLException {
+        if (initializeSchema) {
+            db.call(timeout, connection -> {
+                try (Statement create = connection.createStatement()) {
+                    create.execute(sql.ddl);
+                }
+                return null;
+            });
+            return;
+        }
+        try {
+            db.call(timeout, connection -> {
+                try (Statement select = connection.createStatement()) {
+                    select.executeQuery(sql.probe).close();
+                }
+                return null;
+            });
+        } catch (SQLException e) {
+            if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+                throw e; // the database, not the table
+            }
+            throw new IllegalStateException(
+                    "The read/write lock table " + sql.table + " does not exist in " + db.address
+                            + ". Create it with:\n" + sql.ddl + "\nor build the registry with initializeSchema(true).",
+                    e);
+        }
+    }
+}
