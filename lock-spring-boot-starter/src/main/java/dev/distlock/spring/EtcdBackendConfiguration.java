@@ -57,7 +57,7 @@ class EtcdBackendConfiguration {
          * etcd's default policy wants at least 5s between pings and none without a stream, and
          * answers others with GOAWAY "too_many_pings".
          */
-        static ClientBuilder clientBuilder(DistributedLockProperties.Etcd etcd) {
+        static ClientBuilder clientBuilder(EtcdLockProperties etcd) {
             // Requests refuse a member cut off from the leader, so the client moves on to another endpoint.
             ClientBuilder builder = EtcdLockRegistry.requireLeader(Client.builder())
                     .endpoints(endpoints(etcd).toArray(String[]::new))
@@ -68,7 +68,7 @@ class EtcdBackendConfiguration {
                 builder.user(bytes(etcd.getUsername()))
                         .password(bytes(PropertyChecks.notBlank("etcd.password", etcd.getPassword())));
             }
-            DistributedLockProperties.Etcd.Tls tls = etcd.getTls();
+            EtcdLockProperties.Tls tls = etcd.getTls();
             if (tls.getCaFile() != null || tls.getCertFile() != null) {
                 configureTls(builder, tls);
             }
@@ -80,7 +80,7 @@ class EtcdBackendConfiguration {
             return new StarterClientEndpoints(String.join(",", endpoints(properties.getEtcd())));
         }
 
-        private static List<String> endpoints(DistributedLockProperties.Etcd etcd) {
+        private static List<String> endpoints(EtcdLockProperties etcd) {
             List<String> endpoints = etcd.getEndpoints();
             if (endpoints == null
                     || endpoints.isEmpty()
@@ -92,7 +92,7 @@ class EtcdBackendConfiguration {
         }
     }
 
-    private static void configureTls(ClientBuilder builder, DistributedLockProperties.Etcd.Tls tls) {
+    private static void configureTls(ClientBuilder builder, EtcdLockProperties.Tls tls) {
         if ((tls.getCertFile() == null) != (tls.getKeyFile() == null)) {
             throw PropertyChecks.invalid(
                     "etcd.tls.cert-file",

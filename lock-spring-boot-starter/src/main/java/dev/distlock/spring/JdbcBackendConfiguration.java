@@ -2,7 +2,7 @@ package dev.distlock.spring;
 
 import dev.distlock.core.LockRegistry;
 import dev.distlock.jdbc.JdbcLockRegistry;
-import dev.distlock.spring.DistributedLockProperties.SchemaInitialization;
+import dev.distlock.spring.JdbcLockProperties.SchemaInitialization;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -33,7 +33,7 @@ class JdbcBackendConfiguration {
                     "Add spring-boot-starter-jdbc and a JDBC driver and set spring.datasource.url, mark one"
                             + " DataSource @Primary, or choose another distributed-lock.backend.");
         }
-        DistributedLockProperties.Jdbc jdbc = properties.getJdbc();
+        JdbcLockProperties jdbc = properties.getJdbc();
         JdbcLockRegistry.Builder builder = JdbcLockRegistry.builder(dataSource)
                 .tableName(PropertyChecks.notBlank("jdbc.table-name", jdbc.getTableName()))
                 .initializeSchema(initializeSchema(jdbc.getInitializeSchema(), dataSource))

@@ -36,8 +36,8 @@ class RedisBackendConfiguration {
     @ConditionalOnMissingBean(LockRegistry.class)
     LockRegistrySupport lockRegistry(
             DistributedLockProperties properties, ObjectProvider<RedisConnectionFactory> connectionFactories) {
-        DistributedLockProperties.Redis redis = properties.getRedis();
-        if (redis.getMode() == DistributedLockProperties.RedisMode.REDLOCK) {
+        RedisLockProperties redis = properties.getRedis();
+        if (redis.getMode() == RedisLockProperties.RedisMode.REDLOCK) {
             // The builder checks the nodes (at least three, each a redis:// URI); the report names the property.
             RedlockLockRegistry.Builder redlock = RedlockLockRegistry.builder()
                     .nodeUris(redis.getRedlockNodes())

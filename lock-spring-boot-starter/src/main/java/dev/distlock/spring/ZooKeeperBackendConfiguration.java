@@ -18,7 +18,7 @@ class ZooKeeperBackendConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     CuratorFramework distributedLockCuratorFramework(DistributedLockProperties properties) {
-        DistributedLockProperties.ZooKeeper zookeeper = properties.getZookeeper();
+        ZooKeeperLockProperties zookeeper = properties.getZookeeper();
         Duration sessionTimeout = PropertyChecks.positive("zookeeper.session-timeout", zookeeper.getSessionTimeout());
         CuratorFramework client = CuratorFrameworkFactory.builder()
                 .connectString(PropertyChecks.notBlank("zookeeper.connect-string", zookeeper.getConnectString()))

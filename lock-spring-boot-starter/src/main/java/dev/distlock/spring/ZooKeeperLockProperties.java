@@ -1,0 +1,40 @@
+package dev.distlock.spring;
+
+import java.time.Duration;
+
+/** ZooKeeper backend settings; used to build a CuratorFramework when the application has none. */
+public class ZooKeeperLockProperties {
+
+    /** ZooKeeper connect string: host:port pairs separated by commas. */
+    private String connectString = "127.0.0.1:2181";
+
+    /** ZooKeeper node under which the lock nodes live. */
+    private String rootPath = "/distlock";
+
+    /** ZooKeeper session timeout; a crashed owner's locks free themselves after it. */
+    private Duration sessionTimeout = Duration.ofSeconds(30);
+
+    public String getConnectString() {
+        return connectString;
+    }
+
+    public void setConnectString(String connectString) {
+        this.connectString = connectString;
+    }
+
+    public String getRootPath() {
+        return rootPath;
+    }
+
+    public void setRootPath(String rootPath) {
+        this.rootPath = rootPath;
+    }
+
+    public Duration getSessionTimeout() {
+        return sessionTimeout;
+    }
+
+    public void setSessionTimeout(Duration sessionTimeout) {
+        this.sessionTimeout = sessionTimeout;
+    }
+}
