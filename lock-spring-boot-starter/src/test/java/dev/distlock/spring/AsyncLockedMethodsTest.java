@@ -95,12 +95,22 @@ class AsyncLockedMethodsTest {
         return probe.isPresent();
     }
 
+    /**
+     * Waits until the registry lists a hold of {@code key}, then checks that nobody else can take
+     * it. Probing with an acquisition while waiting could take the key before the method's own
+     * zero-wait acquisition and make it fail; reading the holds cannot.
+     */
     private static void awaitHeld(LockRegistry registry, String key) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (free(registry, key) && System.nanoTime() < deadline) {
+        while (!listed(registry, key) && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
+        assertThat(listed(registry, key)).as("%s is listed as held", key).isTrue();
         assertThat(free(registry, key)).as("%s is held", key).isFalse();
+    }
+
+    private static boolean listed(LockRegistry registry, String key) {
+        return registry.holds().stream().anyMatch(hold -> hold.key().equals(key) && hold.valid());
     }
 
     @Test
