@@ -36,11 +36,25 @@ final class LockDatabase {
     private final SQLExceptionTranslator translator;
 
     private LockDatabase(DataSource dataSource, TableName table, Dialect dialect, String address, String product) {
+        this(dataSource, table, dialect, address, new SQLErrorCodeSQLExceptionTranslator(product));
+    }
+
+    private LockDatabase(
+            DataSource dataSource,
+            TableName table,
+            Dialect dialect,
+            String address,
+            SQLExceptionTranslator translator) {
         this.dataSource = dataSource;
         this.table = table;
         this.dialect = dialect;
         this.address = address;
-        this.translator = new SQLErrorCodeSQLExceptionTranslator(product);
+        this.translator = translator;
+    }
+
+    /** The same database, its table run in another dialect (one the table's columns call for). */
+    LockDatabase withDialect(Dialect other) {
+        return other == dialect ? this : new LockDatabase(dataSource, table, other, address, translator);
     }
 
     /**

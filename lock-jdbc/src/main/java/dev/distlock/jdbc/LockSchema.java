@@ -8,11 +8,15 @@ import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.jdbc.datasource.init.ScriptUtils;
 
 /** Checks that the lock table is there and usable, and creates it from the dialect's DDL when asked. */
 final class LockSchema {
+
+    private static final Logger log = LoggerFactory.getLogger(LockSchema.class);
 
     private final LockDatabase db;
 
@@ -48,6 +52,27 @@ final class LockSchema {
         }
     }
 
+    /**
+     * The database with the dialect this table calls for: on PostgreSQL, a table created before
+     * the waiting column is run with every release notifying (and a note on how to migrate it).
+     */
+    LockDatabase forTable(String key, CallTimeout timeout) {
+        if (!(db.dialect instanceof PostgresDialect postgres)) {
+            return db;
+        }
+        SQLException missing = probe(key, timeout, PostgresDialect.waitingProbe(db.table));
+        if (missing == null) {
+            return db;
+        }
+        log.info(
+                "The lock table '{}' in {} has no waiting column, so every release notifies waiters; add it with"
+                        + " ALTER TABLE {} ADD COLUMN IF NOT EXISTS waiting BOOLEAN NOT NULL DEFAULT FALSE",
+                db.table,
+                db.address,
+                db.table);
+        return db.withDialect(postgres.withoutWaiterMarks(db.table));
+    }
+
     /** One bounded read of no rows: the database answers and the table has the expected columns. */
     void verify(CallTimeout timeout) {
         SQLException missing = probe(null, timeout);
@@ -79,8 +104,12 @@ final class LockSchema {
 
     /** Null when the table can be read, else why not; a database that cannot be reached throws. */
     private SQLException probe(String key, CallTimeout timeout) {
+        return probe(key, timeout, db.dialect.probe);
+    }
+
+    private SQLException probe(String key, CallTimeout timeout, String sql) {
         return db.run(key, timeout, connection -> {
-            try (PreparedStatement statement = db.dialect.prepare(connection, db.dialect.probe, timeout);
+            try (PreparedStatement statement = db.dialect.prepare(connection, sql, timeout);
                     ResultSet rs = statement.executeQuery()) {
                 return null;
             } catch (SQLException e) {

@@ -120,9 +120,10 @@ final class LockTableSetup implements AutoCloseable {
     }
 
     private Ready setUp(String key, CallTimeout timeout) {
-        LockDatabase db = database(key, setUpTimeout(timeout));
+        LockDatabase connected = database(key, setUpTimeout(timeout));
+        new LockSchema(connected).check(initializeSchema, key, setUpTimeout(timeout));
+        LockDatabase db = new LockSchema(connected).forTable(key, setUpTimeout(timeout));
         LockSchema schema = new LockSchema(db);
-        schema.check(initializeSchema, key, setUpTimeout(timeout));
         LockTable table = new LockTable(db);
         Duration offset = measureClockOffset(table, db.address, setUpTimeout(timeout));
         synchronized (this) {

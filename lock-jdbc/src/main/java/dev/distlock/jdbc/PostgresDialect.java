@@ -21,8 +21,9 @@ final class PostgresDialect extends Dialect {
 
     /**
      * The row lock wait of the take is bounded in milliseconds by the server, through {@code
-     * lock_timeout} set for the implicit transaction the driver runs the two statements in (one
-     * round trip; the setting ends with it).
+     * lock_timeout} set for the implicit transaction the driver runs the statements in (one round
+     * trip; the setting ends with it). When the key is held by another owner, the last statement
+     * marks its row as waited for (once), so that its release notifies.
      */
     private static final String TAKE = """
             SELECT set_config('lock_timeout', ?, true);
@@ -34,16 +35,21 @@ final class PostgresDialect extends Dialect {
              WHERE l.owner IS NULL OR l.expires_at <= clock_timestamp()
             RETURNING fence""";
 
-    private static final String RENEW = """
-            UPDATE ${table} SET expires_at = clock_timestamp() + ? * INTERVAL '1 microsecond'
-             WHERE lock_key = ? AND owner = ? AND expires_at > clock_timestamp()""";
+    private static final String MARK_WAITING = """
+            ;
+            UPDATE ${table} SET waiting = TRUE WHERE lock_key = ? AND owner <> ? AND NOT waiting""";
 
+    /** Notifies only when a waiter marked the row (or always, on a table without the waiting column). */
     private static final String DELETE_LIVE = """
             WITH released AS (
                 DELETE FROM ${table}
                  WHERE lock_key = ? AND ${whose} AND expires_at > clock_timestamp() AND fence < ${now_us}
-                RETURNING lock_key)
-            SELECT pg_notify('${channel}', lock_key) FROM released""";
+                RETURNING lock_key, ${waiting} AS waiting)
+            SELECT CASE WHEN waiting THEN pg_notify('${channel}', lock_key) END FROM released""";
+
+    private static final String RENEW = """
+            UPDATE ${table} SET expires_at = clock_timestamp() + ? * INTERVAL '1 microsecond'
+             WHERE lock_key = ? AND owner = ? AND expires_at > clock_timestamp()""";
 
     private static final String CLEAR_LIVE = """
             UPDATE ${table} SET owner = NULL, holder = NULL, expires_at = NULL
@@ -62,20 +68,39 @@ final class PostgresDialect extends Dialect {
 
     private final String take;
     private final String channel;
+    private final boolean waiterMarks;
 
     PostgresDialect(TableName table) {
+        this(table, true);
+    }
+
+    /** @param waiterMarks whether the table has the waiting column, so that releases notify only waited-for keys */
+    PostgresDialect(TableName table, boolean waiterMarks) {
         super(
                 table,
                 "postgresql",
                 NOW_US,
                 RENEW,
-                DELETE_LIVE.replace("${channel}", channel(table)),
+                DELETE_LIVE
+                        .replace("${channel}", channel(table))
+                        .replace("${waiting}", waiterMarks ? "waiting" : "TRUE"),
                 CLEAR_LIVE,
                 HOLDER,
                 SWEEP,
                 "SELECT clock_timestamp()");
-        this.take = sql(TAKE, table, NOW_US);
+        this.take = sql(waiterMarks ? TAKE + MARK_WAITING : TAKE, table, NOW_US);
         this.channel = channel(table);
+        this.waiterMarks = waiterMarks;
+    }
+
+    /** This dialect for a table created before the waiting column: every release notifies. */
+    PostgresDialect withoutWaiterMarks(TableName table) {
+        return waiterMarks ? new PostgresDialect(table, false) : this;
+    }
+
+    /** Selects the column that marks waited-for rows: fails on a table without it. */
+    static String waitingProbe(TableName table) {
+        return table.into("SELECT waiting FROM ${table} WHERE 1 = 0");
     }
 
     /** The notification channel of a table: at most 63 bytes, PostgreSQL's identifier length. */
@@ -91,6 +116,10 @@ final class PostgresDialect extends Dialect {
         try (PreparedStatement statement = connection.prepareStatement(take)) {
             statement.setString(1, timeout.serverWaitMillis() + "ms");
             bindTake(statement, 2, attempt);
+            if (waiterMarks) {
+                statement.setString(6, attempt.key());
+                statement.setString(7, attempt.owner());
+            }
             statement.execute(); // the set_config row
             statement.getMoreResults();
             try (ResultSet rs = statement.getResultSet()) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.core.LockHandle;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -12,7 +13,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** On PostgreSQL, a release in one registry wakes a waiter of another through LISTEN/NOTIFY, not a poll. */
+/**
+ * On PostgreSQL, a release in one registry wakes a waiter of another through LISTEN/NOTIFY, not a
+ * poll; only a key a waiter found held (and so marked) is notified.
+ */
 class ReleaseNotificationsIT {
 
     private static final TestDatabase DATABASE = TestDatabase.POSTGRESQL;
@@ -23,6 +27,7 @@ class ReleaseNotificationsIT {
     private HikariDataSource listening;
     private HikariDataSource releasing;
     private JdbcLockRegistry holder;
+    private JdbcLockRegistry waiter;
     private ReleaseSignals signals;
     private ReleaseSignals.Subscription released;
 
@@ -35,6 +40,7 @@ class ReleaseNotificationsIT {
                 .tableName(table)
                 .initializeSchema(true)
                 .build();
+        waiter = JdbcLockRegistry.builder(listening).tableName(table).build();
         signals = new PostgresDialect(new TableName(table)).releaseSignals(listening, DATABASE.hostPart());
         released = signals.subscribe(key);
     }
@@ -45,6 +51,7 @@ class ReleaseNotificationsIT {
         if (released != null) {
             released.close();
             signals.close();
+            waiter.close();
             holder.close();
             DATABASE.dropTable(releasing, table);
             releasing.close();
@@ -60,6 +67,11 @@ class ReleaseNotificationsIT {
         });
     }
 
+    /** A waiter in another registry finds the key held, which marks its row as waited for. */
+    private void findHeldByAWaiter() throws InterruptedException {
+        assertThat(waiter.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
+    }
+
     @Test
     void releaseInAnotherRegistryEndsAWaitThatNoPollWouldEnd() throws Exception {
         LockHandle held = holder.obtain(key).acquire();
@@ -67,6 +79,7 @@ class ReleaseNotificationsIT {
         assertThat(signals.backoff())
                 .as("with a listener, polls are only the safety net")
                 .isEqualTo(PostgresNotifications.SAFETY_NET);
+        findHeldByAWaiter();
         held.close();
         waiting.get(30, TimeUnit.SECONDS);
         assertThat(waiting.isDone()).isTrue();
@@ -75,12 +88,30 @@ class ReleaseNotificationsIT {
     @Test
     void releaseOfAnotherKeyDoesNotEndTheWait() throws Exception {
         Future<?> waiting = waitForARelease();
-        holder.obtain(key + "-other").acquire().close();
+        try (LockHandle other = holder.obtain(key + "-other").acquire()) {
+            assertThat(waiter.obtain(key + "-other").tryAcquire(Duration.ZERO)).isEmpty();
+        }
         Thread.sleep(1000);
         assertThat(waiting.isDone())
                 .as("a release of another key does not wake this key's waiter")
                 .isFalse();
+        LockHandle held = holder.obtain(key).acquire();
+        findHeldByAWaiter();
+        held.close();
+        waiting.get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void releaseOfAKeyNobodyWaitedForSendsNoNotification() throws Exception {
+        Future<?> waiting = waitForARelease();
         holder.obtain(key).acquire().close();
+        Thread.sleep(1000);
+        assertThat(waiting.isDone())
+                .as("no waiter found the key held, so its release notifies nobody")
+                .isFalse();
+        LockHandle held = holder.obtain(key).acquire();
+        findHeldByAWaiter();
+        held.close();
         waiting.get(30, TimeUnit.SECONDS);
     }
 }
