@@ -34,7 +34,7 @@ final class Acquirer<L extends BackendLease> {
         KeyCheck.duration("leaseTime", leaseTime, key, engine.backend.name(), false);
         long start = System.nanoTime();
         Deadline deadline = Deadline.after(waitTime);
-        KeyState<L> state = engine.retain(fullKey);
+        KeyState<L> state = engine.keys().retain(fullKey);
         Outcome outcome = Outcome.ERROR;
         boolean keepReference = false;
         try {
@@ -80,7 +80,7 @@ final class Acquirer<L extends BackendLease> {
             throw e;
         } finally {
             if (!keepReference) {
-                engine.unretain(state);
+                engine.keys().unretain(state);
             }
             engine.acquisitionEnded(key, outcome, start);
         }

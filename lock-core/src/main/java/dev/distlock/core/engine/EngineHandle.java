@@ -67,7 +67,7 @@ final class EngineHandle<L extends BackendLease> implements LockHandle {
         try {
             last.release();
         } finally {
-            last.engine.unretain(ownership.keyState);
+            last.engine.keys().unretain(ownership.keyState);
         }
     }
 

@@ -89,7 +89,7 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
     }
 
     private Ownership<L> current() {
-        KeyState<L> state = engine.existing(fullKey);
+        KeyState<L> state = engine.keys().existing(fullKey);
         return state == null ? null : state.ownedBy(Thread.currentThread());
     }
 

@@ -32,10 +32,9 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
     final LockBackend<L> backend;
     final RegistryOptions options;
     final String registryId;
-    final int gatePermits;
     final Waiters waiters = new Waiters();
 
-    private final ConcurrentHashMap<String, KeyState<L>> keys = new ConcurrentHashMap<>();
+    private final KeyStates<L> keys;
     private final Set<Hold<L>> holds = ConcurrentHashMap.newKeySet();
     private final Observers observers = new Observers();
     private final Releases<L> releases = new Releases<>(this);
@@ -63,7 +62,7 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
         }
         this.backend = Objects.requireNonNull(backend, "backend");
         this.options = Objects.requireNonNull(options, "options");
-        this.gatePermits = gatePermits;
+        this.keys = new KeyStates<>(gatePermits);
         this.registryId = Objects.requireNonNull(registryId, "registryId");
         this.keeper = new LeaseKeeper(backend.name());
         this.renewals = new Renewals<>(this, keeper);
@@ -193,35 +192,8 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
         return holderDescription.of(owner);
     }
 
-    KeyState<L> existing(String fullKey) {
-        return keys.get(fullKey);
-    }
-
-    /**
-     * Counts a user of the key's local state; the state is dropped when its last user leaves. A
-     * state whose count reached zero is dead for good: a new user replaces it with a fresh one.
-     */
-    KeyState<L> retain(String fullKey) {
-        while (true) {
-            KeyState<L> state = keys.get(fullKey);
-            if (state == null) {
-                KeyState<L> fresh = new KeyState<>(fullKey, gatePermits);
-                state = keys.putIfAbsent(fullKey, fresh);
-                if (state == null) {
-                    return fresh;
-                }
-            }
-            if (state.retain()) {
-                return state;
-            }
-            keys.remove(fullKey, state); // dead: its last user is removing it right now
-        }
-    }
-
-    void unretain(KeyState<L> state) {
-        if (state.unretain()) {
-            keys.remove(state.fullKey, state);
-        }
+    KeyStates<L> keys() {
+        return keys;
     }
 
     Hold<L> newHold(KeyState<L> state, String key, L lease, Duration leaseTime, boolean renewed, Thread owner) {
