@@ -167,20 +167,28 @@ final class LockDatabase {
         }
     }
 
-    /** Rows changed by a statement, or rows returned when it is a query (a PostgreSQL notifying delete). */
+    /**
+     * Rows changed by a statement, or rows returned when it is a query (a PostgreSQL notifying
+     * delete); of several statements sent together, the last one's.
+     */
     int affected(Connection connection, String sql, CallTimeout timeout, Object... parameters) throws SQLException {
         try (PreparedStatement statement = dialect.prepare(connection, sql, timeout)) {
             bind(statement, parameters);
-            if (!statement.execute()) {
-                return statement.getUpdateCount();
-            }
-            int rows = 0;
-            try (ResultSet rs = statement.getResultSet()) {
-                while (rs.next()) {
-                    rows++;
+            int affected = 0;
+            for (boolean rows = statement.execute(); ; rows = statement.getMoreResults()) {
+                if (rows) {
+                    affected = 0;
+                    try (ResultSet rs = statement.getResultSet()) {
+                        while (rs.next()) {
+                            affected++;
+                        }
+                    }
+                } else if (statement.getUpdateCount() >= 0) {
+                    affected = statement.getUpdateCount();
+                } else {
+                    return affected;
                 }
             }
-            return rows;
         }
     }
 

@@ -39,8 +39,15 @@ final class PostgresDialect extends Dialect {
             ;
             UPDATE ${table} SET waiting = TRUE WHERE lock_key = ? AND owner <> ? AND NOT waiting""";
 
-    /** Notifies only when a waiter marked the row (or always, on a table without the waiting column). */
+    /**
+     * Notifies only when a waiter marked the row (or always, on a table without the waiting column).
+     * The release commits without waiting for its WAL flush ({@code synchronous_commit} off for its
+     * own implicit transaction): it is visible to every session at once, and the next take's commit
+     * flushes it; a database crash before that can only bring the row back, which holds the key until
+     * its lease ends, as a holder that crashed would. Acquisitions always wait for the flush.
+     */
     private static final String DELETE_LIVE = """
+            SELECT set_config('synchronous_commit', 'off', true);
             WITH released AS (
                 DELETE FROM ${table}
                  WHERE lock_key = ? AND ${whose} AND expires_at > clock_timestamp() AND fence < ${now_us}
