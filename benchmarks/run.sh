@@ -45,13 +45,14 @@ read_write() {
   {
     echo "# Read/write lock figures"
     echo
-    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(java -version 2>&1 | head -1) by"
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(java -version 2>&1 | head -1), by"
     echo "\`benchmarks/run.sh read-write\` (harness \`dev.distlock.core.rw.ReadWriteBenchmark\`, lock-core test-jar)."
     echo "Per backend: one thread's plain, read and write acquire+release on an idle key, then 8 readers"
     echo "(over two registries, standing for two JVMs) and 1 writer looping on one key. Warm-up 1 s,"
     echo "3 s per row, watchdog leases. Compare rows of one backend; absolute rates move with the load."
     echo
-    cat "${parts[@]}"
+    # Each part is a document of its own; its headings go one level down here.
+    sed -e 's/^# /## /' "${parts[@]}" | cat -s
   } >"$out"
   log "wrote $out"
 }
