@@ -84,7 +84,8 @@ class ServerStateIT {
                         keys,
                         took,
                         before,
-                        rows + " rows, " + ServerStateKeys.bytes(bytes(database, pool, table)) + afterVacuum(database, pool, table));
+                        rows + " rows, " + ServerStateKeys.bytes(bytes(database, pool, table))
+                                + afterVacuum(database, pool, table));
                 assertThat(rows).isLessThanOrEqualTo(ROWS_LEFT_AT_MOST);
 
                 try (LockHandle again = registries.get(0).obtain("order-1").acquire()) {
