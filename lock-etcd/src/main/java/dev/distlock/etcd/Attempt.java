@@ -34,6 +34,13 @@ final class Attempt {
     /** How often a waiter looks whether its session lease is still alive. */
     private static final long SESSION_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
+    /**
+     * How long an interrupted waiter waits for its entry's withdrawal before it throws, so that
+     * once it has stopped waiting it no longer holds anyone back (the same bound as a request's
+     * overrun past the wait time); a slower withdrawal goes on in the background.
+     */
+    private static final long INTERRUPTED_WITHDRAW_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
     private final QueueContext etcd;
     private final QueueRule rule;
     private final LockRequest request;
@@ -87,7 +94,10 @@ final class Attempt {
             Outcome outcome;
             try {
                 outcome = attempt.awaitTurn();
-            } catch (InterruptedException | RuntimeException e) {
+            } catch (InterruptedException e) {
+                attempt.withdraw(INTERRUPTED_WITHDRAW_NANOS);
+                throw e;
+            } catch (RuntimeException e) {
                 attempt.withdraw(0);
                 throw e;
             }
@@ -144,7 +154,10 @@ final class Attempt {
             }
             withdraw(0);
             throw e;
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (InterruptedException e) {
+            withdraw(INTERRUPTED_WITHDRAW_NANOS);
+            throw e;
+        } catch (RuntimeException e) {
             withdraw(0);
             throw e;
         }

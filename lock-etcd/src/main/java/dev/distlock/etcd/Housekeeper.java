@@ -47,25 +47,28 @@ final class Housekeeper implements AutoCloseable {
     }
 
     /**
-     * Starts {@code cleanup} and waits for it up to {@code waitNanos} on the caller's thread (not
-     * at all when the thread is interrupted); if it has not succeeded by then, it goes on in the
-     * background, retried with back-off while {@code stillNeeded} says so. An answer that the
-     * lease is already gone counts as success.
+     * Starts {@code cleanup} and waits for it up to {@code waitNanos} on the caller's thread, also
+     * when that thread is interrupted (its interrupt flag stays set); if it has not succeeded by
+     * then, it goes on in the background, retried with back-off while {@code stillNeeded} says so.
+     * An answer that the lease is already gone counts as success.
      */
     void finish(String what, Supplier<CompletableFuture<?>> cleanup, long waitNanos, BooleanSupplier stillNeeded) {
         CompletableFuture<?> first = attempt(cleanup);
-        if (!Thread.currentThread().isInterrupted()) {
-            try {
-                first.get(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
+        boolean interrupted = Thread.interrupted();
+        try {
+            first.get(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
+            return;
+        } catch (InterruptedException e) {
+            interrupted = true;
+        } catch (ExecutionException e) {
+            if (EtcdRequests.isLeaseNotFound(e.getCause())) {
                 return;
-            } catch (InterruptedException e) {
+            }
+        } catch (TimeoutException e) {
+            // goes on in the background
+        } finally {
+            if (interrupted) {
                 Thread.currentThread().interrupt();
-            } catch (ExecutionException e) {
-                if (EtcdRequests.isLeaseNotFound(e.getCause())) {
-                    return;
-                }
-            } catch (TimeoutException e) {
-                // goes on in the background
             }
         }
         followUp(what, cleanup, first, stillNeeded, FIRST_RETRY_NANOS);
