@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EtcdServerStateIT {
 
     private static final int KEYS = ServerStateKeys.count(100_000);
-    private static final int THREADS = 8;
+    private static final int THREADS = 32;
 
     @TempDir
     Path dir;
