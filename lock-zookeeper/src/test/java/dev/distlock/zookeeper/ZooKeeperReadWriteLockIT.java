@@ -9,7 +9,6 @@ import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.contract.ReadWriteLockContract;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,11 +50,11 @@ class ZooKeeperReadWriteLockIT extends ReadWriteLockContract {
     /** Registries a test built over clients of its own; closed after it, before the kit's. */
     private final List<LockRegistry> ownRegistries = new ArrayList<>();
 
-    private static final Map<String, String> previous = new HashMap<>();
+    private static final SystemProperties serverProperties = new SystemProperties();
 
     @BeforeAll
     static void startServer() throws Exception {
-        SERVER_PROPERTIES.forEach((name, value) -> previous.put(name, System.setProperty(name, value)));
+        serverProperties.set(SERVER_PROPERTIES);
         server = new TestingServer(true);
     }
 
@@ -63,13 +62,7 @@ class ZooKeeperReadWriteLockIT extends ReadWriteLockContract {
     static void stopServer() throws Exception {
         clients.closeAll();
         server.close();
-        previous.forEach((name, value) -> {
-            if (value == null) {
-                System.clearProperty(name);
-            } else {
-                System.setProperty(name, value);
-            }
-        });
+        serverProperties.restore();
     }
 
     @Override

@@ -7,7 +7,6 @@ import dev.distlock.core.LockHandle;
 import dev.distlock.core.testing.ServerStateKeys;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -53,11 +52,11 @@ class ZooKeeperServerStateIT {
             // For the node count and data size in the report.
             "zookeeper.4lw.commands.whitelist", "mntr");
 
-    private static final Map<String, String> previous = new HashMap<>();
+    private static final SystemProperties serverProperties = new SystemProperties();
 
     @BeforeAll
     static void startServer() throws Exception {
-        SERVER_PROPERTIES.forEach((name, value) -> previous.put(name, System.setProperty(name, value)));
+        serverProperties.set(SERVER_PROPERTIES);
         server = new TestingServer(true);
     }
 
@@ -65,13 +64,7 @@ class ZooKeeperServerStateIT {
     static void stopServer() throws Exception {
         clients.closeAll();
         server.close();
-        previous.forEach((name, value) -> {
-            if (value == null) {
-                System.clearProperty(name);
-            } else {
-                System.setProperty(name, value);
-            }
-        });
+        serverProperties.restore();
     }
 
     @Test
