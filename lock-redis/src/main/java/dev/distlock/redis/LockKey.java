@@ -3,24 +3,24 @@ package dev.distlock.redis;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A lock key and the name of its Redis hash, encoded once. The key is wrapped in a hash tag;
+ * A lock key and the name of its Redis key, encoded once. The key is wrapped in a hash tag;
  * braces and percent signs in it are percent-encoded, so it can neither end the tag early nor
  * collide with another key.
  *
  * @param key the full lock key (registry prefix included), for messages
- * @param hash the Redis key of the lock hash, {@code distlock:{<key>}}
- * @param hashBytes {@code hash} in UTF-8
+ * @param name the Redis key of the lock, {@code distlock:{<key>}}
+ * @param nameBytes {@code name} in UTF-8
  */
-record LockKey(String key, String hash, byte[] hashBytes) {
+record LockKey(String key, String name, byte[] nameBytes) {
 
     static final String NAMESPACE = "distlock:";
 
-    /** The channel a release publishes on when a waiter asked for it; the message is the hash's name. */
+    /** The channel a release publishes on when a waiter asked for it; the message is the lock's Redis key. */
     static final String RELEASE_CHANNEL = NAMESPACE + "released";
 
     static LockKey of(String fullKey) {
-        String hash = NAMESPACE + "{" + escape(fullKey) + "}";
-        return new LockKey(fullKey, hash, hash.getBytes(StandardCharsets.UTF_8));
+        String name = NAMESPACE + "{" + escape(fullKey) + "}";
+        return new LockKey(fullKey, name, name.getBytes(StandardCharsets.UTF_8));
     }
 
     static String escape(String key) {

@@ -11,12 +11,12 @@ import java.util.List;
 
 /**
  * The lock scripts and the calls that run them: each call names its keys and arguments in one
- * place, and each script knows what its reply means. The hash layout is described in the
- * package documentation.
+ * place, and each script knows what its reply means. The key layout is described in the
+ * package documentation and in {@code acquire.lua}.
  */
 final class LockScripts {
 
-    static final LuaScript<AcquireReply> ACQUIRE = LuaScript.array("acquire.lua", AcquireReply::read);
+    static final LuaScript<AcquireReply> ACQUIRE = LuaScript.integer("acquire.lua", AcquireReply::read);
     static final LuaScript<Boolean> RENEW = LuaScript.yesNo("renew.lua");
     static final LuaScript<Boolean> RELEASE = LuaScript.yesNo("release.lua");
     static final LuaScript<Boolean> RAISE_FENCE = LuaScript.yesNo("raise-fence.lua");
@@ -53,8 +53,8 @@ final class LockScripts {
         return call(RELEASE, key, NOBODY, FORCE);
     }
 
-    static ScriptCall<Boolean> raiseFence(LockKey key, long token, byte[] owner) {
-        return call(RAISE_FENCE, key, bytes(Long.toString(token)), owner);
+    static ScriptCall<Boolean> raiseFence(LockKey key, long token) {
+        return call(RAISE_FENCE, key, bytes(Long.toString(token)));
     }
 
     static ScriptCall<StoredHolder> holder(LockKey key) {
@@ -129,21 +129,30 @@ final class LockScripts {
     }
 
     private static <R> ScriptCall<R> call(LuaScript<R> script, LockKey key, byte[]... args) {
-        return new ScriptCall<>(script, key.key(), new byte[][] {key.hashBytes()}, args);
+        return new ScriptCall<>(script, key.key(), new byte[][] {key.nameBytes()}, args);
     }
 
-    /** What the acquire script answered: granted with a token, or held by another owner for {@code holderLeaseMillis} more. */
+    /**
+     * What the acquire script answered: granted with a token, or held by another owner for
+     * {@code holderLeaseMillis} more (-1 when that hold has no expiry).
+     */
     record AcquireReply(boolean granted, long token, long holderLeaseMillis) {
 
-        static AcquireReply read(List<?> values) {
-            long value = asLong(values.get(1), "acquire.lua");
-            return asLong(values.get(0), "acquire.lua") == 1
+        /** The script's one integer: the token when granted, else -2 minus the holder's PTTL. */
+        static AcquireReply read(long reply) {
+            return reply > 0 ? new AcquireReply(true, reply, 0) : new AcquireReply(false, 0, -2 - reply);
+        }
+
+        /** A pair {1, token} when granted, {0, ms to wait} when not (read-write.lua). */
+        static AcquireReply readPair(List<?> values, String resource) {
+            long value = asLong(values.get(1), resource);
+            return asLong(values.get(0), resource) == 1
                     ? new AcquireReply(true, value, 0)
                     : new AcquireReply(false, 0, value);
         }
     }
 
-    /** The hold stored in a lock hash; {@code owner} is null when nobody holds the key. */
+    /** The hold stored in a lock key; {@code owner} is null when nobody holds it. */
     record StoredHolder(String owner, String holder, long token, long leaseLeftMillis) {
 
         static final StoredHolder NOBODY = new StoredHolder(null, "", 0, -1);

@@ -10,6 +10,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 
 /**
  * One Lua script of this package's resources with the type of its result: the Redis reply type
@@ -36,7 +37,12 @@ final class LuaScript<R> {
 
     /** A script answering 1 (done) or 0 (not done). */
     static LuaScript<Boolean> yesNo(String resource) {
-        return new LuaScript<>(resource, ScriptOutputType.INTEGER, reply -> asLong(reply, resource) == 1);
+        return integer(resource, reply -> reply == 1);
+    }
+
+    /** A script answering an integer, read by {@code reading}. */
+    static <R> LuaScript<R> integer(String resource, LongFunction<R> reading) {
+        return new LuaScript<>(resource, ScriptOutputType.INTEGER, reply -> reading.apply(asLong(reply, resource)));
     }
 
     /** A script answering an array, read by {@code reading}. */

@@ -73,7 +73,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
             return Optional.empty();
         }
         awaitSubscription(deadline);
-        ReleaseSubscriber.Wakeup wakeup = subscriber.register(key.hash());
+        ReleaseSubscriber.Wakeup wakeup = subscriber.register(key.name());
         long waitingSince = System.nanoTime();
         try {
             while (true) {
@@ -94,7 +94,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
                 }
             }
         } finally {
-            subscriber.unregister(key.hash(), wakeup);
+            subscriber.unregister(key.name(), wakeup);
         }
     }
 

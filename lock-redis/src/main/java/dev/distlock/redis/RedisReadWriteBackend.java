@@ -26,7 +26,8 @@ import java.util.concurrent.TimeoutException;
 final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.Lease> {
 
     private static final String SCRIPT = "read-write.lua";
-    static final LuaScript<AcquireReply> ACQUIRE = LuaScript.array(SCRIPT, AcquireReply::read);
+    static final LuaScript<AcquireReply> ACQUIRE =
+            LuaScript.array(SCRIPT, values -> AcquireReply.readPair(values, SCRIPT));
     static final LuaScript<Boolean> CHANGE = LuaScript.yesNo(SCRIPT);
 
     /** How long a waiting writer holds new readers back without refreshing its intent. */
@@ -197,7 +198,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     }
 
     /**
-     * The Redis keys of one read/write lock, beside (never equal to) the plain lock's hash of the
+     * The Redis keys of one read/write lock, beside (never equal to) the plain lock's key of the
      * same key and in its hash tag.
      *
      * @param message the hash's name: what a release publishes and waiters listen for
@@ -205,7 +206,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     record Keys(String key, String message, byte[] messageBytes, byte[][] names) {
 
         static Keys of(String fullKey) {
-            String hash = LockKey.of(fullKey).hash() + ":rw";
+            String hash = LockKey.of(fullKey).name() + ":rw";
             return new Keys(fullKey, hash, LockScripts.bytes(hash), new byte[][] {
                 LockScripts.bytes(hash), LockScripts.bytes(hash + ":readers"), LockScripts.bytes(hash + ":writers")
             });

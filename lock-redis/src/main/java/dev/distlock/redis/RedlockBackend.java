@@ -135,7 +135,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
         }
         long token = granted.stream().mapToLong(a -> a.value().token()).max().orElseThrow();
         Tally<Boolean> raised = NodeReplies.send(
-                        granted.stream().map(Answer::node).toList(), node -> LockScripts.raiseFence(key, token, owner))
+                        granted.stream().map(Answer::node).toList(), node -> LockScripts.raiseFence(key, token))
                 .await(
                         untilNanos(Math.max(roundEnd, System.nanoTime() + nodeTimeout.toNanos() / 4)),
                         t -> t.count(Boolean::booleanValue) >= quorum);

@@ -6,16 +6,18 @@
  * <h2>Key layout</h2>
  *
  * For a lock key {@code k} (the registry's key prefix included; <code>&#123;</code>, <code>&#125;</code> and
- * {@code %} percent-encoded) there is one Redis key, the hash {@code distlock:{k}}, with fields
- * {@code owner} (registry:thread:hold), {@code holder} (a readable description: application, host,
- * pid, thread), {@code fence} (the last token issued for {@code k}) and, while someone waits,
- * {@code waiting}. It expires with the lease ({@code PEXPIRE}). A release deletes it, unless its
- * fence is ahead of the server's clock: then only the fence stays, expiring once the clock has
- * passed it (on one server that is at most a millisecond; under Redlock, the clock offset between
- * the nodes). Nothing else is ever written per key, so locking many distinct keys leaves nothing
- * behind. A release publishes the hash's name on the channel {@code distlock:released}, only
- * when a waiter set {@code waiting}; each registry holds one subscription to it, opened at its
- * first wait.
+ * {@code %} percent-encoded) there is one Redis key, the string {@code distlock:{k}}. While held its
+ * value is {@code <owner> <token> <flags><holder>}: the owner (registry:thread:hold), the hold's
+ * fencing token, two flag characters ({@code a} when the token may be ahead of the server's clock,
+ * {@code w} when someone waits for a release message, {@code -} otherwise) and a readable
+ * description of the holder (application, host, pid, thread). It expires with the lease
+ * ({@code PX}), so taking a free key is one {@code SET NX PX} and a release one {@code DEL}. A
+ * release deletes it, unless its token is ahead of the server's clock: then {@code #<token>}
+ * alone stays, expiring once the clock has passed it (on one server that is at most a
+ * millisecond; under Redlock, the clock offset between the nodes). Nothing else is ever written
+ * per key, so locking many distinct keys leaves nothing behind. A release publishes the key's name
+ * on the channel {@code distlock:released}, only when a waiter set {@code w}; each registry holds
+ * one subscription to it, opened at its first wait.
  *
  * <p>Keys travel as KEYS/ARGV, never inside script text. The scripts ({@code acquire.lua},
  * {@code renew.lua}, {@code release.lua}, {@code raise-fence.lua}, {@code holder.lua}) are
@@ -25,8 +27,9 @@
  *
  * <h2>Fencing tokens and clocks</h2>
  *
- * A grant's token is {@code max(fence + 1, server TIME in microseconds)}, set in the same script
- * that takes the lock. While the hash exists the fence makes tokens rise whatever the clocks do.
+ * A grant's token is {@code max(stored token + 1, server TIME in microseconds)}, set in the same
+ * script that takes the lock. While the key exists its token makes tokens rise whatever the clocks
+ * do.
  * Once it is gone (released, expired, lost in a restart without persistence or a failover to a
  * replica that had not received it) the next token comes from the clock of the server that grants
  * it, so tokens keep rising as long as that server's clock is not behind the clock of the server

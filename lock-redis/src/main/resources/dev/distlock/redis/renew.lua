@@ -1,6 +1,8 @@
 -- Extends the lease if the owner still holds the lock.
--- KEYS[1] lock hash; ARGV[1] owner, ARGV[2] lease in ms. Returns 1 when renewed, 0 when not held.
-if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
+-- KEYS[1] the lock (layout in acquire.lua); ARGV[1] owner, ARGV[2] lease in ms.
+-- Returns 1 when renewed, 0 when not held.
+local value = redis.call('GET', KEYS[1])
+if value and string.sub(value, 1, #ARGV[1] + 1) == ARGV[1] .. ' ' then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return 1
 end

@@ -23,17 +23,31 @@ class LockScriptsTest {
     @Test
     void scriptsTakeKeysAsArgumentsAndFormatTokensWithoutLosingDigits() {
         String acquire = new String(LockScripts.ACQUIRE.body(), StandardCharsets.UTF_8);
-        assertThat(acquire).contains("KEYS[1]", "string.format('%d'", "redis.call('TIME')", "HINCRBY");
+        assertThat(acquire).contains("KEYS[1]", "string.format('%d'", "redis.call('TIME')", "'NX', 'PX'");
         assertThat(acquire).doesNotContain("tostring(", "KEYS[2]");
     }
 
     @Test
-    void acquireAnswersAreReadFromIntegersAndBulkStrings() {
-        AcquireReply granted =
-                LockScripts.ACQUIRE.read(List.of(1L, "8999999999999991".getBytes(StandardCharsets.US_ASCII)));
+    void acquireAnswersAreATokenOrTheHoldersLeaseBelowZero() {
+        AcquireReply granted = LockScripts.ACQUIRE.read(8_999_999_999_999_991L);
         assertThat(granted.granted()).isTrue();
         assertThat(granted.token()).isEqualTo(8_999_999_999_999_991L);
-        AcquireReply held = LockScripts.ACQUIRE.read(List.of(0L, 1234L));
+        AcquireReply held = LockScripts.ACQUIRE.read(-2L - 1234L);
+        assertThat(held.granted()).isFalse();
+        assertThat(held.holderLeaseMillis()).isEqualTo(1234);
+        assertThat(LockScripts.ACQUIRE.read(-1L).holderLeaseMillis())
+                .as("a hold without expiry")
+                .isEqualTo(-1);
+        assertThat(LockScripts.ACQUIRE.read(-2L).holderLeaseMillis()).isZero();
+    }
+
+    @Test
+    void readWriteAnswersArePairsOfIntegersOrBulkStrings() {
+        AcquireReply granted = AcquireReply.readPair(
+                List.of(1L, "8999999999999991".getBytes(StandardCharsets.US_ASCII)), "read-write.lua");
+        assertThat(granted.granted()).isTrue();
+        assertThat(granted.token()).isEqualTo(8_999_999_999_999_991L);
+        AcquireReply held = AcquireReply.readPair(List.of(0L, 1234L), "read-write.lua");
         assertThat(held.granted()).isFalse();
         assertThat(held.holderLeaseMillis()).isEqualTo(1234);
     }

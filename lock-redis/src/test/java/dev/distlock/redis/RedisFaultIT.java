@@ -53,16 +53,16 @@ class RedisFaultIT {
         try (RedisLockRegistry registry = registry(Duration.ofSeconds(30))) {
             // Above the server clock in microseconds (~1.8e15) and close to 2^53, where a Lua
             // double printed with tostring would lose digits.
-            RedisServers.cli(server.port(), "HSET", "distlock:{big}", "fence", "8999999999999990");
+            RedisServers.cli(server.port(), "SET", "distlock:{big}", "#8999999999999990", "PX", "60000");
             try (LockHandle first = registry.obtain("big").acquire()) {
                 assertThat(first.token()).isEqualTo(FencingToken.of(8_999_999_999_999_991L));
             }
             try (LockHandle second = registry.obtain("big").acquire()) {
                 assertThat(second.token()).isEqualTo(FencingToken.of(8_999_999_999_999_992L));
             }
-            assertThat(RedisServers.cli(server.port(), "HGET", "distlock:{big}", "fence")
-                            .trim())
-                    .isEqualTo("8999999999999992");
+            assertThat(RedisServers.cli(server.port(), "GET", "distlock:{big}").trim())
+                    .as("the fence alone stays while it is ahead of the clock")
+                    .isEqualTo("#8999999999999992");
         }
     }
 
@@ -75,6 +75,47 @@ class RedisFaultIT {
                 token = handle.token().value();
             }
             assertThat(token).isBetween(before, serverMicros()).isGreaterThan(1_000_000_000_000_000L);
+        }
+    }
+
+    @Test
+    void aHeldKeyIsOneStringOfOwnerTokenFlagsAndHolderThatTheReleaseDeletes() throws Exception {
+        try (RedisLockRegistry registry = registry(Duration.ofSeconds(30));
+                RedisLockRegistry waiter = registry(Duration.ofSeconds(30))) {
+            LockHandle handle = registry.obtain("layout").acquire();
+            String stored =
+                    RedisServers.cli(server.port(), "GET", "distlock:{layout}").trim();
+            String[] parts = stored.split(" ", 3);
+            assertThat(parts[1]).isEqualTo(Long.toString(handle.token().value()));
+            assertThat(parts[2]).as("no waiter, token from the clock").startsWith("--");
+            assertThat(registry.holderOf("layout").orElseThrow().holder()).isEqualTo(parts[2].substring(2));
+            long ttl = Long.parseLong(
+                    RedisServers.cli(server.port(), "PTTL", "distlock:{layout}").trim());
+            assertThat(ttl).isBetween(1L, 30_000L);
+
+            assertThat(waiter.obtain("layout").tryAcquire(Duration.ofMillis(50)))
+                    .isEmpty();
+            assertThat(RedisServers.cli(server.port(), "GET", "distlock:{layout}")
+                            .trim())
+                    .as("a waiter asked for a release message")
+                    .isEqualTo(parts[0] + " " + parts[1] + " -w" + parts[2].substring(2));
+            handle.close();
+            assertThat(RedisServers.cli(server.port(), "EXISTS", "distlock:{layout}")
+                            .trim())
+                    .isEqualTo("0");
+        }
+    }
+
+    @Test
+    void aHoldInTheHashOfVersionZeroPointOneCountsAsHeldUntilItExpires() throws Exception {
+        try (RedisLockRegistry registry = registry(Duration.ofSeconds(30))) {
+            RedisServers.cli(server.port(), "HSET", "distlock:{legacy}", "owner", "old-client", "fence", "1");
+            RedisServers.cli(server.port(), "PEXPIRE", "distlock:{legacy}", "1500");
+            assertThat(registry.obtain("legacy").tryAcquire(Duration.ZERO)).isEmpty();
+            try (LockHandle handle =
+                    registry.obtain("legacy").tryAcquire(Duration.ofSeconds(10)).orElseThrow()) {
+                assertThat(handle.token().value()).isGreaterThan(1_000_000_000_000_000L);
+            }
         }
     }
 
@@ -139,17 +180,16 @@ class RedisFaultIT {
         try (RedisLockRegistry registry = registry(Duration.ofSeconds(30))) {
             // As after a Redlock grant whose token came from a node with a clock 2 s ahead.
             long ahead = serverMicros() + 2_000_000;
-            RedisServers.cli(server.port(), "HSET", "distlock:{ahead}", "fence", Long.toString(ahead));
-            RedisServers.cli(server.port(), "PEXPIRE", "distlock:{ahead}", "2500");
+            RedisServers.cli(server.port(), "SET", "distlock:{ahead}", "#" + ahead, "PX", "2500");
             FencingToken held;
             try (LockHandle handle = registry.obtain("ahead").acquire()) {
                 held = handle.token();
                 assertThat(held.value()).isEqualTo(ahead + 1);
             }
-            assertThat(RedisServers.cli(server.port(), "HKEYS", "distlock:{ahead}")
+            assertThat(RedisServers.cli(server.port(), "GET", "distlock:{ahead}")
                             .trim())
                     .as("only the fence stays")
-                    .isEqualTo("fence");
+                    .isEqualTo("#" + (ahead + 1));
             long ttl = Long.parseLong(
                     RedisServers.cli(server.port(), "PTTL", "distlock:{ahead}").trim());
             assertThat(ttl).as("until the clock has passed it").isBetween(1L, 2_100L);

@@ -144,7 +144,7 @@ class RedisReadWriteWakeIT {
         RedisServers.cli(
                 server.port(),
                 "ZADD",
-                LockKey.of(key).hash() + ":rw:writers",
+                LockKey.of(key).name() + ":rw:writers",
                 Long.toString(serverMillis + 2500),
                 "ghost:1:1");
         FencedReadWriteLock lock = holder.readWriteLock(key);
@@ -169,7 +169,7 @@ class RedisReadWriteWakeIT {
     }
 
     private static int keysOf(String key) throws Exception {
-        String hash = LockKey.of(key).hash() + ":rw";
+        String hash = LockKey.of(key).name() + ":rw";
         return Integer.parseInt(RedisServers.cli(server.port(), "EXISTS", hash, hash + ":readers", hash + ":writers")
                 .trim());
     }

@@ -108,9 +108,11 @@ class RedlockFaultIT {
             long token = handle.token().value();
             int holding = 0;
             for (ManagedProcess node : nodes) {
-                String fence = RedisServers.cli(node.port(), "HGET", "distlock:{written-back}", "fence")
-                        .trim();
-                if (!fence.isEmpty() && Long.parseLong(fence) >= token) {
+                // '<owner> <token> <flags><holder>' (acquire.lua)
+                String[] stored = RedisServers.cli(node.port(), "GET", "distlock:{written-back}")
+                        .trim()
+                        .split(" ");
+                if (stored.length > 2 && Long.parseLong(stored[1]) >= token) {
                     holding++;
                 }
             }

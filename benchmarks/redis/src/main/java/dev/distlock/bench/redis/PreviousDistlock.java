@@ -27,7 +27,8 @@ final class PreviousDistlock {
 
     static Contender open(String host, int port) {
         try {
-            URL[] jars = java.util.Arrays.stream(System.getProperty("distlock.previous").split(java.io.File.pathSeparator))
+            URL[] jars = java.util.Arrays.stream(
+                            System.getProperty("distlock.previous").split(java.io.File.pathSeparator))
                     .map(path -> {
                         try {
                             return Path.of(path).toUri().toURL();
@@ -92,8 +93,10 @@ final class PreviousDistlock {
                 }
             };
         } catch (Throwable e) {
-            throw new IllegalStateException("Could not load the previous distlock build from " + List.of(
-                    System.getProperty("distlock.previous")), e);
+            throw new IllegalStateException(
+                    "Could not load the previous distlock build from "
+                            + List.of(System.getProperty("distlock.previous")),
+                    e);
         }
     }
 
