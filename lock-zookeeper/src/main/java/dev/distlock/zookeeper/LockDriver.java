@@ -28,11 +28,17 @@ interface LockDriver {
     }
 
     /**
-     * Whether only the nodes ahead of the attempt's own decide for it. Then, once the first node in
-     * line, which it watched, is reported deleted, the rest of the line it read is still exact as far
-     * as the nodes ahead go (nodes only join behind), and it decides again without reading the line.
+     * Whether only the nodes ahead of the attempt's own decide for it. Then the line it read stays
+     * exact as far as those nodes go once the deletions it was told of are taken out (nodes only
+     * join behind), so it watches the nodes ahead that it {@link #dependsOn} and decides again as
+     * they go, without reading the line again.
      */
     default boolean onlyNodesAheadMatter() {
+        return true;
+    }
+
+    /** Whether the node named {@code node}, ahead of the attempt's own, can keep it from holding. */
+    default boolean dependsOn(String node) {
         return true;
     }
 

@@ -4,8 +4,11 @@ import dev.distlock.core.FencingToken;
 import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockRequest;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
@@ -14,9 +17,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The lock algorithm: an attempt creates an ephemeral-sequential node under the key's node (its
  * data is the holder's description), reads the key's waiting line, and asks the {@link
- * LockDriver} whether it holds the key or which node to watch; it waits for that node to go (or
- * the connection to change) and reads again. An attempt that gives up deletes its node. Plain
- * locks and both sides of read/write locks run this loop; only the key's node and the rule differ.
+ * LockDriver} whether it holds the key or which node to wait for. While few nodes ahead matter to
+ * the rule, it watches all of them and decides again as each deletion is reported, so the release
+ * of the node ahead hands the key over without another read; otherwise it waits for the one node
+ * and reads the line again. An attempt that gives up deletes its node. Plain locks and both sides
+ * of read/write locks run this loop; only the key's node and the rule differ.
  */
 final class LockQueue {
 
@@ -24,6 +29,12 @@ final class LockQueue {
 
     /** How many key nodes the queue remembers as existing, so that hot keys skip creating theirs. */
     private static final int RECENT_KEYS = 1024;
+
+    /**
+     * Up to how many nodes ahead an attempt watches at once. Each costs a read when the attempt
+     * joins and an event when it goes; past it, the attempt watches only the node its rule names.
+     */
+    static final int MAX_WATCHED_AHEAD = 8;
 
     private final LockPaths paths;
     private final ZooKeeperCalls calls;
@@ -89,8 +100,12 @@ final class LockQueue {
         String ownName = ZKPaths.getNodeFromPath(own.path);
         Waiter waiter = new Waiter();
         session.addWaiter(waiter);
-        List<String> known = firstLine;
-        long knownAt = firstAskedAt;
+        // The line as last read, less the deletions reported since; null when it must be read (again).
+        List<String> line = firstLine == null ? null : LockPaths.queue(firstLine);
+        boolean firstRead = true;
+        // When the latest request that this copy of the line rests on was sent: the server heard from the session then.
+        long lineAt = firstAskedAt;
+        Set<String> watched = new HashSet<>();
         try {
             while (true) {
                 checkSession(own);
@@ -99,27 +114,33 @@ final class LockQueue {
                     if (!waiter.await(deadline.remainingNanos())) {
                         throw connectionDown(own);
                     }
+                    line = null;
                     continue;
                 }
-                long askedAt = known != null ? knownAt : System.nanoTime();
-                List<String> children = known != null ? known : calls.children(own.keyPath, own.key, callsEnd);
-                List<String> line = LockPaths.queue(children == null ? List.of() : children);
+                boolean read = line == null;
+                if (read) {
+                    waiter.takeDisturbance(); // what came before this read is in it
+                    lineAt = System.nanoTime();
+                    List<String> children = calls.children(own.keyPath, own.key, callsEnd);
+                    line = LockPaths.queue(children == null ? List.of() : children);
+                    watched.clear();
+                }
                 int position = line.indexOf(ownName);
-                if (position < 0 && known != null) {
-                    known = null; // that read did not see this node yet: read again
-                    continue;
-                }
-                known = null;
                 if (position < 0) {
+                    if (firstRead && !read) {
+                        line = null; // the read sent with the create did not see this node yet: read again
+                        continue;
+                    }
                     throw calls.failure(
                             own.key,
                             "its lock node " + own.path + " disappeared while waiting: the session expired",
                             null);
                 }
+                firstRead = false;
                 LockDriver.Verdict verdict = rule.decide(line, position);
                 if (verdict.holds()) {
                     ZooKeeperLease lease =
-                            new ZooKeeperLease(own.key, own.path, rule.token(own.token), own.session, askedAt);
+                            new ZooKeeperLease(own.key, own.path, rule.token(own.token), own.session, lineAt);
                     if (!session.track(lease)) {
                         checkSession(own);
                     }
@@ -128,33 +149,61 @@ final class LockQueue {
                 if (deadline.hasPassed() || verdict.watch() == null) {
                     return Optional.empty();
                 }
-                long watchSetAt = System.nanoTime();
-                if (calls.stat(ZKPaths.makePath(own.keyPath, verdict.watch()), waiter, own.key, callsEnd) == null) {
-                    continue; // gone before the watch was set: look again
+                // Watch every node ahead that the rule depends on, when there are few: each deletion then updates
+                // this copy of the line on the event thread, and the release of the node ahead grants the key
+                // without another round trip. Otherwise watch the node the rule names, and read the line when it goes.
+                List<String> ahead = dependenciesAhead(rule, line, position);
+                boolean decidesLocally = rule.onlyNodesAheadMatter() && ahead.size() <= MAX_WATCHED_AHEAD;
+                List<String> toWatch = new ArrayList<>(decidesLocally ? ahead : List.of(verdict.watch()));
+                toWatch.removeAll(watched);
+                if (!toWatch.isEmpty()) {
+                    long sentAt = System.nanoTime();
+                    Set<String> gone = calls.watch(own.keyPath, toWatch, waiter, own.key, callsEnd);
+                    watched.addAll(toWatch);
+                    watched.removeAll(gone);
+                    if (decidesLocally) {
+                        lineAt = sentAt;
+                        if (!gone.isEmpty()) {
+                            waiter.deleted(gone);
+                            line = waiter.withoutDeleted(line);
+                            continue;
+                        }
+                    } else if (!gone.isEmpty()) {
+                        line = null; // gone before the watch was set: look again
+                        continue;
+                    }
                 }
-                if (!waiter.await(deadline.remainingNanos())) {
+                if (!waiter.awaitDeletionOf(verdict.watch(), deadline.remainingNanos())) {
                     if (session.isInterrupted()) {
                         throw connectionDown(own);
                     }
                     if (deadline.hasPassed()) {
                         return Optional.empty(); // nothing came: the node ahead is still there
                     }
-                } else if (rule.onlyNodesAheadMatter()
-                        && verdict.watch().equals(line.get(0))
-                        && waiter.sawDeletionOf(verdict.watch())
-                        && System.nanoTime() - watchSetAt
-                                < session.sessionTimeout().toNanos() / 3) {
-                    // The first node is gone, and none can join ahead (sequence numbers only rise): the rest of the
-                    // line is what a read would show one round trip later, as far as the nodes ahead of this one
-                    // go, and the rule looks no further. The server last heard from the session when the watch was
-                    // set, which is what the lease counts from.
-                    known = line.subList(1, line.size());
-                    knownAt = watchSetAt;
+                }
+                boolean fresh =
+                        System.nanoTime() - lineAt < session.sessionTimeout().toNanos() / 3;
+                if (waiter.takeDisturbance() || !decidesLocally || !fresh) {
+                    // The grant of a local decision counts from lineAt, so it is taken only while that is recent.
+                    line = null;
+                } else {
+                    line = waiter.withoutDeleted(line);
                 }
             }
         } finally {
             session.removeWaiter(waiter);
         }
+    }
+
+    /** The nodes ahead of {@code position} that {@code rule} depends on, nearest first. */
+    private static List<String> dependenciesAhead(LockDriver rule, List<String> line, int position) {
+        List<String> ahead = new ArrayList<>();
+        for (int i = position - 1; i >= 0; i--) {
+            if (rule.dependsOn(line.get(i))) {
+                ahead.add(line.get(i));
+            }
+        }
+        return ahead;
     }
 
     private void checkSession(Node own) {

@@ -94,6 +94,12 @@ final class ReadWriteDriver implements LockDriver {
         return !nodeName.equals(LockPaths.WRITE_NODE);
     }
 
+    /** A reader waits only for write nodes; the other nodes go through the rule as it stands. */
+    @Override
+    public boolean dependsOn(String node) {
+        return !nodeName.equals(LockPaths.READ_NODE) || LockPaths.isNamed(node, LockPaths.WRITE_NODE);
+    }
+
     @Override
     public FencingToken token(FencingToken ownCzxid) {
         return writeToken != null ? writeToken : ownCzxid;

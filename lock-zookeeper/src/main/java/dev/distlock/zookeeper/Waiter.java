@@ -1,30 +1,46 @@
 package dev.distlock.zookeeper;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 
 /**
- * One attempt's wake-up: a watch on the node it waits behind, or a change of the connection.
- * It remembers the last node whose deletion it was told of, so the attempt can tell a release
- * of the node it watched from any other wake-up.
+ * One attempt's wake-up: the watches on the nodes ahead of it, and changes of the connection.
+ * Deletions are recorded on ZooKeeper's event thread; the attempt's thread is woken only by the
+ * deletion of the node its rule waits for (the others leave the verdict as it is), or by anything
+ * else, after which it reads the line again.
  */
 final class Waiter implements Watcher {
 
     private final Semaphore signals = new Semaphore(0);
-    private volatile String deleted;
+    private final Set<String> deleted = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean disturbed = new AtomicBoolean();
+    private volatile String awaited;
 
     @Override
     public void process(WatchedEvent event) {
         if (event.getType() == Event.EventType.NodeDeleted && event.getPath() != null) {
-            deleted = ZKPaths.getNodeFromPath(event.getPath());
+            String node = ZKPaths.getNodeFromPath(event.getPath());
+            deleted.add(node);
+            if (!node.equals(awaited)) {
+                return;
+            }
+        } else {
+            // A connection change, or a watched node that changed without going (its watch is used up).
+            disturbed.set(true);
         }
         signals.release();
     }
 
     void wake() {
+        disturbed.set(true);
         signals.release();
     }
 
@@ -35,8 +51,38 @@ final class Waiter implements Watcher {
         return woken;
     }
 
-    /** Whether the server reported the deletion of the node named {@code node} (a child of the key's node). */
-    boolean sawDeletionOf(String node) {
-        return node.equals(deleted);
+    /**
+     * Waits until the node named {@code node} (a child of the key's node) is reported deleted, or
+     * something else calls for a fresh read of the line; false when neither came within {@code nanos}.
+     */
+    boolean awaitDeletionOf(String node, long nanos) throws InterruptedException {
+        awaited = node;
+        // Set before looking, so that a deletion reported meanwhile either shows here or wakes the wait below.
+        if (deleted.contains(node) || disturbed.get()) {
+            signals.drainPermits();
+            return true;
+        }
+        return await(nanos);
+    }
+
+    /** Whether anything but a reported deletion woke it since last asked: then the line must be read again. */
+    boolean takeDisturbance() {
+        return disturbed.getAndSet(false);
+    }
+
+    /** {@code line} without the nodes reported deleted. */
+    List<String> withoutDeleted(List<String> line) {
+        List<String> left = new ArrayList<>(line.size());
+        for (String node : line) {
+            if (!deleted.contains(node)) {
+                left.add(node);
+            }
+        }
+        return left;
+    }
+
+    /** Takes {@code nodes}, found gone when their watches were to be set, as reported deleted. */
+    void deleted(Set<String> nodes) {
+        deleted.addAll(nodes);
     }
 }

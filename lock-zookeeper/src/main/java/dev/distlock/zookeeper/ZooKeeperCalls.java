@@ -2,11 +2,15 @@ package dev.distlock.zookeeper;
 
 import dev.distlock.core.LockBackendException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
@@ -152,24 +156,45 @@ final class ZooKeeperCalls {
         return read;
     }
 
-    /**
-     * The node's stat, or null when it does not exist. With a watcher, the watch is set only on
-     * an existing node ({@code getData}: an {@code exists} watch on a node that is already gone would
-     * neither fire nor be freed).
-     */
-    Stat stat(String path, Watcher watcher, String key, long callsEnd) throws InterruptedException {
+    /** The node's stat, or null when it does not exist. */
+    Stat stat(String path, String key, long callsEnd) throws InterruptedException {
         PendingCall read = new PendingCall();
         try {
-            if (watcher == null) {
-                client.checkExists().inBackground(read).forPath(path);
-            } else {
-                client.getData().usingWatcher(watcher).inBackground(read).forPath(path);
-            }
+            client.checkExists().inBackground(read).forPath(path);
         } catch (Exception e) {
             throw failure(key, "could not send the read of " + path, e);
         }
         CuratorEvent result = existing(answer(read, key, "reading " + path, callsEnd), key);
         return result == null ? null : result.getStat();
+    }
+
+    /**
+     * Sets {@code watcher} on the nodes named {@code nodes} under {@code keyPath}: reads of their
+     * data, sent back to back (one round trip). A read sets no watch on a node that is gone already
+     * (an {@code exists} watch would, and it would neither fire nor be freed).
+     *
+     * @return the names of the nodes that no longer exist
+     */
+    Set<String> watch(String keyPath, List<String> nodes, Watcher watcher, String key, long callsEnd)
+            throws InterruptedException {
+        List<PendingCall> reads = new ArrayList<>(nodes.size());
+        for (String node : nodes) {
+            PendingCall read = new PendingCall();
+            try {
+                client.getData().usingWatcher(watcher).inBackground(read).forPath(ZKPaths.makePath(keyPath, node));
+            } catch (Exception e) {
+                throw failure(key, "could not send the read of " + node + " under " + keyPath, e);
+            }
+            reads.add(read);
+        }
+        Set<String> gone = new HashSet<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            String node = nodes.get(i);
+            if (existing(answer(reads.get(i), key, "reading " + node + " under " + keyPath, callsEnd), key) == null) {
+                gone.add(node);
+            }
+        }
+        return gone;
     }
 
     /** The node's data and stat, or null when it does not exist. */

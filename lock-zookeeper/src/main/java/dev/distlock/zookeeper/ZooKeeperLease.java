@@ -11,8 +11,8 @@ import dev.distlock.core.spi.BackendLease;
  * @param token the node's {@code czxid}
  * @param sessionId the session that owns the node (its {@code ephemeralOwner}); the lease ends with it
  * @param grantRequestedAtNanos {@link System#nanoTime()} before the request whose answer granted the lock: the
- *     create and read of the line, a later read of the line, or the read that set the watch whose event showed
- *     the node first; the server heard from the session no earlier than that
+ *     create and read of the line, a later read of the line, or the reads that set the watches whose events
+ *     showed the node first; the server heard from the session no earlier than that
  */
 record ZooKeeperLease(String key, String path, FencingToken token, long sessionId, long grantRequestedAtNanos)
         implements BackendLease {}

@@ -152,7 +152,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
             throw calls.failure(lease.key(), "cannot confirm its hold while the connection to ZooKeeper is down", null);
         }
         try {
-            Stat stat = calls.stat(lease.path(), null, lease.key(), System.nanoTime() + callTimeoutNanos);
+            Stat stat = calls.stat(lease.path(), lease.key(), System.nanoTime() + callTimeoutNanos);
             return stat != null && stat.getEphemeralOwner() == lease.sessionId();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -232,7 +232,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
                         "no ZooKeeper session within " + timeout + ". Check that the connect string names running"
                                 + " servers that this host can reach.");
             }
-            calls.stat(paths.root(), null, paths.root(), end);
+            calls.stat(paths.root(), paths.root(), end);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LockBackendException(name(), address(), null, "interrupted while checking the connection", e);

@@ -5,8 +5,10 @@
  * <p>Inside, the parts follow Curator's lock recipes: {@code LockQueue} is the algorithm (an
  * ephemeral-sequential node per attempt under the key's container node, whose data is the
  * holder's description; wait for the node one watches to go), {@code LockDriver} the small rule
- * it asks (does this attempt hold the key, and which node does it watch: its predecessor, so a
- * release wakes one waiter), {@code SessionTracker} what the client's session means for holds
+ * it asks (does this attempt hold the key, and which node does it wait for: its predecessor, so a
+ * release wakes one waiter; it watches every node ahead of it when there are at most eight, and
+ * takes each reported deletion out of the line it read, so the release of the node ahead hands it
+ * the key without another read), {@code SessionTracker} what the client's session means for holds
  * (unsafe while suspended, lost with the session), and {@code ZooKeeperCalls} the server calls,
  * each bounded by the caller's deadline. The fencing token is the owner node's {@code czxid};
  * the lease is the session, which the registry confirms every third of its timeout.

@@ -30,6 +30,16 @@ class ReadWriteDriverTest {
     }
 
     @Test
+    void readersWatchOnlyTheWriteNodesAheadOfThem() {
+        assertThat(ReadWriteDriver.READ.dependsOn(W2)).isTrue();
+        assertThat(ReadWriteDriver.READ.dependsOn(R3))
+                .as("a reader ahead never holds a reader back")
+                .isFalse();
+        assertThat(ReadWriteDriver.READ.dependsOn(D6)).isFalse();
+        assertThat(LockDriver.PREDECESSOR.dependsOn(R3)).isTrue();
+    }
+
+    @Test
     void writersGoWhenFirstAndNoDowngradeNodeIsLeft() {
         assertThat(ReadWriteDriver.WRITE.decide(LINE, 1)).isEqualTo(new LockDriver.Verdict(false, R1));
         assertThat(ReadWriteDriver.WRITE.decide(List.of(W4, R5, D6), 0))

@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * No herd: 20 waiters queue on one key, and each release wakes exactly one of them. The count
- * is of the decisions the lock's driver is asked for (one per read of the waiting line, so one
- * per wake-up); the control run injects a driver that watches the first node instead of the
- * predecessor, as a naive lock would, to show the count catches a herd.
+ * is of the decisions the lock's driver is asked for (one per wake-up, whether the waiter reads
+ * the line again or takes out the node it saw go); the control run injects a driver that waits for
+ * the first node instead of the predecessor, as a naive lock would, to show the count catches a
+ * herd.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ZooKeeperHerdIT extends OneServerIT {
