@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -21,6 +22,7 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.Version;
+import org.apache.zookeeper.server.ServerMetrics;
 
 /**
  * distlock's ZooKeeper registry beside Curator's {@link InterProcessMutex}, on one in-process
@@ -37,6 +39,8 @@ public final class ZooKeeperBenchmark {
     private static final Duration WARMUP = Duration.ofSeconds(3);
     private static final int THREADS = 4;
     private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final String DISTLOCK_ROOT = "/bench-distlock";
+    private static final String CURATOR_ROOT = "/bench-curator";
 
     private final List<CuratorFramework> clients = new ArrayList<>();
     private final String connect;
@@ -48,6 +52,7 @@ public final class ZooKeeperBenchmark {
     public static void main(String[] args) throws Exception {
         Path output = Path.of(args.length > 0 ? args[0] : "benchmarks/results/zookeeper.md");
         List<Comparison> comparisons;
+        String loadBefore = loadAverage();
         try (TestingServer server = new TestingServer(true)) {
             ZooKeeperBenchmark benchmark = new ZooKeeperBenchmark(server.getConnectString());
             try {
@@ -56,17 +61,26 @@ public final class ZooKeeperBenchmark {
                 benchmark.clients.forEach(CuratorFramework::close);
             }
         }
-        write(output, comparisons);
+        write(output, comparisons, loadBefore, loadAverage());
+    }
+
+    /** The 1, 5 and 15 minute load averages, where the system tells them. */
+    private static String loadAverage() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return fields[0] + " " + fields[1] + " " + fields[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     private List<Comparison> run() throws Exception {
         List<Comparison> comparisons = new ArrayList<>();
         CuratorFramework shared = client();
-        ZooKeeperLockRegistry single = ZooKeeperLockRegistry.builder(shared)
-                .rootPath("/bench-distlock")
-                .build();
+        ZooKeeperLockRegistry single =
+                ZooKeeperLockRegistry.builder(shared).rootPath(DISTLOCK_ROOT).build();
         FencedLock lock = single.obtain("uncontended");
-        InterProcessMutex mutex = new InterProcessMutex(shared, "/bench-curator/uncontended");
+        InterProcessMutex mutex = new InterProcessMutex(shared, CURATOR_ROOT + "/uncontended");
         comparisons.add(interleave(
                 "1 thread, uncontended acquire+release",
                 new Uncontended(() -> {
@@ -81,12 +95,12 @@ public final class ZooKeeperBenchmark {
         for (int i = 0; i < THREADS; i++) {
             own.add(client());
             registries.add(ZooKeeperLockRegistry.builder(own.get(i))
-                    .rootPath("/bench-distlock")
+                    .rootPath(DISTLOCK_ROOT)
                     .build());
         }
         ThreadLocal<FencedLock> ownLock = slot(registries, registry -> registry.obtain("contended-n"));
         ThreadLocal<InterProcessMutex> ownMutex =
-                slot(own, client -> new InterProcessMutex(client, "/bench-curator/contended-n"));
+                slot(own, client -> new InterProcessMutex(client, CURATOR_ROOT + "/contended-n"));
         comparisons.add(interleave(
                 THREADS + " clients (one thread each), one key: handoffs",
                 new Contended(() -> {
@@ -97,7 +111,7 @@ public final class ZooKeeperBenchmark {
                 new Contended(() -> lockOnce(ownMutex.get()))));
 
         ThreadLocal<InterProcessMutex> sameClient =
-                ThreadLocal.withInitial(() -> new InterProcessMutex(shared, "/bench-curator/contended-1"));
+                ThreadLocal.withInitial(() -> new InterProcessMutex(shared, CURATOR_ROOT + "/contended-1"));
         comparisons.add(interleave(
                 THREADS + " threads of 1 client, one key: handoffs",
                 new Contended(() -> {
@@ -117,6 +131,8 @@ public final class ZooKeeperBenchmark {
     private static Comparison interleave(String scenario, Slices distlock, Slices curator) throws Exception {
         distlock.slice(WARMUP, false);
         curator.slice(WARMUP, false);
+        ServerRequests distlockRequests = ServerRequests.under(DISTLOCK_ROOT, distlock);
+        ServerRequests curatorRequests = ServerRequests.under(CURATOR_ROOT, curator);
         List<Double> roundRatios = new ArrayList<>();
         for (int round = 0; round < ROUNDS; round++) {
             double d;
@@ -130,7 +146,13 @@ public final class ZooKeeperBenchmark {
             }
             roundRatios.add(d / c);
         }
-        return new Comparison(scenario, distlock.total(), curator.total(), roundRatios);
+        return new Comparison(
+                scenario,
+                distlock.total(),
+                curator.total(),
+                roundRatios,
+                distlockRequests.perCall(),
+                curatorRequests.perCall());
     }
 
     /** One library's slices of a scenario, added up. */
@@ -139,18 +161,67 @@ public final class ZooKeeperBenchmark {
         double slice(Duration length, boolean counted) throws Exception;
 
         Benchmark.Result total();
+
+        /** Operations run so far, counted or not (each slice starts with an uncounted warm-up). */
+        long calls();
+    }
+
+    /** Wraps {@code operation} to count every call in {@code calls}. */
+    private static Benchmark.Operation counting(AtomicLong calls, Benchmark.Operation operation) {
+        return () -> {
+            operation.run();
+            calls.incrementAndGet();
+        };
+    }
+
+    /**
+     * The reads and writes the server answered under one library's root (ZooKeeper counts them per
+     * first path component), from a starting point, per operation of that library since then.
+     */
+    private record ServerRequests(String namespace, Slices slices, long reads, long writes, long calls) {
+
+        static ServerRequests under(String root, Slices slices) {
+            String namespace = root.substring(1);
+            return new ServerRequests(
+                    namespace, slices, count(namespace, "read"), count(namespace, "write"), slices.calls());
+        }
+
+        /** Reads and writes per operation since this starting point. */
+        double[] perCall() {
+            double calls = slices.calls() - this.calls;
+            return new double[] {
+                (count(namespace, "read") - reads) / calls, (count(namespace, "write") - writes) / calls
+            };
+        }
+
+        private static long count(String namespace, String kind) {
+            String name = "cnt_" + namespace + "_" + kind + "_per_namespace";
+            AtomicLong count = new AtomicLong();
+            ServerMetrics.getMetrics().getMetricsProvider().dump((metric, value) -> {
+                if (metric.equals(name)) {
+                    count.set(((Number) value).longValue());
+                }
+            });
+            return count.get();
+        }
     }
 
     /** One thread, one key; latencies from every counted call. */
     private static final class Uncontended implements Slices {
 
+        private final AtomicLong calls = new AtomicLong();
         private final Benchmark.Operation operation;
         private long operations;
         private double seconds;
         private final List<Benchmark.Result> slices = new ArrayList<>();
 
         Uncontended(Benchmark.Operation operation) {
-            this.operation = operation;
+            this.operation = counting(calls, operation);
+        }
+
+        @Override
+        public long calls() {
+            return calls.get();
         }
 
         @Override
@@ -179,12 +250,18 @@ public final class ZooKeeperBenchmark {
     /** {@link #THREADS} threads on one key; handoffs per second. */
     private static final class Contended implements Slices {
 
+        private final AtomicLong calls = new AtomicLong();
         private final Benchmark.Operation operation;
         private long operations;
         private double seconds;
 
         Contended(Benchmark.Operation operation) {
-            this.operation = operation;
+            this.operation = counting(calls, operation);
+        }
+
+        @Override
+        public long calls() {
+            return calls.get();
         }
 
         @Override
@@ -203,8 +280,17 @@ public final class ZooKeeperBenchmark {
         }
     }
 
+    /**
+     * @param distlockRequests the server's reads and writes per distlock acquire+release
+     * @param curatorRequests the same for Curator
+     */
     private record Comparison(
-            String scenario, Benchmark.Result distlock, Benchmark.Result curator, List<Double> roundRatios) {
+            String scenario,
+            Benchmark.Result distlock,
+            Benchmark.Result curator,
+            List<Double> roundRatios,
+            double[] distlockRequests,
+            double[] curatorRequests) {
 
         double ratio() {
             return distlock.opsPerSecond() / curator.opsPerSecond();
@@ -223,7 +309,8 @@ public final class ZooKeeperBenchmark {
         return sorted.isEmpty() ? Double.NaN : sorted.get(sorted.size() / 2);
     }
 
-    private static void write(Path file, List<Comparison> comparisons) throws IOException {
+    private static void write(Path file, List<Comparison> comparisons, String loadBefore, String loadAfter)
+            throws IOException {
         StringBuilder text = new StringBuilder()
                 .append("# ZooKeeper backend benchmark\n\n")
                 .append("Measured ")
@@ -236,7 +323,11 @@ public final class ZooKeeperBenchmark {
                 .append(Version.getFullVersion().split("-")[0])
                 .append(", Curator ")
                 .append(CuratorFramework.class.getPackage().getImplementationVersion())
-                .append(".\n\n")
+                .append(". Load average (1, 5, 15 min) ")
+                .append(loadBefore)
+                .append(" before the run, ")
+                .append(loadAfter)
+                .append(" after it (the benchmark's own threads count in it).\n\n")
                 .append(SETUP)
                 .append("\n\n| scenario | distlock ops/s | Curator ops/s | distlock / Curator, median of rounds"
                         + " | distlock / Curator, totals | per round |\n")
@@ -255,6 +346,18 @@ public final class ZooKeeperBenchmark {
                             comparison.roundRatios().stream()
                                     .map(r -> String.format(Locale.ROOT, "%.2f", r))
                                     .toList())));
+        }
+        text.append("\nServer requests per acquire+release (reads + writes, counted by the server under each"
+                + " library's root over the measured rounds, slice warm-ups included):\n\n");
+        for (Comparison comparison : comparisons) {
+            text.append(String.format(
+                    Locale.ROOT,
+                    "- %s: distlock %.2f + %.2f, Curator %.2f + %.2f%n",
+                    comparison.scenario(),
+                    comparison.distlockRequests()[0],
+                    comparison.distlockRequests()[1],
+                    comparison.curatorRequests()[0],
+                    comparison.curatorRequests()[1]));
         }
         Comparison single = comparisons.get(0);
         text.append(String.format(
@@ -282,16 +385,17 @@ public final class ZooKeeperBenchmark {
                     + " slice moves it little); the ratio of the totals and every round's ratio stand beside it.\n\n"
                     + "- *distlock*: `ZooKeeperLockRegistry`, `tryAcquire` + close. An acquisition sends the create of its"
                     + " protected ephemeral-sequential node and the read of the key's children back to back (one round trip);"
-                    + " a waiter whose only predecessor is deleted holds at once, without reading the line again; a release"
-                    + " is one delete.\n"
+                    + " a waiter watches the nodes ahead of it (up to eight, their reads sent back to back) and holds as"
+                    + " soon as the last of them is reported deleted, without reading the line again; a release is one"
+                    + " delete, whose answer it waits for.\n"
                     + "- *Curator*: `InterProcessMutex` (create, then read of the children, then a watch; a waiter re-reads"
                     + " the children when woken; a release is one delete).\n"
                     + "- *" + THREADS + " clients*: each thread has its own client and registry or mutex (standing for "
                     + THREADS + " JVMs), so every handoff goes through the server. *" + THREADS
                     + " threads of 1 client*:"
                     + " one shared client; distlock's registry queues the threads locally, Curator has one mutex per thread.\n"
-                    + "- The machine's 2 cores were shared with other builds while this ran; compare the ratios, which come"
-                    + " from interleaved slices, rather than absolute figures.";
+                    + "- The server, both libraries and the benchmark threads share the machine's cores; other work on the"
+                    + " machine moves absolute figures, so compare the ratios, which come from interleaved slices.";
 
     private static void lockOnce(InterProcessMutex mutex) throws Exception {
         if (!mutex.acquire(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
