@@ -30,8 +30,8 @@ interface LockDriver {
     /**
      * Whether only the nodes ahead of the attempt's own decide for it. Then the line it read stays
      * exact as far as those nodes go once the deletions it was told of are taken out (nodes only
-     * join behind), so it watches the nodes ahead that it {@link #dependsOn} and decides again as
-     * they go, without reading the line again.
+     * join behind), so while it watches every node ahead that it {@link #dependsOn}, it decides
+     * again as they go without reading the line again.
      */
     default boolean onlyNodesAheadMatter() {
         return true;

@@ -17,11 +17,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The lock algorithm: an attempt creates an ephemeral-sequential node under the key's node (its
  * data is the holder's description), reads the key's waiting line, and asks the {@link
- * LockDriver} whether it holds the key or which node to wait for. While few nodes ahead matter to
- * the rule, it watches all of them and decides again as each deletion is reported, so the release
- * of the node ahead hands the key over without another read; otherwise it waits for the one node
- * and reads the line again. An attempt that gives up deletes its node. Plain locks and both sides
- * of read/write locks run this loop; only the key's node and the rule differ.
+ * LockDriver} whether it holds the key or which node to wait for. It watches that node and the one
+ * ahead of it, and takes each reported deletion out of the line it read: when the node ahead of
+ * the one it waits for goes, it reads the line again while that one holds the key, so that the
+ * release hands it the key without another read. An attempt that gives up deletes its node. Plain
+ * locks and both sides of read/write locks run this loop; only the key's node and the rule differ.
  */
 final class LockQueue {
 
@@ -31,10 +31,12 @@ final class LockQueue {
     private static final int RECENT_KEYS = 1024;
 
     /**
-     * Up to how many nodes ahead an attempt watches at once. Each costs a read when the attempt
-     * joins and an event when it goes; past it, the attempt watches only the node its rule names.
+     * How many of the nodes ahead that its rule depends on an attempt watches: the node it waits for
+     * and the one ahead of that. When that one goes, the node it waits for most likely holds the key
+     * now, and the attempt reads the line while it does, so that its release needs no read. Each
+     * watch costs a read when set and an event when its node goes, however long the line.
      */
-    static final int MAX_WATCHED_AHEAD = 8;
+    static final int WATCHED_AHEAD = 2;
 
     private final LockPaths paths;
     private final ZooKeeperCalls calls;
@@ -149,42 +151,48 @@ final class LockQueue {
                 if (deadline.hasPassed() || verdict.watch() == null) {
                     return Optional.empty();
                 }
-                // Watch every node ahead that the rule depends on, when there are few: each deletion then updates
-                // this copy of the line on the event thread, and the release of the node ahead grants the key
-                // without another round trip. Otherwise watch the node the rule names, and read the line when it goes.
+                if (!rule.onlyNodesAheadMatter()) {
+                    // Nodes that join behind can matter: watch the node the rule names, and read the line when it goes.
+                    if (!calls.watch(own.keyPath, List.of(verdict.watch()), waiter, own.key, callsEnd)
+                            .isEmpty()) {
+                        line = null; // gone before the watch was set: look again
+                        continue;
+                    }
+                    if (!awaitDeletion(waiter, Set.of(verdict.watch()), deadline, own)) {
+                        return Optional.empty();
+                    }
+                    line = null;
+                    continue;
+                }
+                // Watch the nearest nodes ahead that the rule depends on; each reported deletion comes out of this copy
+                // of the line, and the rule decides again without a read, which is exact as long as every node ahead
+                // that it depends on is watched. While some are not, the deletion of any watched node calls for a read.
                 List<String> ahead = dependenciesAhead(rule, line, position);
-                boolean decidesLocally = rule.onlyNodesAheadMatter() && ahead.size() <= MAX_WATCHED_AHEAD;
-                List<String> toWatch = new ArrayList<>(decidesLocally ? ahead : List.of(verdict.watch()));
+                List<String> toWatch = new ArrayList<>(ahead.subList(0, Math.min(WATCHED_AHEAD, ahead.size())));
+                if (!toWatch.contains(verdict.watch())) {
+                    toWatch.add(verdict.watch());
+                }
                 toWatch.removeAll(watched);
                 if (!toWatch.isEmpty()) {
                     long sentAt = System.nanoTime();
                     Set<String> gone = calls.watch(own.keyPath, toWatch, waiter, own.key, callsEnd);
                     watched.addAll(toWatch);
                     watched.removeAll(gone);
-                    if (decidesLocally) {
-                        lineAt = sentAt;
-                        if (!gone.isEmpty()) {
-                            waiter.deleted(gone);
-                            line = waiter.withoutDeleted(line);
-                            continue;
-                        }
-                    } else if (!gone.isEmpty()) {
-                        line = null; // gone before the watch was set: look again
+                    lineAt = sentAt;
+                    if (!gone.isEmpty()) {
+                        waiter.deleted(gone);
+                        line = waiter.withoutDeleted(line);
                         continue;
                     }
                 }
-                if (!waiter.awaitDeletionOf(verdict.watch(), deadline.remainingNanos())) {
-                    if (session.isInterrupted()) {
-                        throw connectionDown(own);
-                    }
-                    if (deadline.hasPassed()) {
-                        return Optional.empty(); // nothing came: the node ahead is still there
-                    }
+                boolean allWatched = watched.containsAll(ahead);
+                if (!awaitDeletion(waiter, allWatched ? Set.of(verdict.watch()) : watched, deadline, own)) {
+                    return Optional.empty();
                 }
                 boolean fresh =
                         System.nanoTime() - lineAt < session.sessionTimeout().toNanos() / 3;
-                if (waiter.takeDisturbance() || !decidesLocally || !fresh) {
-                    // The grant of a local decision counts from lineAt, so it is taken only while that is recent.
+                if (waiter.takeDisturbance() || !allWatched || !fresh) {
+                    // A grant decided here counts from lineAt, so it is taken only while that is recent.
                     line = null;
                 } else {
                     line = waiter.withoutDeleted(line);
@@ -193,6 +201,22 @@ final class LockQueue {
         } finally {
             session.removeWaiter(waiter);
         }
+    }
+
+    /**
+     * Waits for the deletion of one of {@code nodes}, or for anything else that calls for a read.
+     *
+     * @return false when the wait time ran out with the nodes still there
+     */
+    private boolean awaitDeletion(Waiter waiter, Set<String> nodes, Deadline deadline, Node own)
+            throws InterruptedException {
+        if (waiter.awaitDeletionOfAny(nodes, deadline.remainingNanos())) {
+            return true;
+        }
+        if (session.isInterrupted()) {
+            throw connectionDown(own);
+        }
+        return !deadline.hasPassed(); // when it passed, nothing came: the nodes ahead are still there
     }
 
     /** The nodes ahead of {@code position} that {@code rule} depends on, nearest first. */

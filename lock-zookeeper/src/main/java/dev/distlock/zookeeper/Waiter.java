@@ -14,22 +14,22 @@ import org.apache.zookeeper.Watcher;
 /**
  * One attempt's wake-up: the watches on the nodes ahead of it, and changes of the connection.
  * Deletions are recorded on ZooKeeper's event thread; the attempt's thread is woken only by the
- * deletion of the node its rule waits for (the others leave the verdict as it is), or by anything
- * else, after which it reads the line again.
+ * deletion of a node it awaits (the others leave its decision as it is), or by anything else,
+ * after which it reads the line again.
  */
 final class Waiter implements Watcher {
 
     private final Semaphore signals = new Semaphore(0);
     private final Set<String> deleted = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean disturbed = new AtomicBoolean();
-    private volatile String awaited;
+    private volatile Set<String> awaited = Set.of();
 
     @Override
     public void process(WatchedEvent event) {
         if (event.getType() == Event.EventType.NodeDeleted && event.getPath() != null) {
             String node = ZKPaths.getNodeFromPath(event.getPath());
             deleted.add(node);
-            if (!node.equals(awaited)) {
+            if (!awaited.contains(node)) {
                 return;
             }
         } else {
@@ -52,13 +52,14 @@ final class Waiter implements Watcher {
     }
 
     /**
-     * Waits until the node named {@code node} (a child of the key's node) is reported deleted, or
-     * something else calls for a fresh read of the line; false when neither came within {@code nanos}.
+     * Waits until one of the nodes named {@code nodes} (children of the key's node) is reported
+     * deleted, or something else calls for a fresh read of the line; false when neither came within
+     * {@code nanos}.
      */
-    boolean awaitDeletionOf(String node, long nanos) throws InterruptedException {
-        awaited = node;
+    boolean awaitDeletionOfAny(Set<String> nodes, long nanos) throws InterruptedException {
+        awaited = Set.copyOf(nodes);
         // Set before looking, so that a deletion reported meanwhile either shows here or wakes the wait below.
-        if (deleted.contains(node) || disturbed.get()) {
+        if (disturbed.get() || nodes.stream().anyMatch(deleted::contains)) {
             signals.drainPermits();
             return true;
         }

@@ -6,9 +6,9 @@
  * ephemeral-sequential node per attempt under the key's container node, whose data is the
  * holder's description; wait for the node one watches to go), {@code LockDriver} the small rule
  * it asks (does this attempt hold the key, and which node does it wait for: its predecessor, so a
- * release wakes one waiter; it watches every node ahead of it when there are at most eight, and
- * takes each reported deletion out of the line it read, so the release of the node ahead hands it
- * the key without another read), {@code SessionTracker} what the client's session means for holds
+ * release wakes one waiter; it also watches the node ahead of its predecessor and reads the line
+ * when that one goes, while its predecessor holds, so that its predecessor's release hands it the
+ * key without another read), {@code SessionTracker} what the client's session means for holds
  * (unsafe while suspended, lost with the session), and {@code ZooKeeperCalls} the server calls,
  * each bounded by the caller's deadline. The fencing token is the owner node's {@code czxid};
  * the lease is the session, which the registry confirms every third of its timeout.

@@ -17,11 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * No herd: 20 waiters queue on one key, and each release wakes exactly one of them. The count
- * is of the decisions the lock's driver is asked for (one per wake-up, whether the waiter reads
- * the line again or takes out the node it saw go); the control run injects a driver that waits for
- * the first node instead of the predecessor, as a naive lock would, to show the count catches a
- * herd.
+ * No herd: 20 waiters queue on one key, and each release wakes at most two of them: the next in
+ * line, which takes the key, and the one behind it, which reads the line while the next holds. The
+ * count is of the decisions the lock's driver is asked for (one per wake-up, whether the waiter
+ * reads the line again or takes out the node it saw go); the control run injects a driver that
+ * waits for the first node instead of the predecessor, as a naive lock would, to show the count
+ * catches a herd.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ZooKeeperHerdIT extends OneServerIT {
@@ -42,9 +43,9 @@ class ZooKeeperHerdIT extends OneServerIT {
             (line, position) -> position == 0 ? LockDriver.Verdict.HOLDS : new LockDriver.Verdict(false, line.get(0));
 
     @Test
-    void eachReleaseWakesExactlyOneWaiterInTheOrderTheyQueued() throws Exception {
+    void eachReleaseWakesAtMostTwoWaitersAndTheyHoldInTheOrderTheyQueued() throws Exception {
         Queue run = queueAndRelease(LockDriver.PREDECESSOR);
-        assertThat(run.reads()).as("one read of the waiting line per release").isEqualTo(WAITERS);
+        assertThat(run.reads()).as("at most two wake-ups per release").isBetween((long) WAITERS, 2L * WAITERS);
         assertThat(run.order()).as("first come, first served").isSorted();
     }
 
@@ -53,7 +54,7 @@ class ZooKeeperHerdIT extends OneServerIT {
         Queue run = queueAndRelease(WATCH_FIRST);
         assertThat(run.reads())
                 .as("the holder's release alone wakes all %d waiters", WAITERS)
-                .isGreaterThan(WAITERS * 2L);
+                .isGreaterThan(WAITERS * 4L);
     }
 
     /** Queues the waiters one after another behind a holder, then lets the holder go and counts. */
