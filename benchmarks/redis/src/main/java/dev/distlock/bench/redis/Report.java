@@ -46,7 +46,10 @@ final class Report {
                 + " `EVALSHA` of a get-compare-delete script: two round trips, no fencing token, no reentrancy,"
                 + " no renewal.\n");
         md.append("- *distlock*: `RedisLockRegistry` (watchdog lease 30 s) over a `LettuceConnectionFactory`,"
-                + " `lock.acquire()` + `handle.close()`: one script round trip each, with a fencing token.\n");
+                + " `lock.acquire()` + `handle.close()`: one script round trip each (acquire: `TIME` and"
+                + " `SET NX PX` of owner, token and holder; release: `GET`, compare, `DEL`), with a fencing token."
+                + " Spring's connection factory arms a client-side timeout for every command (Spring Data Redis"
+                + " enables Lettuce's command timeouts); the raw client does not.\n");
         md.append("- *Spring Integration*: `RedisLockRegistry` (SPIN_LOCK, 60 s expiry), `lock()` + `unlock()`.\n");
         md.append("- *Redisson*: `RLock` with its defaults (watchdog 30 s), `lock()` + `unlock()`.\n\n");
         md.append("| library | 1 thread ops/s | × raw | × raw, round median | 8 threads ops/s | × raw |"
