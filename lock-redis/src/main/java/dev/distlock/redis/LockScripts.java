@@ -12,15 +12,21 @@ import java.util.List;
 /**
  * The lock scripts and the calls that run them: each call names its keys and arguments in one
  * place, and each script knows what its reply means. The key layout is described in the
- * package documentation and in {@code acquire.lua}.
+ * package documentation and in {@code lock-value.lua}.
  */
 final class LockScripts {
 
-    static final LuaScript<AcquireReply> ACQUIRE = LuaScript.integer("acquire.lua", AcquireReply::read);
-    static final LuaScript<Boolean> RENEW = LuaScript.yesNo("renew.lua");
-    static final LuaScript<Boolean> RELEASE = LuaScript.yesNo("release.lua");
-    static final LuaScript<Boolean> RAISE_FENCE = LuaScript.yesNo("raise-fence.lua");
-    static final LuaScript<StoredHolder> HOLDER = LuaScript.array("holder.lua", StoredHolder::read);
+    /** How every lock script reads a lock key's value; sent before each one's text. */
+    private static final String VALUE = "lock-value.lua";
+
+    static final LuaScript<AcquireReply> ACQUIRE =
+            LuaScript.integer("acquire.lua", AcquireReply::read).after(VALUE);
+    static final LuaScript<Boolean> RENEW = LuaScript.yesNo("renew.lua").after(VALUE);
+    static final LuaScript<Boolean> RELEASE = LuaScript.yesNo("release.lua").after(VALUE);
+    static final LuaScript<Boolean> RAISE_FENCE =
+            LuaScript.yesNo("raise-fence.lua").after(VALUE);
+    static final LuaScript<StoredHolder> HOLDER =
+            LuaScript.array("holder.lua", StoredHolder::read).after(VALUE);
 
     static final List<LuaScript<?>> ALL = List.of(ACQUIRE, RENEW, RELEASE, RAISE_FENCE, HOLDER);
 

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Function;
@@ -28,11 +29,26 @@ final class LuaScript<R> {
     private final Function<Object, R> reading;
 
     private LuaScript(String resource, ScriptOutputType output, Function<Object, R> reading) {
+        this(resource, read(resource), output, reading);
+    }
+
+    private LuaScript(String resource, byte[] body, ScriptOutputType output, Function<Object, R> reading) {
         this.resource = resource;
-        this.body = read(resource);
+        this.body = body;
         this.sha1 = sha1(body);
         this.output = output;
         this.reading = reading;
+    }
+
+    /**
+     * This script with the text of the resource {@code prelude} before its own: Redis runs every
+     * script on its own, so Lua that several scripts share travels with each of them.
+     */
+    LuaScript<R> after(String prelude) {
+        byte[] shared = read(prelude);
+        byte[] both = Arrays.copyOf(shared, shared.length + body.length);
+        System.arraycopy(body, 0, both, shared.length, body.length);
+        return new LuaScript<>(resource, both, output, reading);
     }
 
     /** A script answering 1 (done) or 0 (not done). */

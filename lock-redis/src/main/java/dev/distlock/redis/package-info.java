@@ -20,8 +20,9 @@
  * one subscription to it, opened at its first wait.
  *
  * <p>Keys travel as KEYS/ARGV, never inside script text. The scripts ({@code acquire.lua},
- * {@code renew.lua}, {@code release.lua}, {@code raise-fence.lua}, {@code holder.lua}) are
- * resources of this package, loaded onto the server at start and after every reconnect or
+ * {@code renew.lua}, {@code release.lua}, {@code raise-fence.lua}, {@code holder.lua}, each sent
+ * with {@code lock-value.lua}, which reads a key's value, before its own text) are resources of
+ * this package, loaded onto the server at start and after every reconnect or
  * topology change, run with EVALSHA, and sent once more with EVAL should a server answer NOSCRIPT
  * anyway.
  *

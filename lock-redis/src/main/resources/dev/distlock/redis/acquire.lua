@@ -1,7 +1,5 @@
 -- Takes the lock if nobody holds it: owner, holder, lease and fencing token in one atomic step.
--- KEYS[1] the lock, a string: '<owner> <token> <flags><holder>' while held, '#<token>' while only
---         a fence is kept (see release.lua). flags: 'a' or '-' (the token may be ahead of the server
---         clock, so the release must compare), then 'w' or '-' (a waiter asked for a release message).
+-- KEYS[1] the lock (its value: lock-value.lua)
 -- ARGV[1] owner, ARGV[2] lease in ms, ARGV[3] '1' when the caller will wait for a release message,
 -- ARGV[4] holder description
 -- Returns the token (> 0) when granted; -2 - (the holder's pttl in ms) when another owner holds it.
@@ -19,7 +17,8 @@ if type(value) == 'table' then
   -- WRONGTYPE: the hash of a 0.1 client's hold; held until that client releases it or it expires
   return -2 - redis.call('PTTL', KEYS[1])
 end
-if string.byte(value, 1) == 35 then
+local space, flags = held(value)
+if not space then
   -- '#': a released key whose fence is still ahead of the clock
   local token, ahead = tonumber(string.sub(value, 2)) + 1, 'a'
   if token <= now then
@@ -31,7 +30,7 @@ if string.byte(value, 1) == 35 then
 end
 if ARGV[3] == '1' then
   -- Asks the holder's release to publish a wake-up; an uncontended release publishes nothing.
-  local wait = string.find(value, ' ', string.find(value, ' ', 1, true) + 1, true) + 2
+  local wait = flags + 1
   if string.byte(value, wait) ~= 119 then
     redis.call('SET', KEYS[1], string.sub(value, 1, wait - 1) .. 'w' .. string.sub(value, wait + 1),
         'XX', 'KEEPTTL')

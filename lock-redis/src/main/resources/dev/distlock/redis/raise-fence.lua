@@ -4,12 +4,11 @@
 -- grant's lease ran out), that hold's token here is raised, which only this node reports. Never lowers a token, never touches an owner or a lease.
 -- With no hold here (a very short lease), a fence alone is kept just until this node's clock has
 -- passed the token.
--- KEYS[1] the lock (layout in acquire.lua); ARGV[1] token. Returns 1.
+-- KEYS[1] the lock (its value: lock-value.lua); ARGV[1] token. Returns 1.
 local wanted = tonumber(ARGV[1])
 local value = redis.call('GET', KEYS[1])
-if value and string.byte(value, 1) ~= 35 then
-  local space = string.find(value, ' ', 1, true)
-  local flags = string.find(value, ' ', space + 1, true) + 1
+local space, flags = held(value)
+if space then
   if tonumber(string.sub(value, space + 1, flags - 2)) < wanted then
     -- flag 'a': the token may now be ahead of this node's clock, which the release checks
     redis.call('SET', KEYS[1], string.sub(value, 1, space) .. ARGV[1] .. ' a' .. string.sub(value, flags + 1),

@@ -3,18 +3,17 @@
 -- (flag 'a': raised past the clock by a fence or a Redlock write-back) and is: then only the fence
 -- stays, as '#<token>', until the clock has passed it, so the next token is still larger. A token
 -- taken from the clock (flag '-') is behind it by now: the release ran after the grant's script.
--- KEYS[1] the lock (layout in acquire.lua); ARGV[1] owner, ARGV[2] 'force' to end any owner's hold.
+-- KEYS[1] the lock (its value: lock-value.lua); ARGV[1] owner, ARGV[2] 'force' to end any owner's hold.
 -- Publishes the key's name on distlock:released (LockKey.RELEASE_CHANNEL) only when a waiter
 -- asked for it. Returns 1 when a hold ended, 0 when none.
 local value = redis.call('GET', KEYS[1])
-if not value or string.byte(value, 1) == 35 then
+local space, flags = held(value)
+if not space then
   return 0
 end
-local space = string.find(value, ' ', 1, true)
 if string.sub(value, 1, space - 1) ~= ARGV[1] and ARGV[2] ~= 'force' then
   return 0
 end
-local flags = string.find(value, ' ', space + 1, true) + 1
 if string.byte(value, flags) == 97 then
   local token = string.sub(value, space + 1, flags - 2)
   local time = redis.call('TIME')

@@ -108,7 +108,7 @@ class RedlockFaultIT {
             long token = handle.token().value();
             int holding = 0;
             for (ManagedProcess node : nodes) {
-                // '<owner> <token> <flags><holder>' (acquire.lua)
+                // '<owner> <token> <flags><holder>' (lock-value.lua)
                 String[] stored = RedisServers.cli(node.port(), "GET", "distlock:{written-back}")
                         .trim()
                         .split(" ");
