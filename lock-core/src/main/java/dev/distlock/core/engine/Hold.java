@@ -53,6 +53,10 @@ final class Hold<L extends BackendLease> {
 
     /** What the lease keeper has queued for this hold, one entry per slot; guarded by the keeper. */
     final LeaseKeeper.Due[] dues = new LeaseKeeper.Due[LeaseKeeper.Slot.values().length];
+    /** The hold's first entry for the lease keeper until the keeper queues it, else null. */
+    volatile LeaseKeeper.Arrival arrival;
+    /** True once the lease keeper may have queued entries for this hold. */
+    volatile boolean queued;
 
     private State state = State.HELD;
     private boolean gateFreed;

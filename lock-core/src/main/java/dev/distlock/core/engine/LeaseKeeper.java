@@ -1,5 +1,6 @@
 package dev.distlock.core.engine;
 
+import java.util.Collection;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
@@ -7,6 +8,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -15,7 +17,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * of a lease's end, ends of fixed leases) and hands calls to the backend to a pool, so a slow
  * renewal never delays another hold's. Each hold has at most one entry per {@link Slot}; a new
  * entry replaces the slot's old one, and a hold that ends takes its entries out, so the queue
- * holds only live holds' work and no ended hold stays reachable from it.
+ * holds only live holds' work.
+ *
+ * <p>A hold's first entry ({@link #atFirst}) stays on the hold itself: the sweep thread looks
+ * through the live holds once a second, and when a first entry is due, and moves the first
+ * entries it finds into the queue. Most holds end long before their first renewal is
+ * due; taking and ending those writes nothing that other threads share, and takes no lock.
  */
 final class LeaseKeeper implements AutoCloseable {
 
@@ -36,17 +43,36 @@ final class LeaseKeeper implements AutoCloseable {
         }
     }
 
+    /** A hold's first entry, kept on the hold until the sweep thread queues it (see {@link #atFirst}). */
+    record Arrival(Slot slot, long atNanos, Runnable task) {}
+
+    /** The longest the sweep thread sleeps. */
+    private static final long LONGEST_SLEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    @SuppressWarnings("rawtypes")
+    private static final AtomicReferenceFieldUpdater<Hold, Arrival> ARRIVAL =
+            AtomicReferenceFieldUpdater.newUpdater(Hold.class, Arrival.class, "arrival");
+
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final TreeSet<Due> queue = new TreeSet<>();
     private final AtomicLong sequence = new AtomicLong();
+    private final Collection<? extends Hold<?>> holds;
+    /** No first entry still on its hold is due before this (System.nanoTime); reset by each look. */
+    private final AtomicLong arrivalsDueFrom = new AtomicLong(System.nanoTime() + LONGEST_SLEEP_NANOS);
+
     private final ExecutorService pool;
     private final Thread sweeper;
     private volatile boolean closed;
-    /** When the sleeping sweep thread wakes on its own; guarded by {@code lock}. */
-    private long sweepWakesAt;
+    /**
+     * When the sleeping sweep thread wakes on its own; written under {@code lock}, read without it
+     * by {@link #atFirst}. While the thread runs, the time it woke.
+     */
+    private volatile long sweepWakesAt;
 
-    LeaseKeeper(String backend) {
+    /** @param holds the engine's live holds, each added before its {@link #atFirst} */
+    LeaseKeeper(String backend, Collection<? extends Hold<?>> holds) {
+        this.holds = holds;
         AtomicInteger threads = new AtomicInteger();
         pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
             Thread thread = new Thread(task, "distlock-" + backend + "-lease-" + threads.incrementAndGet());
@@ -63,15 +89,13 @@ final class LeaseKeeper implements AutoCloseable {
      * {@code hold} had queued in {@code slot}; the task must not block.
      */
     void at(Hold<?> hold, Slot slot, long atNanos, Runnable task) {
-        Due due = new Due(atNanos, sequence.incrementAndGet(), task);
         lock.lock();
         try {
-            Due replaced = hold.dues[slot.ordinal()];
-            if (replaced != null) {
-                queue.remove(replaced);
+            Arrival arriving = hold.arrival;
+            if (arriving != null && arriving.slot == slot) {
+                ARRIVAL.compareAndSet(hold, arriving, null); // replaced before it arrived
             }
-            hold.dues[slot.ordinal()] = due;
-            queue.add(due);
+            queue(hold, slot, atNanos, task);
             // Wake the sweep thread only when it would otherwise sleep past the new entry.
             if (atNanos - sweepWakesAt < 0) {
                 changed.signal();
@@ -81,8 +105,64 @@ final class LeaseKeeper implements AutoCloseable {
         }
     }
 
+    /**
+     * Like {@link #at}, for a hold that has nothing queued yet and is among the live holds,
+     * without taking the lock or writing anything shared: the entry goes into the queue when
+     * the sweep thread next looks through the holds, which is before it is due.
+     */
+    void atFirst(Hold<?> hold, Slot slot, long atNanos, Runnable task) {
+        hold.arrival = new Arrival(slot, atNanos, task);
+        long dueFrom = arrivalsDueFrom.get();
+        while (atNanos - dueFrom < 0 && !arrivalsDueFrom.compareAndSet(dueFrom, atNanos)) {
+            dueFrom = arrivalsDueFrom.get();
+        }
+        // The sweep thread publishes when it will wake before it reads arrivalsDueFrom: either it
+        // sees this entry's time, or this sees the time it sleeps until.
+        if (atNanos - sweepWakesAt < 0) {
+            lock.lock();
+            try {
+                changed.signal();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Queues {@code task} in {@code slot} of {@code hold}, replacing what was there; under {@code lock}. */
+    private void queue(Hold<?> hold, Slot slot, long atNanos, Runnable task) {
+        hold.queued = true;
+        Due due = new Due(atNanos, sequence.incrementAndGet(), task);
+        Due replaced = hold.dues[slot.ordinal()];
+        if (replaced != null) {
+            queue.remove(replaced);
+        }
+        hold.dues[slot.ordinal()] = due;
+        queue.add(due);
+    }
+
+    /** Queues the first entries still on the live holds; under {@code lock}. */
+    private void moveArrivals(long now) {
+        arrivalsDueFrom.set(now + LONGEST_SLEEP_NANOS);
+        for (Hold<?> hold : holds) {
+            Arrival arrival = hold.arrival;
+            if (arrival == null) {
+                continue;
+            }
+            // Marked queued before the entry is claimed: a forget() that finds the entry claimed
+            // finds the mark too, and takes the lock to remove what this queues.
+            hold.queued = true;
+            if (ARRIVAL.compareAndSet(hold, arrival, null)) {
+                queue(hold, arrival.slot, arrival.atNanos, arrival.task);
+            }
+        }
+    }
+
     /** Takes out everything {@code hold} has queued. */
     void forget(Hold<?> hold) {
+        hold.arrival = null;
+        if (!hold.queued) {
+            return; // nothing was queued: the first entry was still on the hold
+        }
         lock.lock();
         try {
             for (int i = 0; i < hold.dues.length; i++) {
@@ -112,12 +192,24 @@ final class LeaseKeeper implements AutoCloseable {
             Due due;
             lock.lock();
             try {
-                due = queue.isEmpty() ? null : queue.first();
                 long now = System.nanoTime();
-                long wait = due == null ? TimeUnit.SECONDS.toNanos(1) : due.atNanos - now;
-                if (wait > 0) {
-                    sweepWakesAt = now + wait;
-                    changed.awaitNanos(wait);
+                if (arrivalsDueFrom.get() - now <= 0) {
+                    // A first entry is due, or a second has passed since the last look.
+                    moveArrivals(now);
+                }
+                due = queue.isEmpty() ? null : queue.first();
+                long wakeAt = due == null || due.atNanos - (now + LONGEST_SLEEP_NANOS) > 0
+                        ? now + LONGEST_SLEEP_NANOS
+                        : due.atNanos;
+                if (wakeAt - now > 0) {
+                    sweepWakesAt = wakeAt;
+                    long arrivalDue = arrivalsDueFrom.get();
+                    if (arrivalDue - wakeAt < 0) {
+                        wakeAt = arrivalDue;
+                    }
+                    if (wakeAt - now > 0) {
+                        changed.awaitNanos(wakeAt - now);
+                    }
                     sweepWakesAt = System.nanoTime();
                     continue;
                 }

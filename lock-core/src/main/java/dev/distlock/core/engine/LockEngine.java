@@ -64,7 +64,7 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
         this.options = Objects.requireNonNull(options, "options");
         this.keys = new KeyStates<>(gatePermits);
         this.registryId = Objects.requireNonNull(registryId, "registryId");
-        this.keeper = new LeaseKeeper(backend.name());
+        this.keeper = new LeaseKeeper(backend.name(), holds);
         this.renewals = new Renewals<>(this, keeper);
         this.async = new AsyncAcquisitions(backend.name());
         this.holderDescription = new HolderDescription(options.applicationName());

@@ -32,23 +32,29 @@ final class Renewals<L extends BackendLease> {
     }
 
     void start(Hold<L> hold) {
+        // The hold's only entry until its first renewal (or its fixed lease's end) is due; the check
+        // of the lease's end is queued when that renewal starts (see renewalDue), so a hold
+        // released before then takes no lock of the keeper at all.
         if (hold.renewed) {
-            // One queued entry per hold until its first renewal is due; the check of the lease's end
-            // is queued when that renewal starts (see scheduleRenewal), so a hold released before
-            // then never queues it.
-            scheduleRenewal(hold, hold.lease.grantRequestedAtNanos());
+            long firstRenewal = hold.lease.grantRequestedAtNanos() + hold.periodNanos / 3;
+            keeper.atFirst(hold, LeaseKeeper.Slot.TIMER, firstRenewal, () -> renewalDue(hold));
         } else {
-            scheduleFixedLeaseEnd(hold);
+            long end = hold.leaseEndNanos();
+            keeper.atFirst(hold, LeaseKeeper.Slot.TIMER, end, fixedLeaseEnd(hold, end));
         }
     }
 
     private void scheduleFixedLeaseEnd(Hold<L> hold) {
         long end = hold.leaseEndNanos();
-        keeper.at(hold, LeaseKeeper.Slot.TIMER, end, () -> {
+        keeper.at(hold, LeaseKeeper.Slot.TIMER, end, fixedLeaseEnd(hold, end));
+    }
+
+    private Runnable fixedLeaseEnd(Hold<L> hold, long end) {
+        return () -> {
             if (hold.leaseEndNanos() == end) {
                 fixedLeaseEnded(hold);
             }
-        });
+        };
     }
 
     /** Sets a fixed lease to end {@code leaseTime} from now; false when the server no longer has it. */
