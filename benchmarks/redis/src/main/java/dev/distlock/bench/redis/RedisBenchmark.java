@@ -24,8 +24,9 @@ import java.util.function.Supplier;
  */
 public final class RedisBenchmark {
 
-    private static final int ROUNDS = Integer.getInteger("rounds", 5);
-    private static final Duration SLICE = Duration.ofMillis(Long.getLong("sliceMillis", 3000));
+    private static final int ROUNDS = Integer.getInteger("rounds", 10);
+    private static final Duration SLICE = Duration.ofMillis(Long.getLong("sliceMillis", 2000));
+    private static final Duration WARM_UP = Duration.ofSeconds(3);
     private static final int HANDOVER_SAMPLES = Integer.getInteger("handoverSamples", 100);
 
     private RedisBenchmark() {}
@@ -79,9 +80,9 @@ public final class RedisBenchmark {
             eight.put(c.name(), new double[ROUNDS]);
         });
         try {
-            for (Contender c : open) { // warm-up, not counted
-                Measurements.throughput(c, 1, Duration.ofSeconds(1), "warm:" + open.indexOf(c));
-                Measurements.throughput(c, 8, Duration.ofSeconds(1), "warm:" + open.indexOf(c));
+            for (Contender c : open) { // warm-up until the compiler settles, not counted
+                Measurements.throughput(c, 1, WARM_UP, "warm:" + open.indexOf(c));
+                Measurements.throughput(c, 8, WARM_UP, "warm:" + open.indexOf(c));
             }
             for (int round = 0; round < ROUNDS; round++) {
                 for (int i = 0; i < open.size(); i++) {

@@ -37,19 +37,19 @@ final class Report {
                 Locale.ROOT,
                 "Throughput: %d rounds, in each round every library runs %d s with 1 thread and %d s with 8"
                         + " threads (each thread on a key of its own), the libraries' order rotating from round"
-                        + " to round; a warm-up second per library before. Figures are the mean over the rounds,"
+                        + " to round; 3 s of warm-up per library and thread count before. Figures are the mean over the rounds,"
                         + " ratios are to the raw Lettuce baseline of the same run.%n%n",
                 rounds,
                 slice.toSeconds(),
                 slice.toSeconds()));
         md.append("- *" + Contenders.RAW + "*: one Lettuce connection, `SET key token NX PX 30000` then"
                 + " `EVALSHA` of a get-compare-delete script: two round trips, no fencing token, no reentrancy,"
-                + " no renewal.\n");
+                + " no renewal. Lettuce's default client options arm a timeout for every command, as Spring's"
+                + " connection factory does for distlock's.\n");
         md.append("- *distlock*: `RedisLockRegistry` (watchdog lease 30 s) over a `LettuceConnectionFactory`,"
                 + " `lock.acquire()` + `handle.close()`: one script round trip each (acquire: `TIME` and"
-                + " `SET NX PX` of owner, token and holder; release: `GET`, compare, `DEL`), with a fencing token."
-                + " Spring's connection factory arms a client-side timeout for every command (Spring Data Redis"
-                + " enables Lettuce's command timeouts); the raw client does not.\n");
+                + " `SET NX PX` of owner, token and holder; release: `GET`, compare, `DEL`), with a fencing token,"
+                + " the holder's description for `holderOf`, and each hold's lease kept by the watchdog.\n");
         md.append("- *Spring Integration*: `RedisLockRegistry` (SPIN_LOCK, 60 s expiry), `lock()` + `unlock()`.\n");
         md.append("- *Redisson*: `RLock` with its defaults (watchdog 30 s), `lock()` + `unlock()`.\n\n");
         md.append("| library | 1 thread ops/s | × raw | × raw, round median | 8 threads ops/s | × raw |"
