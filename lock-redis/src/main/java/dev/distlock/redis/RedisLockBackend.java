@@ -73,13 +73,17 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
             return Optional.empty();
         }
         awaitSubscription(deadline);
-        ReleaseSubscriber.Wakeup wakeup = subscriber.register(key.name());
+        ReleaseSubscriber.Wakeup<AcquireReply> wakeup = subscriber.register(key.name());
+        // A release message sends the next attempt at once, from the thread that receives it.
+        wakeup.retryWith(() -> endpoint.send(LockScripts.acquire(key, owner, request.leaseTime(), true, holder)));
         long waitingSince = System.nanoTime();
+        boolean granted = false;
         try {
+            // Registered before this attempt, so a release after it cannot go unnoticed.
+            attempt = acquireOnce(request, key, owner, holder, true);
             while (true) {
-                // Registered before this attempt, so a release after it cannot go unnoticed.
-                attempt = acquireOnce(request, key, owner, holder, true);
                 if (attempt.reply().granted()) {
+                    granted = true;
                     return Optional.of(attempt.lease(key, owner));
                 }
                 long holderLeft = TimeUnit.MILLISECONDS.toNanos(
@@ -92,9 +96,18 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
                 if (!woken && deadline.hasPassed()) {
                     return Optional.empty();
                 }
+                PendingReply<AcquireReply> sent = wakeup.takeSent();
+                attempt = sent != null
+                        ? awaitAttempt(sent, request, key, owner)
+                        : acquireOnce(request, key, owner, holder, true);
             }
         } finally {
             subscriber.unregister(key.name(), wakeup);
+            if (wakeup.close() != null && !granted) {
+                // An attempt sent for this waiter that it does not use may still take the key:
+                // the release goes after it on the same connection and frees what it took.
+                endpoint.send(LockScripts.release(key, owner));
+            }
         }
     }
 
@@ -110,8 +123,15 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
 
     private Attempt acquireOnce(LockRequest request, LockKey key, byte[] owner, byte[] holder, boolean willWait)
             throws InterruptedException {
-        PendingReply<AcquireReply> pending =
-                endpoint.send(LockScripts.acquire(key, owner, request.leaseTime(), willWait, holder));
+        return awaitAttempt(
+                endpoint.send(LockScripts.acquire(key, owner, request.leaseTime(), willWait, holder)),
+                request,
+                key,
+                owner);
+    }
+
+    private Attempt awaitAttempt(PendingReply<AcquireReply> pending, LockRequest request, LockKey key, byte[] owner)
+            throws InterruptedException {
         try {
             return new Attempt(pending.await(callTimeout(request.deadline())), pending.sentAtNanos());
         } catch (RuntimeException e) {

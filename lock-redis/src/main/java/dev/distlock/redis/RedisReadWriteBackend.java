@@ -90,7 +90,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
                 return Optional.ofNullable(attempt.lease());
             }
             awaitSubscription(deadline);
-            ReleaseSubscriber.Wakeup wakeup = subscriber.register(keys.message());
+            ReleaseSubscriber.Wakeup<?> wakeup = subscriber.register(keys.message());
             long waitingSince = System.nanoTime();
             try {
                 while (true) {

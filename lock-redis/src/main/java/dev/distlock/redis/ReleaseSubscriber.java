@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.Message;
@@ -26,7 +27,7 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
     private static final byte[] CHANNEL = LockKey.RELEASE_CHANNEL.getBytes(StandardCharsets.UTF_8);
 
     private final RedisConnectionFactory factory;
-    private final ConcurrentHashMap<String, Set<Wakeup>> waiters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Set<Wakeup<?>>> waiters = new ConcurrentHashMap<>();
     private CompletableFuture<RedisConnection> subscription;
     private boolean closed;
 
@@ -80,13 +81,13 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
         }
     }
 
-    Wakeup register(String lockKey) {
-        Wakeup wakeup = new Wakeup();
+    <R> Wakeup<R> register(String lockKey) {
+        Wakeup<R> wakeup = new Wakeup<>();
         waiters.computeIfAbsent(lockKey, k -> ConcurrentHashMap.newKeySet()).add(wakeup);
         return wakeup;
     }
 
-    void unregister(String lockKey, Wakeup wakeup) {
+    void unregister(String lockKey, Wakeup<?> wakeup) {
         waiters.computeIfPresent(lockKey, (k, set) -> {
             set.remove(wakeup);
             return set.isEmpty() ? null : set;
@@ -95,14 +96,14 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
 
     /** Wakes every waiter, e.g. after the connection dropped, so that each checks the server again. */
     void wakeAll() {
-        waiters.values().forEach(set -> set.forEach(Wakeup::wake));
+        waiters.values().forEach(set -> set.forEach(Wakeup::signal));
     }
 
     @Override
     public void onMessage(Message message, byte[] pattern) {
-        Set<Wakeup> woken = waiters.get(new String(message.getBody(), StandardCharsets.UTF_8));
+        Set<Wakeup<?>> woken = waiters.get(new String(message.getBody(), StandardCharsets.UTF_8));
         if (woken != null) {
-            woken.forEach(Wakeup::wake);
+            woken.forEach(Wakeup::released);
         }
     }
 
@@ -134,12 +135,43 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
         }
     }
 
-    /** One waiting thread's signal. */
-    static final class Wakeup {
+    /**
+     * One waiting thread's signal. A waiter that gave its next attempt ({@link #retryWith}) has it
+     * sent by the thread that receives the release message, and is woken when the answer is in:
+     * the hand-over then does not wait for the waiting thread to be scheduled before it asks.
+     *
+     * @param <R> what the waiter's attempt answers
+     */
+    static final class Wakeup<R> {
 
         private final Semaphore signal = new Semaphore(0);
+        private Supplier<PendingReply<R>> retry;
+        private PendingReply<R> sent;
+        private boolean closed;
 
-        void wake() {
+        /** Has {@code attempt} sent on a release message from now on, at most one unanswered at a time. */
+        synchronized void retryWith(Supplier<PendingReply<R>> attempt) {
+            retry = attempt;
+        }
+
+        /** The key was released: sends the waiter's attempt, if it gave one, and wakes the waiter. */
+        void released() {
+            PendingReply<R> attempt = null;
+            synchronized (this) {
+                if (!closed && retry != null && sent == null) {
+                    sent = retry.get(); // sending never blocks
+                    attempt = sent;
+                }
+            }
+            if (attempt == null) {
+                signal();
+            } else {
+                attempt.whenDone(this::signal);
+            }
+        }
+
+        /** Wakes the waiter without sending anything. */
+        void signal() {
             signal.release();
         }
 
@@ -150,6 +182,19 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
             }
             signal.drainPermits();
             return true;
+        }
+
+        /** The attempt sent for the waiter since it last took one, or null. */
+        synchronized PendingReply<R> takeSent() {
+            PendingReply<R> attempt = sent;
+            sent = null;
+            return attempt;
+        }
+
+        /** Sends nothing more; returns the attempt sent that the waiter did not take, or null. */
+        synchronized PendingReply<R> close() {
+            closed = true;
+            return takeSent();
         }
     }
 }
