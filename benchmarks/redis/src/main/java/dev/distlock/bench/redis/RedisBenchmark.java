@@ -111,6 +111,9 @@ public final class RedisBenchmark {
         Map<String, Supplier<Contender>> libraries = new LinkedHashMap<>();
         libraries.put(Contenders.RAW + " (busy spin)", contenders::raw);
         libraries.put("distlock", contenders::distlock);
+        if (PreviousDistlock.configured()) {
+            libraries.put("distlock before", contenders::previous);
+        }
         libraries.put("Spring Integration (PUB_SUB_LOCK)", () -> contenders.springIntegration(true));
         libraries.put("Redisson", contenders::redisson);
         Map<String, List<long[]>> samples = new LinkedHashMap<>();
