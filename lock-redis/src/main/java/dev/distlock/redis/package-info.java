@@ -17,7 +17,8 @@
  * millisecond; under Redlock, the clock offset between the nodes). Nothing else is ever written
  * per key, so locking many distinct keys leaves nothing behind. A release publishes the key's name
  * on the channel {@code distlock:released}, only when a waiter set {@code w}; each registry holds
- * one subscription to it, opened at its first wait.
+ * one subscription to it, opened at its first wait. The thread that receives the message sends
+ * the waiter's next attempt at once, and the waiter wakes with its answer.
  *
  * <p>Keys travel as KEYS/ARGV, never inside script text. The scripts ({@code acquire.lua},
  * {@code renew.lua}, {@code release.lua}, {@code raise-fence.lua}, {@code holder.lua}, each sent
