@@ -24,8 +24,14 @@ import java.util.function.Supplier;
  */
 public final class RedisBenchmark {
 
-    private static final int ROUNDS = Integer.getInteger("rounds", 10);
-    private static final Duration SLICE = Duration.ofMillis(Long.getLong("sliceMillis", 2000));
+    /**
+     * Many short rounds: the shared machine's capacity drifts by tens of percent over seconds, and
+     * slices that take turns every half second see nearly the same machine.
+     */
+    private static final int ROUNDS = Integer.getInteger("rounds", 40);
+
+    private static final Duration SLICE = Duration.ofMillis(Long.getLong("sliceMillis", 500));
+    private static final int HANDOVER_ROUNDS = Integer.getInteger("handoverRounds", 10);
     private static final Duration WARM_UP = Duration.ofSeconds(3);
     private static final int HANDOVER_SAMPLES = Integer.getInteger("handoverSamples", 100);
 
@@ -103,7 +109,8 @@ public final class RedisBenchmark {
             open.forEach(Contender::close);
         }
         Map<String, long[]> handOver = handOvers(contenders);
-        return Report.markdown(Instant.now(), server, ROUNDS, SLICE, HANDOVER_SAMPLES, single, eight, handOver);
+        return Report.markdown(
+                Instant.now(), server, ROUNDS, SLICE, HANDOVER_ROUNDS, HANDOVER_SAMPLES, single, eight, handOver);
     }
 
     /** Hand-over latency per library; each side its own client and connections; rounds interleaved. */
@@ -120,7 +127,7 @@ public final class RedisBenchmark {
         List<String> names = new ArrayList<>(libraries.keySet());
         names.removeIf(name -> !selected(name));
         names.forEach(name -> samples.put(name, new ArrayList<>()));
-        for (int round = 0; round < ROUNDS; round++) {
+        for (int round = 0; round < HANDOVER_ROUNDS; round++) {
             for (int i = 0; i < names.size(); i++) {
                 String name = names.get((i + round) % names.size());
                 try (Contender holder = libraries.get(name).get();
@@ -131,7 +138,7 @@ public final class RedisBenchmark {
                     samples.get(name).add(Measurements.handOver(holder, waiter, "handover:" + i, HANDOVER_SAMPLES));
                 }
             }
-            System.err.printf(Locale.ROOT, "hand-over round %d of %d done%n", round + 1, ROUNDS);
+            System.err.printf(Locale.ROOT, "hand-over round %d of %d done%n", round + 1, HANDOVER_ROUNDS);
         }
         Map<String, long[]> sorted = new LinkedHashMap<>();
         samples.forEach((name, parts) -> sorted.put(name, Measurements.sorted(parts)));

@@ -16,6 +16,7 @@ final class Report {
             String server,
             int rounds,
             Duration slice,
+            int handOverRounds,
             int handOverSamples,
             Map<String, double[]> single,
             Map<String, double[]> eight,
@@ -35,13 +36,13 @@ final class Report {
                 version(org.redisson.Redisson.class)));
         md.append(String.format(
                 Locale.ROOT,
-                "Throughput: %d rounds, in each round every library runs %d s with 1 thread and %d s with 8"
+                "Throughput: %d rounds, in each round every library runs %s s with 1 thread and %s s with 8"
                         + " threads (each thread on a key of its own), the libraries' order rotating from round"
                         + " to round; 3 s of warm-up per library and thread count before. Figures are the mean over the rounds,"
                         + " ratios are to the raw Lettuce baseline of the same run.%n%n",
                 rounds,
-                slice.toSeconds(),
-                slice.toSeconds()));
+                seconds(slice),
+                seconds(slice)));
         md.append("- *" + Contenders.RAW + "*: one Lettuce connection, `SET key token NX PX 30000` then"
                 + " `EVALSHA` of a get-compare-delete script: two round trips, no fencing token, no reentrancy,"
                 + " no renewal. Lettuce's default client options arm a timeout for every command, as Spring's"
@@ -83,7 +84,7 @@ final class Report {
                         + " another client (separate connection factory or client, so separate connections; one"
                         + " JVM) gets the key; the time from the release call to the waiter's acquire returning."
                         + " %d rounds of %d samples, libraries interleaved.%n%n",
-                rounds,
+                handOverRounds,
                 handOverSamples));
         md.append("| library | p50 µs | p99 µs | samples |\n|---|---:|---:|---:|\n");
         handOver.forEach((name, sorted) -> md.append(String.format(
@@ -97,6 +98,12 @@ final class Report {
                 + " hand-over p50 ≤ 1 ms and p99 ≤ 5 ms. The 2 cores are shared with the server and with other"
                 + " builds; compare figures of one run only.\n");
         return md.toString();
+    }
+
+    private static String seconds(Duration duration) {
+        return java.math.BigDecimal.valueOf(duration.toMillis(), 3)
+                .stripTrailingZeros()
+                .toPlainString();
     }
 
     /** The median over the rounds of {@code values[round] / baseline[round]}. */
