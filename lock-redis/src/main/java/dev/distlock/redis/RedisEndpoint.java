@@ -70,6 +70,11 @@ final class RedisEndpoint implements AutoCloseable {
         }
     }
 
+    /** True when {@link #send} returns at once (Lettuce); other clients run the script on the calling thread. */
+    boolean sendsWithoutBlocking() {
+        return lettuce;
+    }
+
     boolean isCluster() {
         return factory instanceof LettuceConnectionFactory l && l.isClusterAware();
     }

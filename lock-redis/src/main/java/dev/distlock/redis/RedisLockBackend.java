@@ -74,8 +74,10 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         }
         awaitSubscription(deadline);
         ReleaseSubscriber.Wakeup<AcquireReply> wakeup = subscriber.register(key.name());
-        // A release message sends the next attempt at once, from the thread that receives it.
-        wakeup.retryWith(() -> endpoint.send(LockScripts.acquire(key, owner, request.leaseTime(), true, holder)));
+        if (endpoint.sendsWithoutBlocking()) {
+            // A release message sends the next attempt at once, from the thread that receives it.
+            wakeup.retryWith(() -> endpoint.send(LockScripts.acquire(key, owner, request.leaseTime(), true, holder)));
+        }
         long waitingSince = System.nanoTime();
         boolean granted = false;
         try {
