@@ -76,7 +76,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         ReleaseSubscriber.Wakeup<AcquireReply> wakeup = subscriber.register(key.name());
         if (endpoint.sendsWithoutBlocking()) {
             // A release message sends the next attempt at once, from the thread that receives it.
-            wakeup.retryWith(() -> endpoint.send(LockScripts.acquire(key, owner, request.leaseTime(), true, holder)));
+            wakeup.retryWith(() -> sendAttempt(request, key, owner, holder, true));
         }
         long waitingSince = System.nanoTime();
         boolean granted = false;
@@ -125,11 +125,12 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
 
     private Attempt acquireOnce(LockRequest request, LockKey key, byte[] owner, byte[] holder, boolean willWait)
             throws InterruptedException {
-        return awaitAttempt(
-                endpoint.send(LockScripts.acquire(key, owner, request.leaseTime(), willWait, holder)),
-                request,
-                key,
-                owner);
+        return awaitAttempt(sendAttempt(request, key, owner, holder, willWait), request, key, owner);
+    }
+
+    private PendingReply<AcquireReply> sendAttempt(
+            LockRequest request, LockKey key, byte[] owner, byte[] holder, boolean willWait) {
+        return endpoint.send(LockScripts.acquire(key, owner, request.leaseTime(), willWait, holder));
     }
 
     private Attempt awaitAttempt(PendingReply<AcquireReply> pending, LockRequest request, LockKey key, byte[] owner)

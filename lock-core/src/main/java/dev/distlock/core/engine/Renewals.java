@@ -36,8 +36,11 @@ final class Renewals<L extends BackendLease> {
         // of the lease's end is queued when that renewal starts (see renewalDue), so a hold
         // released before then takes no lock of the keeper at all.
         if (hold.renewed) {
-            long firstRenewal = hold.lease.grantRequestedAtNanos() + hold.periodNanos / 3;
-            keeper.atFirst(hold, LeaseKeeper.Slot.TIMER, firstRenewal, () -> renewalDue(hold));
+            keeper.atFirst(
+                    hold,
+                    LeaseKeeper.Slot.TIMER,
+                    renewalAfter(hold, hold.lease.grantRequestedAtNanos()),
+                    () -> renewalDue(hold));
         } else {
             long end = hold.leaseEndNanos();
             keeper.atFirst(hold, LeaseKeeper.Slot.TIMER, end, fixedLeaseEnd(hold, end));
@@ -117,7 +120,12 @@ final class Renewals<L extends BackendLease> {
     }
 
     private void scheduleRenewal(Hold<L> hold, long fromNanos) {
-        keeper.at(hold, LeaseKeeper.Slot.TIMER, fromNanos + hold.periodNanos / 3, () -> renewalDue(hold));
+        keeper.at(hold, LeaseKeeper.Slot.TIMER, renewalAfter(hold, fromNanos), () -> renewalDue(hold));
+    }
+
+    /** When a renewal is due for a lease granted or last renewed at {@code fromNanos}: a third of its period later. */
+    private static long renewalAfter(Hold<?> hold, long fromNanos) {
+        return fromNanos + hold.periodNanos / 3;
     }
 
     private void scheduleRenewalRetry(Hold<L> hold) {

@@ -110,7 +110,16 @@ public final class RedisBenchmark {
         }
         Map<String, long[]> handOver = handOvers(contenders);
         return Report.markdown(
-                Instant.now(), server, ROUNDS, SLICE, HANDOVER_ROUNDS, HANDOVER_SAMPLES, single, eight, handOver);
+                Instant.now(),
+                server,
+                ROUNDS,
+                SLICE,
+                WARM_UP,
+                HANDOVER_ROUNDS,
+                HANDOVER_SAMPLES,
+                single,
+                eight,
+                handOver);
     }
 
     /** Hand-over latency per library; each side its own client and connections; rounds interleaved. */

@@ -16,6 +16,7 @@ final class Report {
             String server,
             int rounds,
             Duration slice,
+            Duration warmUp,
             int handOverRounds,
             int handOverSamples,
             Map<String, double[]> single,
@@ -38,11 +39,12 @@ final class Report {
                 Locale.ROOT,
                 "Throughput: %d rounds, in each round every library runs %s s with 1 thread and %s s with 8"
                         + " threads (each thread on a key of its own), the libraries' order rotating from round"
-                        + " to round; 3 s of warm-up per library and thread count before. Figures are the mean over the rounds,"
-                        + " ratios are to the raw Lettuce baseline of the same run.%n%n",
+                        + " to round; %s s of warm-up per library and thread count before. Figures are the mean over"
+                        + " the rounds, ratios are to the raw Lettuce baseline of the same run.%n%n",
                 rounds,
                 seconds(slice),
-                seconds(slice)));
+                seconds(slice),
+                seconds(warmUp)));
         md.append("- *" + Contenders.RAW + "*: one Lettuce connection, `SET key token NX PX 30000` then"
                 + " `EVALSHA` of a get-compare-delete script: two round trips, no fencing token, no reentrancy,"
                 + " no renewal. Lettuce's default client options arm a timeout for every command, as Spring's"
