@@ -31,7 +31,8 @@ public final class RedisBenchmark {
     private static final int ROUNDS = Integer.getInteger("rounds", 40);
 
     private static final Duration SLICE = Duration.ofMillis(Long.getLong("sliceMillis", 500));
-    private static final int HANDOVER_ROUNDS = Integer.getInteger("handoverRounds", 10);
+    private static final int HANDOVER_ROUNDS = Integer.getInteger("handoverRounds", 20);
+    private static final int HANDOVER_WARM_UP = 50;
     private static final Duration WARM_UP = Duration.ofSeconds(3);
     private static final int HANDOVER_SAMPLES = Integer.getInteger("handoverSamples", 100);
 
@@ -117,12 +118,17 @@ public final class RedisBenchmark {
                 WARM_UP,
                 HANDOVER_ROUNDS,
                 HANDOVER_SAMPLES,
+                HANDOVER_WARM_UP,
                 single,
                 eight,
                 handOver);
     }
 
-    /** Hand-over latency per library; each side its own client and connections; rounds interleaved. */
+    /**
+     * Hand-over latency per library; each side its own client and connections, opened once and
+     * warmed up, so the rounds measure hand-overs between running clients, not a client's first
+     * connection or the first run of its code; rounds interleaved.
+     */
     private static Map<String, long[]> handOvers(Contenders contenders) throws Exception {
         Map<String, Supplier<Contender>> libraries = new LinkedHashMap<>();
         libraries.put(Contenders.RAW + " (busy spin)", contenders::raw);
@@ -133,21 +139,35 @@ public final class RedisBenchmark {
         libraries.put("Spring Integration (PUB_SUB_LOCK)", () -> contenders.springIntegration(true));
         libraries.put("Redisson", contenders::redisson);
         Map<String, List<long[]>> samples = new LinkedHashMap<>();
+        Map<String, Contender[]> pairs = new LinkedHashMap<>();
         List<String> names = new ArrayList<>(libraries.keySet());
         names.removeIf(name -> !selected(name));
-        names.forEach(name -> samples.put(name, new ArrayList<>()));
-        for (int round = 0; round < HANDOVER_ROUNDS; round++) {
-            for (int i = 0; i < names.size(); i++) {
-                String name = names.get((i + round) % names.size());
-                try (Contender holder = libraries.get(name).get();
-                        Contender waiter = libraries.get(name).get()) {
-                    if (round == 0) {
-                        Measurements.handOver(holder, waiter, "handover-warm:" + i, 20);
-                    }
-                    samples.get(name).add(Measurements.handOver(holder, waiter, "handover:" + i, HANDOVER_SAMPLES));
-                }
+        try {
+            for (String name : names) {
+                Contender[] pair = {libraries.get(name).get(), null};
+                pairs.put(name, pair);
+                pair[1] = libraries.get(name).get();
+                String key = "handover:" + names.indexOf(name);
+                Measurements.handOver(pair[0], pair[1], key, HANDOVER_WARM_UP);
+                samples.put(name, new ArrayList<>());
             }
-            System.err.printf(Locale.ROOT, "hand-over round %d of %d done%n", round + 1, HANDOVER_ROUNDS);
+            for (int round = 0; round < HANDOVER_ROUNDS; round++) {
+                for (int i = 0; i < names.size(); i++) {
+                    String name = names.get((i + round) % names.size());
+                    Contender[] pair = pairs.get(name);
+                    String key = "handover:" + names.indexOf(name);
+                    samples.get(name).add(Measurements.handOver(pair[0], pair[1], key, HANDOVER_SAMPLES));
+                }
+                System.err.printf(Locale.ROOT, "hand-over round %d of %d done%n", round + 1, HANDOVER_ROUNDS);
+            }
+        } finally {
+            pairs.values().forEach(pair -> {
+                for (Contender side : pair) {
+                    if (side != null) {
+                        side.close();
+                    }
+                }
+            });
         }
         Map<String, long[]> sorted = new LinkedHashMap<>();
         samples.forEach((name, parts) -> sorted.put(name, Measurements.sorted(parts)));
