@@ -1,5 +1,6 @@
 package dev.distlock.jdbc;
 
+import dev.distlock.core.LockBackendException;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -36,7 +37,7 @@ final class ReadWriteSchema {
      * The usable table; connects first if no call has yet.
      *
      * @throws SQLException when the database failed the check
-     * @throws IllegalStateException when the table is missing and may not be created, with its DDL
+     * @throws LockBackendException when the table is missing and may not be created, with its DDL
      */
     Checked checked(String key, CallTimeout timeout) throws SQLException {
         Checked current = checked;
@@ -47,14 +48,14 @@ final class ReadWriteSchema {
         synchronized (this) {
             if (checked == null) {
                 ReadWriteStatements sql = new ReadWriteStatements(db.dialect, lockTable);
-                check(db, sql, LockTableSetup.setUpTimeout(timeout));
+                check(db, sql, key, LockTableSetup.setUpTimeout(timeout));
                 checked = new Checked(db, sql);
             }
             return checked;
         }
     }
 
-    private void check(LockDatabase db, ReadWriteStatements sql, CallTimeout timeout) throws SQLException {
+    private void check(LockDatabase db, ReadWriteStatements sql, String key, CallTimeout timeout) throws SQLException {
         if (initializeSchema) {
             db.call(timeout, connection -> {
                 try (Statement create = connection.createStatement()) {
@@ -75,9 +76,13 @@ final class ReadWriteSchema {
             if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
                 throw e; // the database, not the table
             }
-            throw new IllegalStateException(
-                    "The read/write lock table " + sql.table + " does not exist in " + db.address
-                            + ". Create it with:\n" + sql.ddl + "\nor build the registry with initializeSchema(true).",
+            throw new LockBackendException(
+                    JdbcLockBackend.NAME,
+                    db.address,
+                    key,
+                    "the read/write lock table " + sql.table + " is missing or lacks the expected columns ("
+                            + e.getMessage().strip() + "). Create it with:\n" + sql.ddl
+                            + "\nor let distlock create it: JdbcLockRegistry.builder(..).initializeSchema(true).",
                     e);
         }
     }

@@ -97,7 +97,9 @@ abstract class JdbcReadWriteLockContract extends ReadWriteLockContract {
                 JdbcLockRegistry.builder(fixture().poolA).tableName(table).build()) {
             org.assertj.core.api.Assertions.assertThatThrownBy(
                             () -> withoutTable.readWriteLock("k").readLock().tryAcquire(java.time.Duration.ZERO))
-                    .isInstanceOf(IllegalStateException.class)
+                    .isInstanceOf(dev.distlock.core.LockBackendException.class)
+                    .hasMessageContaining("jdbc")
+                    .hasMessageContaining("'k'")
                     .hasMessageContaining(table + "_rw")
                     .hasMessageContaining("CREATE TABLE");
         }
