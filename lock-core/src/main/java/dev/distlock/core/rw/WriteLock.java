@@ -9,9 +9,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The write side of a read/write lock: the engine's lock, except that a thread holding only the
- * read lock is refused before it waits. Two such readers would each wait for the other's read
- * hold to end, forever; a thread that holds the write lock may take it again (reentrancy).
+ * The write side of a read/write lock: the engine's lock, except that a thread whose only live
+ * hold on the key is a read is refused before it waits. Two such readers would each wait for the
+ * other's read hold to end, forever, and a thread whose write hold was lost after it downgraded
+ * would wait for its own read hold; a thread that holds the write lock may take it again
+ * (reentrancy).
  */
 final class WriteLock implements FencedLock {
 
@@ -24,13 +26,21 @@ final class WriteLock implements FencedLock {
     }
 
     private void refuseUpgrade() {
-        if (read.holdCount() > 0 && write.holdCount() == 0) {
-            throw new IllegalStateException("Thread " + Thread.currentThread().getName()
-                    + " holds the read lock of '" + key() + "' (" + write
-                    + ") and asked for its write lock: a read lock cannot be upgraded, as two readers doing so"
-                    + " would wait for each other forever. Release the read lock first, or take the write lock"
-                    + " first and then the read lock (downgrade).");
+        if (read.holdCount() == 0 || write.isHeldByCurrentThread()) {
+            return;
         }
+        String thread = Thread.currentThread().getName();
+        if (write.holdCount() > 0) {
+            // Its write hold was lost (lease ran out, or evicted): its only live hold is a read, and
+            // a new write hold would wait for that read hold, its own, until the wait ends.
+            throw new IllegalStateException("Thread " + thread + " holds the read lock of '" + key() + "' ("
+                    + write + ") and asked for its write lock again after its write hold was lost: a read lock"
+                    + " cannot be upgraded. Release the write lock and the read lock, then take the write lock.");
+        }
+        throw new IllegalStateException("Thread " + thread + " holds the read lock of '" + key() + "' (" + write
+                + ") and asked for its write lock: a read lock cannot be upgraded, as two readers doing so"
+                + " would wait for each other forever. Release the read lock first, or take the write lock"
+                + " first and then the read lock (downgrade).");
     }
 
     @Override

@@ -444,6 +444,35 @@ public abstract class ReadWriteLockContract {
     }
 
     @Test
+    void downgradedReaderWhoseWriteHoldRanOutIsRefusedTheWriteLockAtOnce() throws Exception {
+        String key = key();
+        FencedReadWriteLock lock = registryA.readWriteLock(key);
+        // A fixed lease, never renewed: the write hold runs out while the thread keeps reading.
+        LockHandle write =
+                lock.writeLock().tryAcquire(Duration.ZERO, leaseTime()).orElseThrow();
+        LockHandle read = lock.readLock().tryAcquire(Duration.ZERO).orElseThrow();
+        Thread.sleep(leaseTime().plus(timingSlack()).toMillis());
+        assertThat(write.isValid()).isFalse();
+        assertThat(read.isValid()).isTrue();
+        // Its only live hold is the read: a new write hold would wait for it, its own, until the wait
+        // ends. Refused at once, as an upgrade is.
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> lock.writeLock().tryAcquire(LONG_WAIT))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(key)
+                .hasMessageContaining("write hold was lost");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(timingSlack());
+        write.close();
+        read.close();
+        try (LockHandle again = lock.writeLock().tryAcquire(Duration.ZERO).orElseThrow()) {
+            assertThat(again.token().isNewerThan(write.token())).isTrue();
+        }
+        Optional<LockHandle> other = tryNow(write(registryB, key));
+        assertThat(other).as("all holds released").isPresent();
+        other.get().close();
+    }
+
+    @Test
     void readerAskingForTheWriteLockIsRefusedAtOnce() throws Exception {
         String key = key();
         FencedReadWriteLock lock = registryA.readWriteLock(key);
