@@ -54,7 +54,10 @@ public final class RedisBenchmark {
         }
         try {
             Contenders contenders = new Contenders(host, port);
-            String report = run(contenders, servers == null ? url : serverVersion());
+            String report;
+            try (ServerTime serverTime = new ServerTime(host, port)) {
+                report = run(contenders, serverTime, servers == null ? url : serverVersion());
+            }
             Files.writeString(out, report);
             System.out.println(report);
         } finally {
@@ -65,7 +68,7 @@ public final class RedisBenchmark {
         System.exit(0);
     }
 
-    private static String run(Contenders contenders, String server) throws Exception {
+    private static String run(Contenders contenders, ServerTime serverTime, String server) throws Exception {
         Map<String, Supplier<Contender>> libraries = new LinkedHashMap<>();
         libraries.put(Contenders.RAW, contenders::raw);
         libraries.put("distlock", contenders::distlock);
@@ -82,9 +85,11 @@ public final class RedisBenchmark {
         });
         Map<String, double[]> single = new LinkedHashMap<>();
         Map<String, double[]> eight = new LinkedHashMap<>();
+        Map<String, long[]> serverMicros = new LinkedHashMap<>(); // server time and operations, 8 threads
         open.forEach(c -> {
             single.put(c.name(), new double[ROUNDS]);
             eight.put(c.name(), new double[ROUNDS]);
+            serverMicros.put(c.name(), new long[2]);
         });
         try {
             for (Contender c : open) { // warm-up until the compiler settles, not counted
@@ -96,7 +101,11 @@ public final class RedisBenchmark {
                     Contender c = open.get((i + round) % open.size());
                     String keys = "bench:" + open.indexOf(c);
                     single.get(c.name())[round] = Measurements.throughput(c, 1, SLICE, keys);
+                    long before = serverTime.micros();
                     eight.get(c.name())[round] = Measurements.throughput(c, 8, SLICE, keys);
+                    long[] spent = serverMicros.get(c.name());
+                    spent[0] += serverTime.micros() - before;
+                    spent[1] += Math.round(eight.get(c.name())[round] * SLICE.toNanos() / 1e9);
                     System.err.printf(
                             Locale.ROOT,
                             "  %s: %.0f / %.0f ops/s%n",
@@ -121,6 +130,7 @@ public final class RedisBenchmark {
                 HANDOVER_WARM_UP,
                 single,
                 eight,
+                serverMicros,
                 handOver);
     }
 

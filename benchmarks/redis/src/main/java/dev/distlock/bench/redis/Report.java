@@ -22,6 +22,7 @@ final class Report {
             int handOverWarmUp,
             Map<String, double[]> single,
             Map<String, double[]> eight,
+            Map<String, long[]> serverMicros,
             Map<String, long[]> handOver) {
         StringBuilder md = new StringBuilder();
         md.append("# Redis backend benchmark\n\n");
@@ -57,22 +58,26 @@ final class Report {
         md.append("- *Spring Integration*: `RedisLockRegistry` (SPIN_LOCK, 60 s expiry), `lock()` + `unlock()`.\n");
         md.append("- *Redisson*: `RLock` with its defaults (watchdog 30 s), `lock()` + `unlock()`.\n\n");
         md.append("| library | 1 thread ops/s | × raw | × raw, round median | 8 threads ops/s | × raw |"
-                + " × raw, round median |\n|---|---:|---:|---:|---:|---:|---:|\n");
+                + " × raw, round median | server µs per op |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
         double raw1 = mean(single.get(Contenders.RAW));
         double raw8 = mean(eight.get(Contenders.RAW));
         single.forEach((name, values) -> md.append(String.format(
                 Locale.ROOT,
-                "| %s | %,.0f | %.2f | %.2f | %,.0f | %.2f | %.2f |%n",
+                "| %s | %,.0f | %.2f | %.2f | %,.0f | %.2f | %.2f | %.1f |%n",
                 name,
                 mean(values),
                 mean(values) / raw1,
                 medianRatio(values, single.get(Contenders.RAW)),
                 mean(eight.get(name)),
                 mean(eight.get(name)) / raw8,
-                medianRatio(eight.get(name), eight.get(Contenders.RAW)))));
+                medianRatio(eight.get(name), eight.get(Contenders.RAW)),
+                serverMicros.get(name)[0] / (double) Math.max(1, serverMicros.get(name)[1]))));
         md.append("\n*× raw* divides the means over the rounds; *× raw, round median* is the median over the"
                 + " rounds of each round's ratio to the baseline's figure of that round, which a burst of load"
-                + " on the shared machine during one library's slice moves less.\n\n");
+                + " on the shared machine during one library's slice moves less. *Server µs per op* is the CPU"
+                + " time of redis-server's main thread (`INFO cpu`, read before and after each 8-thread slice) per"
+                + " acquire+release: reading the requests, running the commands and scripts, writing the replies."
+                + " It is what the library costs the server, and far steadier than throughput on shared cores.\n\n");
         md.append("Per round (ops/s, 1 thread / 8 threads):\n\n");
         single.forEach((name, values) -> {
             md.append("- ").append(name).append(':');
