@@ -32,10 +32,17 @@ import java.util.concurrent.TimeUnit;
  */
 public final class JdbcBenchmark {
 
-    private static final int ROUNDS = 5;
-    private static final Duration WARMUP = Duration.ofSeconds(2);
-    private static final Duration THROUGHPUT_SLICE = Duration.ofSeconds(1);
+    /**
+     * Many short throughput rounds: one thread's rate on a database sharing the 2 cores drifts by
+     * tens of percent over seconds, and slices that take turns every half second see nearly the
+     * same machine.
+     */
+    private static final int THROUGHPUT_ROUNDS = 20;
+
+    private static final Duration THROUGHPUT_SLICE = Duration.ofMillis(500);
+    private static final int HANDOVER_ROUNDS = 5;
     private static final int HANDOVERS_PER_ROUND = 40;
+    private static final Duration WARMUP = Duration.ofSeconds(2);
 
     private record Database(String name, String url, String user, String password) {}
 
@@ -43,10 +50,22 @@ public final class JdbcBenchmark {
     private static final class Figures {
         long operations;
         long nanos;
+        final List<Double> roundRates = new ArrayList<>();
         final List<Long> handovers = new ArrayList<>();
 
         double opsPerSecond() {
             return operations / (nanos / 1e9);
+        }
+
+        /** The median over the rounds of {@code distlock}'s rate divided by this library's rate of the same round. */
+        double medianRatio(Figures distlock) {
+            List<Double> ratios = new ArrayList<>();
+            for (int round = 0; round < roundRates.size(); round++) {
+                ratios.add(distlock.roundRates.get(round) / roundRates.get(round));
+            }
+            Collections.sort(ratios);
+            int n = ratios.size();
+            return n % 2 == 1 ? ratios.get(n / 2) : (ratios.get(n / 2 - 1) + ratios.get(n / 2)) / 2;
         }
 
         double handoverMillis(double quantile) {
@@ -98,12 +117,15 @@ public final class JdbcBenchmark {
                 + " time; it cannot wait, so waiters retry every 10 ms); distlock with its defaults (watchdog lease"
                 + " 30 s; PostgreSQL waiters woken by LISTEN/NOTIFY, others poll with back-off 2 ms doubling to"
                 + " 25 ms).\n\n"
-                + ROUNDS + " interleaved rounds per database, after a " + WARMUP.toSeconds() + " s warm-up of each"
-                + " library. In each round every library runs " + THROUGHPUT_SLICE.toSeconds() + " s of *1 thread*"
-                + " (acquire+release of one uncontended key) and " + HANDOVERS_PER_ROUND + " *hand-overs*: one"
-                + " instance holds the key for 20-60 ms while another waits for it (tryLock with a 10 s wait);"
-                + " the time from the holder's release call to the waiter's return with the lock is one sample."
-                + " The roles alternate between the two instances.\n\n"
+                + "Per database, after a " + WARMUP.toSeconds() + " s warm-up of each library: "
+                + THROUGHPUT_ROUNDS + " interleaved rounds in which every library runs "
+                + THROUGHPUT_SLICE.toMillis() + " ms of *1 thread* (acquire+release of one uncontended key), the"
+                + " order rotating from round to round; then " + HANDOVER_ROUNDS + " interleaved rounds of "
+                + HANDOVERS_PER_ROUND + " *hand-overs* per library: one instance holds the key for 20-60 ms while"
+                + " another waits for it (tryLock with a 10 s wait); the time from the holder's release call to the"
+                + " waiter's return with the lock is one sample. The roles alternate between the two instances."
+                + " *distlock ÷ this* divides the rates over all rounds; *round median* is the median over the"
+                + " rounds of the ratio within each round, which a burst of load during one slice moves less.\n\n"
                 + "Run: `mvn -q -o install -pl lock-core,lock-jdbc -DskipTests && mvn -q -pl benchmarks/jdbc"
                 + " compile org.codehaus.mojo:exec-maven-plugin:3.5.1:java` from the repository root.\n\n"
                 + report;
@@ -139,18 +161,27 @@ public final class JdbcBenchmark {
                 figures.put(library, new Figures());
                 throughput(pair[0], "warm-up", WARMUP);
             }
-            for (int round = 0; round < ROUNDS; round++) {
+            for (int round = 0; round < THROUGHPUT_ROUNDS; round++) {
                 List<Library> order = new ArrayList<>(libraries);
                 Collections.rotate(order, round);
                 for (Library library : order) {
-                    Contender[] pair = instances.get(library);
                     Figures f = figures.get(library);
                     long start = System.nanoTime();
-                    f.operations += throughput(pair[0], "uncontended", THROUGHPUT_SLICE);
-                    f.nanos += System.nanoTime() - start;
-                    handovers(pair, waiter, f.handovers);
+                    long operations = throughput(instances.get(library)[0], "uncontended", THROUGHPUT_SLICE);
+                    long nanos = System.nanoTime() - start;
+                    f.operations += operations;
+                    f.nanos += nanos;
+                    f.roundRates.add(operations / (nanos / 1e9));
                 }
-                System.err.printf("%s: round %d of %d done%n", database.name, round + 1, ROUNDS);
+            }
+            System.err.printf("%s: throughput done%n", database.name);
+            for (int round = 0; round < HANDOVER_ROUNDS; round++) {
+                List<Library> order = new ArrayList<>(libraries);
+                Collections.rotate(order, round);
+                for (Library library : order) {
+                    handovers(instances.get(library), waiter, figures.get(library).handovers);
+                }
+                System.err.printf("%s: hand-over round %d of %d done%n", database.name, round + 1, HANDOVER_ROUNDS);
             }
             return version;
         } finally {
@@ -207,14 +238,16 @@ public final class JdbcBenchmark {
     private static String table(String database, Map<Library, Figures> figures) {
         Figures distlock = figures.values().iterator().next();
         StringBuilder out = new StringBuilder("## " + database + "\n\n");
-        out.append("| library | 1 thread, ops/s | distlock ÷ this | hand-over p50 ms | hand-over p99 ms |\n");
-        out.append("|---|---:|---:|---:|---:|\n");
+        out.append("| library | 1 thread, ops/s | distlock ÷ this | distlock ÷ this, round median"
+                + " | hand-over p50 ms | hand-over p99 ms |\n");
+        out.append("|---|---:|---:|---:|---:|---:|\n");
         figures.forEach((library, f) -> out.append(String.format(
                 Locale.ROOT,
-                "| %s | %,.0f | %.2f× | %.1f | %.1f |%n",
+                "| %s | %,.0f | %.2f× | %.2f× | %.1f | %.1f |%n",
                 library.name(),
                 f.opsPerSecond(),
                 distlock.opsPerSecond() / f.opsPerSecond(),
+                f.medianRatio(distlock),
                 f.handoverMillis(0.50),
                 f.handoverMillis(0.99))));
         out.append(String.format(
