@@ -171,6 +171,26 @@ public final class Benchmark {
         }
     }
 
+    /**
+     * The median over the rounds of {@code values[round] / baseline[round]}: comparing within each
+     * round, a burst of load on the machine that hits one round's slices moves the result little.
+     */
+    public static double medianRatio(double[] values, double[] baseline) {
+        double[] ratios = new double[values.length];
+        for (int round = 0; round < values.length; round++) {
+            ratios[round] = values[round] / baseline[round];
+        }
+        return median(ratios);
+    }
+
+    /** The median; the mean of the two middle values when their number is even. */
+    public static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    }
+
     private static double percentile(long[] sorted, double fraction) {
         if (sorted.length == 0) {
             return Double.NaN;

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.bench.jdbc.Library.Contender;
 import dev.distlock.bench.jdbc.Library.Held;
+import dev.distlock.core.testing.Benchmark;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,22 +51,11 @@ public final class JdbcBenchmark {
     private static final class Figures {
         long operations;
         long nanos;
-        final List<Double> roundRates = new ArrayList<>();
+        final double[] roundRates = new double[THROUGHPUT_ROUNDS];
         final List<Long> handovers = new ArrayList<>();
 
         double opsPerSecond() {
             return operations / (nanos / 1e9);
-        }
-
-        /** The median over the rounds of {@code distlock}'s rate divided by this library's rate of the same round. */
-        double medianRatio(Figures distlock) {
-            List<Double> ratios = new ArrayList<>();
-            for (int round = 0; round < roundRates.size(); round++) {
-                ratios.add(distlock.roundRates.get(round) / roundRates.get(round));
-            }
-            Collections.sort(ratios);
-            int n = ratios.size();
-            return n % 2 == 1 ? ratios.get(n / 2) : (ratios.get(n / 2 - 1) + ratios.get(n / 2)) / 2;
         }
 
         double handoverMillis(double quantile) {
@@ -162,23 +152,19 @@ public final class JdbcBenchmark {
                 throughput(pair[0], "warm-up", WARMUP);
             }
             for (int round = 0; round < THROUGHPUT_ROUNDS; round++) {
-                List<Library> order = new ArrayList<>(libraries);
-                Collections.rotate(order, round);
-                for (Library library : order) {
+                for (Library library : inTurn(libraries, round)) {
                     Figures f = figures.get(library);
                     long start = System.nanoTime();
                     long operations = throughput(instances.get(library)[0], "uncontended", THROUGHPUT_SLICE);
                     long nanos = System.nanoTime() - start;
                     f.operations += operations;
                     f.nanos += nanos;
-                    f.roundRates.add(operations / (nanos / 1e9));
+                    f.roundRates[round] = operations / (nanos / 1e9);
                 }
             }
             System.err.printf("%s: throughput done%n", database.name);
             for (int round = 0; round < HANDOVER_ROUNDS; round++) {
-                List<Library> order = new ArrayList<>(libraries);
-                Collections.rotate(order, round);
-                for (Library library : order) {
+                for (Library library : inTurn(libraries, round)) {
                     handovers(instances.get(library), waiter, figures.get(library).handovers);
                 }
                 System.err.printf("%s: hand-over round %d of %d done%n", database.name, round + 1, HANDOVER_ROUNDS);
@@ -194,6 +180,13 @@ public final class JdbcBenchmark {
             }
             pools.forEach(HikariDataSource::close);
         }
+    }
+
+    /** The libraries in the order of {@code round}: rotated by one each round, so each goes first in turn. */
+    private static List<Library> inTurn(List<Library> libraries, int round) {
+        List<Library> order = new ArrayList<>(libraries);
+        Collections.rotate(order, round);
+        return order;
     }
 
     /** Acquire+release of one key for {@code slice}; returns the number of cycles. */
@@ -247,7 +240,7 @@ public final class JdbcBenchmark {
                 library.name(),
                 f.opsPerSecond(),
                 distlock.opsPerSecond() / f.opsPerSecond(),
-                f.medianRatio(distlock),
+                Benchmark.medianRatio(distlock.roundRates, f.roundRates),
                 f.handoverMillis(0.50),
                 f.handoverMillis(0.99))));
         out.append(String.format(

@@ -85,11 +85,11 @@ public final class RedisBenchmark {
         });
         Map<String, double[]> single = new LinkedHashMap<>();
         Map<String, double[]> eight = new LinkedHashMap<>();
-        Map<String, long[]> serverMicros = new LinkedHashMap<>(); // server time and operations, 8 threads
+        Map<String, double[]> serverMicros = new LinkedHashMap<>(); // server CPU of each 8-thread slice
         open.forEach(c -> {
             single.put(c.name(), new double[ROUNDS]);
             eight.put(c.name(), new double[ROUNDS]);
-            serverMicros.put(c.name(), new long[2]);
+            serverMicros.put(c.name(), new double[ROUNDS]);
         });
         try {
             for (Contender c : open) { // warm-up until the compiler settles, not counted
@@ -103,9 +103,7 @@ public final class RedisBenchmark {
                     single.get(c.name())[round] = Measurements.throughput(c, 1, SLICE, keys);
                     long before = serverTime.micros();
                     eight.get(c.name())[round] = Measurements.throughput(c, 8, SLICE, keys);
-                    long[] spent = serverMicros.get(c.name());
-                    spent[0] += serverTime.micros() - before;
-                    spent[1] += Math.round(eight.get(c.name())[round] * SLICE.toNanos() / 1e9);
+                    serverMicros.get(c.name())[round] = serverTime.micros() - before;
                     System.err.printf(
                             Locale.ROOT,
                             "  %s: %.0f / %.0f ops/s%n",

@@ -1,5 +1,6 @@
 package dev.distlock.bench.redis;
 
+import dev.distlock.core.testing.Benchmark;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -22,7 +23,7 @@ final class Report {
             int handOverWarmUp,
             Map<String, double[]> single,
             Map<String, double[]> eight,
-            Map<String, long[]> serverMicros,
+            Map<String, double[]> serverMicros,
             Map<String, long[]> handOver) {
         StringBuilder md = new StringBuilder();
         md.append("# Redis backend benchmark\n\n");
@@ -67,11 +68,11 @@ final class Report {
                 name,
                 mean(values),
                 mean(values) / raw1,
-                medianRatio(values, single.get(Contenders.RAW)),
+                Benchmark.medianRatio(values, single.get(Contenders.RAW)),
                 mean(eight.get(name)),
                 mean(eight.get(name)) / raw8,
-                medianRatio(eight.get(name), eight.get(Contenders.RAW)),
-                serverMicros.get(name)[0] / (double) Math.max(1, serverMicros.get(name)[1]))));
+                Benchmark.medianRatio(eight.get(name), eight.get(Contenders.RAW)),
+                serverMicrosPerOperation(serverMicros.get(name), eight.get(name), slice))));
         md.append("\n*× raw* divides the means over the rounds; *× raw, round median* is the median over the"
                 + " rounds of each round's ratio to the baseline's figure of that round, which a burst of load"
                 + " on the shared machine during one library's slice moves less. *Server µs per op* is the CPU"
@@ -120,14 +121,10 @@ final class Report {
     }
 
     /** The median over the rounds of {@code values[round] / baseline[round]}. */
-    private static double medianRatio(double[] values, double[] baseline) {
-        double[] ratios = new double[values.length];
-        for (int round = 0; round < values.length; round++) {
-            ratios[round] = values[round] / baseline[round];
-        }
-        Arrays.sort(ratios);
-        int middle = ratios.length / 2;
-        return ratios.length % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
+    /** Server CPU summed over the rounds, over the operations of those rounds (each a slice at its rate). */
+    private static double serverMicrosPerOperation(double[] micros, double[] opsPerSecond, Duration slice) {
+        double operations = Arrays.stream(opsPerSecond).sum() * slice.toNanos() / 1e9;
+        return Arrays.stream(micros).sum() / Math.max(1, operations);
     }
 
     private static double mean(double[] values) {

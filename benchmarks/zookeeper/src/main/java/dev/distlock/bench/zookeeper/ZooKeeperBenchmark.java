@@ -298,9 +298,8 @@ public final class ZooKeeperBenchmark {
 
         /** The median of the per-round ratios: a stall that hits one slice moves it little. */
         double medianRatio() {
-            List<Double> sorted = roundRatios.stream().sorted().toList();
-            int middle = sorted.size() / 2;
-            return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+            return Benchmark.median(
+                    roundRatios.stream().mapToDouble(Double::doubleValue).toArray());
         }
     }
 
