@@ -47,7 +47,7 @@ final class LockSchema {
                     db.address,
                     key,
                     "created the lock table '" + db.table + "' but it is still not usable: "
-                            + stillMissing.getMessage(),
+                            + LockDatabase.causes(stillMissing),
                     stillMissing);
         }
     }
@@ -95,11 +95,24 @@ final class LockSchema {
     }
 
     private String missingTable(SQLException cause) {
-        return "The lock table '" + db.table + "' is missing or lacks the expected columns in " + db.address + " ("
-                + cause.getMessage().strip() + "). Create it with the DDL in classpath:"
-                + db.dialect.schemaResource() + " (with ${table} = " + db.table + "), e.g. from a Flyway or Liquibase"
+        return missingTable(
+                "lock table",
+                db.table.toString(),
+                db.address,
+                cause,
+                " with the DDL in classpath:" + db.dialect.schemaResource() + " (with ${table} = " + db.table + ")",
+                script());
+    }
+
+    /**
+     * What to tell the user when a table distlock needs cannot be read: which table, where, the
+     * driver's reason (which may be empty), and how to create it.
+     */
+    static String missingTable(String kind, String table, String address, SQLException cause, String from, String ddl) {
+        return "The " + kind + " '" + table + "' is missing or lacks the expected columns in " + address + " ("
+                + LockDatabase.causes(cause) + "). Create it" + from + ", e.g. from a Flyway or Liquibase"
                 + " migration, or let distlock create it: JdbcLockRegistry.builder(..).initializeSchema(true). The DDL:\n"
-                + script();
+                + ddl;
     }
 
     /** Null when the table can be read, else why not; a database that cannot be reached throws. */

@@ -80,9 +80,7 @@ final class ReadWriteSchema {
                     JdbcLockBackend.NAME,
                     db.address,
                     key,
-                    "the read/write lock table " + sql.table + " is missing or lacks the expected columns ("
-                            + e.getMessage().strip() + "). Create it with:\n" + sql.ddl
-                            + "\nor let distlock create it: JdbcLockRegistry.builder(..).initializeSchema(true).",
+                    LockSchema.missingTable("read/write lock table", sql.table, db.address, e, "", sql.ddl),
                     e);
         }
     }
