@@ -25,6 +25,7 @@ final class LuaScript<R> {
     private final String resource;
     private final byte[] body;
     private final String sha1;
+    private final byte[] sha1Bytes;
     private final ScriptOutputType output;
     private final Function<Object, R> reading;
 
@@ -36,6 +37,7 @@ final class LuaScript<R> {
         this.resource = resource;
         this.body = body;
         this.sha1 = sha1(body);
+        this.sha1Bytes = sha1.getBytes(StandardCharsets.US_ASCII);
         this.output = output;
         this.reading = reading;
     }
@@ -77,6 +79,11 @@ final class LuaScript<R> {
 
     String sha1() {
         return sha1;
+    }
+
+    /** {@link #sha1()} as sent, encoded once; not to be changed. */
+    byte[] sha1Bytes() {
+        return sha1Bytes;
     }
 
     ScriptOutputType output() {

@@ -46,7 +46,7 @@ final class PendingReply<R> {
         while (true) {
             CompletableFuture<Object> current = answer;
             try {
-                return call.script().read(current.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS));
+                return call.script().read(answer(current, end));
             } catch (ExecutionException e) {
                 if (!resendIfNoScript(e.getCause())) {
                     throw endpoint.failed(call, e.getCause());
@@ -62,6 +62,22 @@ final class PendingReply<R> {
                         "redis", endpoint.address(), call.lockKey(), "interrupted while waiting for Redis", e);
             }
         }
+    }
+
+    /**
+     * Waits for {@code current} until {@code end}. A call that may still wait in the
+     * {@link SendQueue} behind replies that are late is sent after {@link SendQueue#MAX_HOLD_NANOS}.
+     */
+    private Object answer(CompletableFuture<Object> current, long end)
+            throws ExecutionException, TimeoutException, InterruptedException {
+        if (end - System.nanoTime() > SendQueue.MAX_HOLD_NANOS && !current.isDone()) {
+            try {
+                return current.get(SendQueue.MAX_HOLD_NANOS, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                endpoint.sendWaiting();
+            }
+        }
+        return current.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
     /** True once the reply (or a failure) is there; {@link #await} then returns at once. */

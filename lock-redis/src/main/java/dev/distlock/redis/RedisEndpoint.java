@@ -4,10 +4,19 @@ import dev.distlock.core.LockBackendException;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +46,7 @@ final class RedisEndpoint implements AutoCloseable {
     private final boolean lettuce;
     private final ClientEvents events;
     private final CompletableFuture<?> firstLoad;
+    private final SendQueue queue = new SendQueue(this::write);
     private volatile CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connection;
     private RedisConnection springConnection;
     private boolean closed;
@@ -95,14 +105,17 @@ final class RedisEndpoint implements AutoCloseable {
         }
     }
 
-    /** Sends {@code call} without waiting for its reply; never blocks, not even while connecting. */
+    /**
+     * Sends {@code call} without waiting for its reply; never blocks, not even while connecting.
+     * With Lettuce it goes through the {@link SendQueue}, in a batch with other calls when some
+     * are in flight.
+     */
     <R> PendingReply<R> send(ScriptCall<R> call) {
         long sentAt = System.nanoTime();
         CompletableFuture<Object> answer;
         try {
             answer = lettuce
-                    ? onConnection(
-                            c -> c.evalsha(call.script().sha1(), call.script().output(), call.keys(), call.args()))
+                    ? queue.send(command(CommandType.EVALSHA, call.script().sha1Bytes(), call))
                     : CompletableFuture.completedFuture(runBlocking(call));
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(failed(call, e));
@@ -112,7 +125,61 @@ final class RedisEndpoint implements AutoCloseable {
 
     /** Sends the script's text with EVAL, for a server that answered NOSCRIPT. */
     CompletableFuture<Object> eval(ScriptCall<?> call) {
-        return onConnection(c -> c.eval(call.script().body(), call.script().output(), call.keys(), call.args()));
+        return queue.send(command(CommandType.EVAL, call.script().body(), call));
+    }
+
+    /** Sends the calls that wait in the {@link SendQueue} now, whatever is in flight. */
+    void sendWaiting() {
+        queue.sendWaiting();
+    }
+
+    /** {@code EVALSHA <sha1> ..} or {@code EVAL <body> ..}, with the script's keys and arguments. */
+    @SuppressWarnings("unchecked")
+    private static AsyncCommand<byte[], byte[], Object> command(CommandType type, byte[] script, ScriptCall<?> call) {
+        CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE)
+                .add(script)
+                .add(call.keys().length)
+                .addKeys(call.keys())
+                .addValues(call.args());
+        CommandOutput<byte[], byte[], ?> output = call.script().output() == ScriptOutputType.INTEGER
+                ? new IntegerOutput<>(ByteArrayCodec.INSTANCE)
+                : new NestedMultiOutput<>(ByteArrayCodec.INSTANCE);
+        return new AsyncCommand<>(new Command<>(type, (CommandOutput<byte[], byte[], Object>) output, args));
+    }
+
+    /**
+     * Writes a batch of the {@link SendQueue} to the connection, once it is connected; a batch
+     * that cannot be written fails its commands.
+     */
+    private void write(List<AsyncCommand<byte[], byte[], Object>> batch) {
+        CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> current = connection;
+        if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
+            StatefulConnection<byte[], byte[]> stateful = stateful(current.join());
+            if (!isClosed(stateful)) {
+                dispatch(stateful, batch);
+                return;
+            }
+        }
+        connect(current).whenComplete((commands, error) -> {
+            if (error != null) {
+                batch.forEach(command -> command.completeExceptionally(error));
+            } else {
+                dispatch(stateful(commands), batch);
+            }
+        });
+    }
+
+    private static void dispatch(
+            StatefulConnection<byte[], byte[]> connection, List<AsyncCommand<byte[], byte[], Object>> batch) {
+        try {
+            if (batch.size() == 1) {
+                connection.dispatch(batch.get(0));
+            } else {
+                connection.dispatch(batch);
+            }
+        } catch (RuntimeException e) {
+            batch.forEach(command -> command.completeExceptionally(e));
+        }
     }
 
     /** Runs {@code command} on the connection now, or once it is connected. */
@@ -121,7 +188,7 @@ final class RedisEndpoint implements AutoCloseable {
         CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> current = connection;
         if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
             RedisClusterAsyncCommands<byte[], byte[]> commands = current.join();
-            if (!isClosed(commands)) {
+            if (!isClosed(stateful(commands))) {
                 return command.apply(commands).toCompletableFuture();
             }
         }
@@ -214,13 +281,19 @@ final class RedisEndpoint implements AutoCloseable {
         return next;
     }
 
-    private static boolean isClosed(RedisClusterAsyncCommands<byte[], byte[]> commands) {
-        StatefulConnection<?, ?> stateful = commands instanceof RedisAsyncCommands<?, ?> single
-                ? single.getStatefulConnection()
-                : commands instanceof RedisAdvancedClusterAsyncCommands<?, ?> cluster
-                        ? cluster.getStatefulConnection()
-                        : null;
-        return stateful instanceof RedisChannelHandler<?, ?> handler && handler.isClosed();
+    private static StatefulConnection<byte[], byte[]> stateful(RedisClusterAsyncCommands<byte[], byte[]> commands) {
+        if (commands instanceof RedisAsyncCommands<byte[], byte[]> single) {
+            return single.getStatefulConnection();
+        }
+        if (commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster) {
+            return cluster.getStatefulConnection();
+        }
+        throw new IllegalStateException(
+                "Unexpected Lettuce connection " + commands.getClass().getName());
+    }
+
+    private static boolean isClosed(StatefulConnection<?, ?> connection) {
+        return connection instanceof RedisChannelHandler<?, ?> handler && handler.isClosed();
     }
 
     private Object runBlocking(ScriptCall<?> call) {
