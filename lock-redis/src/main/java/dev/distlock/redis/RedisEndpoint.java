@@ -33,7 +33,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * One Redis deployment (a server, or a Cluster) behind a connection factory, running the lock
  * scripts. With Lettuce it keeps one connection from the factory for its whole life (the
  * factory's shared native connection unless the factory hands out dedicated ones), sends every
- * script asynchronously and bounds every wait itself, whatever the client's command timeout; it
+ * script asynchronously, in batches while others are in flight ({@link SendQueue}), and bounds
+ * every wait itself, whatever the client's command timeout; it
  * loads the scripts at the first connection and after every reconnect or topology change, so no
  * lock operation pays a NOSCRIPT round trip. Other clients run the scripts synchronously with
  * their own timeout.
