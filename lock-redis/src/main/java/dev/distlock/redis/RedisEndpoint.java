@@ -154,12 +154,10 @@ final class RedisEndpoint implements AutoCloseable {
      */
     private void write(List<AsyncCommand<byte[], byte[], Object>> batch) {
         CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> current = connection;
-        if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
-            StatefulConnection<byte[], byte[]> stateful = stateful(current.join());
-            if (!isClosed(stateful)) {
-                dispatch(stateful, batch);
-                return;
-            }
+        RedisClusterAsyncCommands<byte[], byte[]> up = connected(current);
+        if (up != null) {
+            dispatch(stateful(up), batch);
+            return;
         }
         connect(current).whenComplete((commands, error) -> {
             if (error != null) {
@@ -187,13 +185,21 @@ final class RedisEndpoint implements AutoCloseable {
     private <T> CompletableFuture<T> onConnection(
             Function<RedisClusterAsyncCommands<byte[], byte[]>, RedisFuture<T>> command) {
         CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> current = connection;
-        if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
-            RedisClusterAsyncCommands<byte[], byte[]> commands = current.join();
-            if (!isClosed(stateful(commands))) {
-                return command.apply(commands).toCompletableFuture();
-            }
+        RedisClusterAsyncCommands<byte[], byte[]> up = connected(current);
+        if (up != null) {
+            return command.apply(up).toCompletableFuture();
         }
         return connect(current).thenCompose(commands -> command.apply(commands));
+    }
+
+    /** The connection {@code current} holds if it is made and open, else null. */
+    private static RedisClusterAsyncCommands<byte[], byte[]> connected(
+            CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> current) {
+        if (current == null || !current.isDone() || current.isCompletedExceptionally()) {
+            return null;
+        }
+        RedisClusterAsyncCommands<byte[], byte[]> commands = current.join();
+        return stateful(commands) instanceof RedisChannelHandler<?, ?> handler && handler.isClosed() ? null : commands;
     }
 
     /**
@@ -291,10 +297,6 @@ final class RedisEndpoint implements AutoCloseable {
         }
         throw new IllegalStateException(
                 "Unexpected Lettuce connection " + commands.getClass().getName());
-    }
-
-    private static boolean isClosed(StatefulConnection<?, ?> connection) {
-        return connection instanceof RedisChannelHandler<?, ?> handler && handler.isClosed();
     }
 
     private Object runBlocking(ScriptCall<?> call) {
