@@ -108,16 +108,32 @@ final class RedisEndpoint implements AutoCloseable {
 
     /**
      * Sends {@code call} without waiting for its reply; never blocks, not even while connecting.
-     * With Lettuce it goes through the {@link SendQueue}, in a batch with other calls when some
-     * are in flight.
+     * With Lettuce it goes at once, with any calls that wait in the {@link SendQueue} before it.
      */
     <R> PendingReply<R> send(ScriptCall<R> call) {
+        return send(call, false);
+    }
+
+    /**
+     * Like {@link #send}, but with Lettuce the call may wait for the replies in flight and go out
+     * with other calls in one batch: for a first acquisition attempt, which nobody else waits on,
+     * and the release of a plain lock. Attempts sent because a key was released go at once.
+     */
+    <R> PendingReply<R> sendBatched(ScriptCall<R> call) {
+        return send(call, true);
+    }
+
+    private <R> PendingReply<R> send(ScriptCall<R> call, boolean batched) {
         long sentAt = System.nanoTime();
         CompletableFuture<Object> answer;
         try {
-            answer = lettuce
-                    ? queue.send(command(CommandType.EVALSHA, call.script().sha1Bytes(), call))
-                    : CompletableFuture.completedFuture(runBlocking(call));
+            if (lettuce) {
+                AsyncCommand<byte[], byte[], Object> command =
+                        command(CommandType.EVALSHA, call.script().sha1Bytes(), call);
+                answer = batched ? queue.send(command) : queue.sendNow(command);
+            } else {
+                answer = CompletableFuture.completedFuture(runBlocking(call));
+            }
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(failed(call, e));
         }
@@ -126,7 +142,7 @@ final class RedisEndpoint implements AutoCloseable {
 
     /** Sends the script's text with EVAL, for a server that answered NOSCRIPT. */
     CompletableFuture<Object> eval(ScriptCall<?> call) {
-        return queue.send(command(CommandType.EVAL, call.script().body(), call));
+        return queue.sendNow(command(CommandType.EVAL, call.script().body(), call));
     }
 
     /** Sends the calls that wait in the {@link SendQueue} now, whatever is in flight. */

@@ -65,7 +65,13 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         byte[] holder = LockScripts.holderBytes(request.holder());
         Deadline deadline = request.deadline();
         boolean mayWait = !deadline.hasPassed();
-        Attempt attempt = acquireOnce(request, key, owner, holder, mayWait);
+        // The first attempt may go out in a batch with other threads' calls; the later ones, sent
+        // because the key was released, go at once.
+        Attempt attempt = awaitAttempt(
+                endpoint.sendBatched(LockScripts.acquire(key, owner, request.leaseTime(), mayWait, holder)),
+                request,
+                key,
+                owner);
         if (attempt.reply().granted()) {
             return Optional.of(attempt.lease(key, owner));
         }
@@ -163,7 +169,9 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
 
     @Override
     public boolean release(RedisLease lease) {
-        boolean released = endpoint.send(LockScripts.release(lease.lockKey(), lease.owner()))
+        // May wait for replies in flight (at most one round trip or 2 ms): a waiter in another
+        // process learns of it that much later, and many threads releasing at once share writes.
+        boolean released = endpoint.sendBatched(LockScripts.release(lease.lockKey(), lease.owner()))
                 .await(commandTimeout);
         if (!released) {
             log.debug("Lock '{}' was no longer held by its owner at release", lease.key());

@@ -84,7 +84,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
         boolean mayWait = !deadline.hasPassed();
         boolean granted = false;
         try {
-            Attempt attempt = attempt(request, keys, owner, mayWait);
+            Attempt attempt = attempt(request, keys, owner, mayWait, true);
             if (attempt.lease() != null || !mayWait || deadline.hasPassed()) {
                 granted = attempt.lease() != null;
                 return Optional.ofNullable(attempt.lease());
@@ -95,7 +95,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
             try {
                 while (true) {
                     // Registered before this attempt, so a release after it cannot go unnoticed.
-                    attempt = attempt(request, keys, owner, true);
+                    attempt = attempt(request, keys, owner, true, false);
                     if (attempt.lease() != null) {
                         granted = true;
                         return Optional.of(attempt.lease());
@@ -121,9 +121,11 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
         }
     }
 
-    private Attempt attempt(LockRequest request, Keys keys, byte[] owner, boolean willWait)
+    /** One acquisition script; {@code first} lets it go out in a batch (see {@link RedisEndpoint#sendBatched}). */
+    private Attempt attempt(LockRequest request, Keys keys, byte[] owner, boolean willWait, boolean first)
             throws InterruptedException {
-        PendingReply<AcquireReply> pending = endpoint.send(acquire(request, keys, owner, willWait));
+        ScriptCall<AcquireReply> call = acquire(request, keys, owner, willWait);
+        PendingReply<AcquireReply> pending = first ? endpoint.sendBatched(call) : endpoint.send(call);
         AcquireReply reply;
         try {
             reply = pending.await(callTimeout(request.deadline()));
@@ -164,6 +166,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
 
     @Override
     public boolean release(Lease lease) {
+        // At once: a read/write key is shared, and the other side is likely waiting for this.
         return endpoint.send(release(lease.keys(), lease.owner())).await(commandTimeout);
     }
 

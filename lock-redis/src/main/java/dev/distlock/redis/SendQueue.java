@@ -37,6 +37,8 @@ final class SendQueue {
     private final AtomicBoolean writing = new AtomicBoolean();
     private final Consumer<List<AsyncCommand<byte[], byte[], Object>>> writer;
     private volatile long lastWriteNanos;
+    /** Set when something waiting must go now, whatever is in flight. */
+    private volatile boolean urgent;
 
     /**
      * @param writer writes a batch to the connection in order, or completes each of its commands
@@ -55,18 +57,32 @@ final class SendQueue {
         return command;
     }
 
+    /**
+     * Sends {@code command} now, whatever is in flight, with everything that waits before it: for
+     * commands that someone else may be waiting on, such as a release.
+     */
+    AsyncCommand<byte[], byte[], Object> sendNow(AsyncCommand<byte[], byte[], Object> command) {
+        waiting.add(command);
+        sendWaiting();
+        return command;
+    }
+
     /** Sends everything that waits, whatever is in flight: the replies it waited for are late. */
     void sendWaiting() {
+        urgent = true;
         write();
     }
 
     /**
      * Writes all that waits as one batch; one thread at a time, so batches keep the order of
-     * sending. A command added while another thread wrote is picked up by that thread, or by the
-     * reply that next empties the flight.
+     * sending. A command added while another thread wrote is picked up by that thread if it is
+     * urgent or nothing is in flight, else by the reply that next empties the flight.
      */
     private void write() {
         while (writing.compareAndSet(false, true)) {
+            // Cleared before the queue is read: an urgent command added after this is either
+            // in the batch or seen by the check below.
+            urgent = false;
             List<AsyncCommand<byte[], byte[], Object>> batch = null;
             for (AsyncCommand<byte[], byte[], Object> next; (next = waiting.poll()) != null; ) {
                 if (batch == null) {
@@ -81,7 +97,7 @@ final class SendQueue {
                 writer.accept(batch);
             }
             writing.set(false);
-            if (waiting.isEmpty() || inFlight.get() > 0) {
+            if (waiting.isEmpty() || (inFlight.get() > 0 && !urgent)) {
                 return;
             }
         }

@@ -30,12 +30,15 @@
  * <h2>Sending</h2>
  *
  * With Lettuce a registry keeps one connection and sends every script on it without blocking.
- * Scripts sent while others of the same registry await their replies are held back and go out
- * together, in one write, when the last reply in flight arrives ({@code SendQueue},
- * the rule of Nagle's algorithm applied to lock commands): many threads locking at once then share
- * the client's writes and the server's reads, which is most of what a lock call costs them, while
- * a lone caller's script goes out at once. Order is kept, so a clean-up release always follows the
- * attempt it cleans up after. Nothing waits behind late replies for more than 2 ms.
+ * A first acquisition attempt and the release of a plain lock, when sent while other scripts of
+ * the same registry await their replies, are held back and go out together, in one write, when
+ * the last reply in flight arrives ({@code SendQueue}, the rule of Nagle's algorithm applied to
+ * lock commands): many threads locking at once then share the client's writes and the server's
+ * reads, which is most of what a lock call costs them, while a lone caller's script goes out at
+ * once. Everything else goes at once, taking what is held with it: attempts sent because a key was
+ * released (a hand-over should not wait) and read/write releases (the other side usually waits).
+ * Order is kept, so a clean-up release always follows the attempt it cleans up after. Nothing
+ * waits behind late replies for more than 2 ms.
  *
  * <h2>Fencing tokens and clocks</h2>
  *

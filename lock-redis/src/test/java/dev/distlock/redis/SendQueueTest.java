@@ -65,6 +65,42 @@ class SendQueueTest {
     }
 
     @Test
+    void commandSentNowGoesAtOnceWithTheHeldOnesBeforeIt() {
+        AsyncCommand<byte[], byte[], Object> inFlight = queue.send(command(0));
+        AsyncCommand<byte[], byte[], Object> held = queue.send(command(1));
+
+        AsyncCommand<byte[], byte[], Object> now = queue.sendNow(command(2));
+
+        assertThat(written).containsExactly(List.of(inFlight), List.of(held, now));
+    }
+
+    /**
+     * A command sent now while another thread is writing (and commands are in flight) must be
+     * written by that thread before it lets go, not left for the next reply.
+     */
+    @Test
+    void commandSentNowWhileAnotherThreadWritesIsNotHeldBack() {
+        List<AsyncCommand<byte[], byte[], Object>> urgent = new ArrayList<>();
+        SendQueue[] busy = new SendQueue[1];
+        busy[0] = new SendQueue(batch -> {
+            written.add(batch);
+            if (urgent.isEmpty()) {
+                Thread other = new Thread(() -> urgent.add(busy[0].sendNow(command(2))));
+                other.start();
+                try {
+                    other.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        busy[0].send(command(1)); // stays in flight
+
+        assertThat(written).hasSize(2);
+        assertThat(written.get(1)).containsExactlyElementsOf(urgent);
+    }
+
+    @Test
     void commandIsNotHeldBehindABatchThatHasBeenOutLongerThanTheLimit() {
         queue.send(command(1)); // never answered
         AsyncCommand<byte[], byte[], Object> held = queue.send(command(2));
