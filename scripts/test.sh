@@ -85,10 +85,7 @@ ensure_mariadb
 # keep within its time budget.
 MAVEN=(mvn -B -ntp -e -Dmaven.javadoc.skip=true)
 log "Spring Boot 4.1: full build and tests"
-# Two modules at a time: the backend modules' tests mostly wait (for leases to run out, servers to
-# restart, timeouts to pass), so two of them share the cores well and the build takes about half
-# as long.
-"${MAVEN[@]}" -T 2 install "$@"
+"${MAVEN[@]}" install "$@"
 
 log "Spring Boot 3.5: starter and sample"
 # clean: classes compiled against Spring Boot 4.1 must not be reused against 3.5's Spring Framework 6.
