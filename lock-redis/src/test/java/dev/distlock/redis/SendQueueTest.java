@@ -85,13 +85,7 @@ class SendQueueTest {
         busy[0] = new SendQueue(batch -> {
             written.add(batch);
             if (urgent.isEmpty()) {
-                Thread other = new Thread(() -> urgent.add(busy[0].sendNow(command(2))));
-                other.start();
-                try {
-                    other.join();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                onAnotherThread(() -> urgent.add(busy[0].sendNow(command(2))));
             }
         });
         busy[0].send(command(1)); // stays in flight
@@ -137,13 +131,7 @@ class SendQueueTest {
             written.add(batch);
             batch.forEach(command -> command.completeExceptionally(new IllegalStateException("not connected")));
             if (second.isEmpty()) {
-                Thread other = new Thread(() -> second.add(rejecting[0].send(command(2))));
-                other.start();
-                try {
-                    other.join();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                onAnotherThread(() -> second.add(rejecting[0].send(command(2))));
             }
         });
         rejecting[0].send(command(1));
@@ -213,6 +201,17 @@ class SendQueueTest {
             for (long[] command : seen) {
                 assertThat(command[1]).as("thread %d's order", command[0]).isEqualTo(next[(int) command[0]]++);
             }
+        }
+    }
+
+    /** Runs {@code action} on a thread of its own and waits for it. */
+    private static void onAnotherThread(Runnable action) {
+        Thread other = new Thread(action);
+        other.start();
+        try {
+            other.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
