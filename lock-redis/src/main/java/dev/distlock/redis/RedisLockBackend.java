@@ -65,13 +65,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         byte[] holder = LockScripts.holderBytes(request.holder());
         Deadline deadline = request.deadline();
         boolean mayWait = !deadline.hasPassed();
-        // The first attempt may go out in a batch with other threads' calls; the later ones, sent
-        // because the key was released, go at once.
-        Attempt attempt = awaitAttempt(
-                endpoint.sendBatched(LockScripts.acquire(key, owner, request.leaseTime(), mayWait, holder)),
-                request,
-                key,
-                owner);
+        Attempt attempt = acquireOnce(request, key, owner, holder, mayWait, true);
         if (attempt.reply().granted()) {
             return Optional.of(attempt.lease(key, owner));
         }
@@ -82,13 +76,13 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         ReleaseSubscriber.Wakeup<AcquireReply> wakeup = subscriber.register(key.name());
         if (endpoint.sendsWithoutBlocking()) {
             // A release message sends the next attempt at once, from the thread that receives it.
-            wakeup.retryWith(() -> sendAttempt(request, key, owner, holder, true));
+            wakeup.retryWith(() -> sendAttempt(request, key, owner, holder, true, false));
         }
         long waitingSince = System.nanoTime();
         boolean granted = false;
         try {
             // Registered before this attempt, so a release after it cannot go unnoticed.
-            attempt = acquireOnce(request, key, owner, holder, true);
+            attempt = acquireOnce(request, key, owner, holder, true, false);
             while (true) {
                 if (attempt.reply().granted()) {
                     granted = true;
@@ -107,7 +101,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
                 PendingReply<AcquireReply> sent = wakeup.takeSent();
                 attempt = sent != null
                         ? awaitAttempt(sent, request, key, owner)
-                        : acquireOnce(request, key, owner, holder, true);
+                        : acquireOnce(request, key, owner, holder, true, false);
             }
         } finally {
             subscriber.unregister(key.name(), wakeup);
@@ -129,14 +123,20 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         }
     }
 
-    private Attempt acquireOnce(LockRequest request, LockKey key, byte[] owner, byte[] holder, boolean willWait)
+    private Attempt acquireOnce(
+            LockRequest request, LockKey key, byte[] owner, byte[] holder, boolean willWait, boolean first)
             throws InterruptedException {
-        return awaitAttempt(sendAttempt(request, key, owner, holder, willWait), request, key, owner);
+        return awaitAttempt(sendAttempt(request, key, owner, holder, willWait, first), request, key, owner);
     }
 
+    /**
+     * One acquisition script. The {@code first} may go out in a batch with other threads' calls
+     * ({@link RedisEndpoint#sendBatched}); later ones, sent because the key was released, go at once.
+     */
     private PendingReply<AcquireReply> sendAttempt(
-            LockRequest request, LockKey key, byte[] owner, byte[] holder, boolean willWait) {
-        return endpoint.send(LockScripts.acquire(key, owner, request.leaseTime(), willWait, holder));
+            LockRequest request, LockKey key, byte[] owner, byte[] holder, boolean willWait, boolean first) {
+        ScriptCall<AcquireReply> call = LockScripts.acquire(key, owner, request.leaseTime(), willWait, holder);
+        return first ? endpoint.sendBatched(call) : endpoint.send(call);
     }
 
     private Attempt awaitAttempt(PendingReply<AcquireReply> pending, LockRequest request, LockKey key, byte[] owner)
