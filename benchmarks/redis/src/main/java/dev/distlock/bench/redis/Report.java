@@ -120,7 +120,6 @@ final class Report {
                 .toPlainString();
     }
 
-    /** The median over the rounds of {@code values[round] / baseline[round]}. */
     /** Server CPU summed over the rounds, over the operations of those rounds (each a slice at its rate). */
     private static double serverMicrosPerOperation(double[] micros, double[] opsPerSecond, Duration slice) {
         double operations = Arrays.stream(opsPerSecond).sum() * slice.toNanos() / 1e9;
