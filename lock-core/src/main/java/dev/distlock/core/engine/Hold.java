@@ -34,7 +34,9 @@ final class Hold<L extends BackendLease> {
         RELEASED,
         REPLACED,
         CLOSED,
-        MINIMUM_HOLD_OVER
+        MINIMUM_HOLD_OVER,
+        /** Its registry closed while it lingered: its lease on the server ends with the minimum by itself. */
+        LEFT_ON_SERVER
     }
 
     final LockEngine<L> engine;
@@ -166,6 +168,7 @@ final class Hold<L extends BackendLease> {
 
     /** Owner's last release: lingers on the server until a pending minimum hold ends, else ends now. */
     void release() {
+        loseIfExpired(); // a lease that ran out is lost, whether or not the lease keeper said so yet
         long end = minimumEndNanos;
         if (end != 0 && state() == State.HELD && engine.renewals().linger(this, end)) {
             return;
