@@ -60,6 +60,14 @@ final class LockPaths {
         return keyPath(fullKey) + READ_WRITE_SUFFIX;
     }
 
+    /**
+     * The name of the lock nodes of one owner's attempt, {@code <owner>-<nodeName>}: the attempt
+     * finds its node by it when the answer to its create was lost ({@code owner} holds no {@code /}).
+     */
+    static String ownedNodeName(String owner, String nodeName) {
+        return owner + '-' + nodeName;
+    }
+
     /** What to pass to Curator to create a node named {@code nodeName} (one of the names above) under {@code keyPath}. */
     static String lockNodePath(String keyPath, String nodeName) {
         return keyPath + '/' + nodeName;

@@ -1,6 +1,7 @@
 package dev.distlock.zookeeper;
 
 import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockBackendException;
 import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockRequest;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
@@ -38,6 +40,11 @@ final class LockQueue {
      */
     static final int WATCHED_AHEAD = 2;
 
+    /** The first pause before an attempt tries again after a transient failure; it doubles up to the longest. */
+    private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     private final LockPaths paths;
     private final ZooKeeperCalls calls;
     private final SessionTracker session;
@@ -60,35 +67,156 @@ final class LockQueue {
         return tryAcquire(request, paths.keyPath(request.key()), driver);
     }
 
-    /** An attempt in the waiting line under {@code keyPath}, with a node named and decided by {@code rule}. */
+    /**
+     * An attempt in the waiting line under {@code keyPath}, with a node named and decided by {@code rule}.
+     * While its wait lasts it rides out connection losses of a live session: it backs off, waits for the
+     * connection to return, finds its node by its owner (a create whose answer was lost may have
+     * succeeded) and goes on waiting in line; when the wait ends first, it fails naming the last error.
+     */
     Optional<ZooKeeperLease> tryAcquire(LockRequest request, String keyPath, LockDriver rule)
             throws InterruptedException {
         String key = request.key();
         Deadline deadline = request.deadline();
-        // While the connection is down no answer can come: no reason to wait past the wait time.
-        long overrun = session.isInterrupted() ? 0 : calls.overrunNanos();
-        long callsEnd = deadline.isForever() ? Long.MAX_VALUE : System.nanoTime() + deadline.remainingNanos() + overrun;
-        long askedAt = System.nanoTime();
+        Attempt attempt =
+                new Attempt(keyPath, LockPaths.ownedNodeName(request.owner().value(), rule.nodeName()));
         byte[] holder = request.holder().getBytes(StandardCharsets.US_ASCII);
-        ZooKeeperCalls.Created created =
-                calls.createLockNode(keyPath, rule.nodeName(), holder, key, recentKeys.contains(keyPath), callsEnd);
-        recentKeys.add(keyPath);
-        String ownPath = created.path();
+        long backoffNanos = FIRST_BACKOFF_NANOS;
+        LockBackendException last = null;
         boolean granted = false;
         try {
-            Stat stat = created.stat();
-            session.adopt(stat.getEphemeralOwner());
-            Node own = new Node(key, keyPath, ownPath, FencingToken.of(stat.getCzxid()), stat.getEphemeralOwner());
-            Optional<ZooKeeperLease> lease = waitInLine(own, rule, created.siblings(), askedAt, deadline, callsEnd);
-            granted = lease.isPresent();
-            return lease;
-        } finally {
-            if (!granted) {
-                long wait = Math.min(overrun, Math.max(0, callsEnd - System.nanoTime()));
-                if (calls.delete(ownPath, wait) == null) {
-                    log.debug("Delete of abandoned lock node {} still pending; Curator retries it", ownPath);
+            while (true) {
+                try {
+                    Optional<ZooKeeperLease> lease = once(request, rule, attempt, holder, last != null);
+                    granted = lease.isPresent();
+                    return lease;
+                } catch (LockBackendException e) {
+                    if (!ZooKeeperCalls.isTransient(e) || deadline.hasPassed()) {
+                        throw e;
+                    }
+                    last = e;
+                    log.debug("Attempt on lock '{}' met a transient failure; retrying within its wait time", key, e);
+                }
+                backOff(backoffNanos, deadline, attempt);
+                backoffNanos = Math.min(backoffNanos * 2, MAX_BACKOFF_NANOS);
+                if (attempt.session != 0 && session.hasEnded(attempt.session)) {
+                    throw calls.failure(
+                            key, "the ZooKeeper session was lost while waiting; its place in line went with it", last);
+                }
+                if (deadline.hasPassed()) {
+                    throw calls.failure(
+                            key,
+                            "ZooKeeper was unreachable until the wait time ran out; last error: " + last.getMessage(),
+                            last);
                 }
             }
+        } finally {
+            if (!granted) {
+                abandon(attempt, deadline);
+            }
+        }
+    }
+
+    /** One try: finds the attempt's node (after a failure) or creates it, then waits in line. */
+    private Optional<ZooKeeperLease> once(
+            LockRequest request, LockDriver rule, Attempt attempt, byte[] holder, boolean retry)
+            throws InterruptedException {
+        String key = request.key();
+        Deadline deadline = request.deadline();
+        // While the connection is down no answer can come: no reason to wait past the wait time. A try after a
+        // failure has had its overrun: it ends with the wait time.
+        long overrun = session.isInterrupted() || retry ? 0 : calls.overrunNanos();
+        long callsEnd = deadline.isForever() ? Long.MAX_VALUE : System.nanoTime() + deadline.remainingNanos() + overrun;
+        long askedAt = System.nanoTime();
+        String ownPath = null;
+        Stat stat = null;
+        List<String> line = null;
+        if (retry && (attempt.path != null || attempt.createUncertain)) {
+            List<String> children = calls.children(attempt.keyPath, key, callsEnd);
+            String found = children == null ? null : findOwn(children, attempt.nodeName);
+            Stat foundStat = found == null ? null : calls.stat(ZKPaths.makePath(attempt.keyPath, found), key, callsEnd);
+            if (foundStat != null && !session.hasEnded(foundStat.getEphemeralOwner())) {
+                ownPath = ZKPaths.makePath(attempt.keyPath, found);
+                stat = foundStat;
+                line = children;
+            }
+            attempt.path = ownPath;
+            attempt.createUncertain = false;
+        }
+        if (ownPath == null) {
+            attempt.createUncertain = true;
+            ZooKeeperCalls.Created created = calls.createLockNode(
+                    attempt.keyPath, attempt.nodeName, holder, key, recentKeys.contains(attempt.keyPath), callsEnd);
+            attempt.createUncertain = false;
+            recentKeys.add(attempt.keyPath);
+            ownPath = created.path();
+            stat = created.stat();
+            line = created.siblings();
+            attempt.path = ownPath;
+        }
+        session.adopt(stat.getEphemeralOwner());
+        attempt.session = stat.getEphemeralOwner();
+        Node own = new Node(key, attempt.keyPath, ownPath, FencingToken.of(stat.getCzxid()), stat.getEphemeralOwner());
+        return waitInLine(own, rule, line, askedAt, deadline, callsEnd);
+    }
+
+    /** The child of the attempt's own name, if one is there. */
+    private static String findOwn(List<String> children, String nodeName) {
+        for (String child : children) {
+            if (LockPaths.isNamed(child, nodeName) && LockPaths.sequenceOf(child) >= 0) {
+                return child;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Waits {@code backoffNanos} (less when the connection changes), then while the connection is down,
+     * within the wait and while the session of the attempt's node lasts.
+     */
+    private void backOff(long backoffNanos, Deadline deadline, Attempt attempt) throws InterruptedException {
+        Waiter waiter = new Waiter();
+        session.addWaiter(waiter);
+        try {
+            waiter.await(Math.min(backoffNanos, deadline.remainingNanos()));
+            while (session.isInterrupted()
+                    && !deadline.hasPassed()
+                    && (attempt.session == 0 || !session.hasEnded(attempt.session))) {
+                waiter.await(deadline.remainingNanos());
+            }
+        } finally {
+            session.removeWaiter(waiter);
+        }
+    }
+
+    /** An attempt that ends without the key removes its node: the one it knows, or one a lost answer may have made. */
+    private void abandon(Attempt attempt, Deadline deadline) {
+        if (attempt.path != null) {
+            long wait = session.isInterrupted()
+                    ? 0
+                    : Math.min(calls.overrunNanos(), Math.max(0, deadline.remainingNanos()));
+            if (calls.delete(attempt.path, wait) == null) {
+                log.debug("Delete of abandoned lock node {} still pending; Curator retries it", attempt.path);
+            }
+        } else if (attempt.createUncertain) {
+            calls.deleteOwnedLater(attempt.keyPath, attempt.nodeName);
+        }
+    }
+
+    /** What one acquisition knows of its node across its tries. */
+    private static final class Attempt {
+        final String keyPath;
+        /** The node's name before the sequence: the owner's id and the rule's name. */
+        final String nodeName;
+        /** The node's path once known. */
+        String path;
+        /** A create was sent whose answer did not say whether it made the node. */
+        boolean createUncertain;
+        /** The session of the node once known, else 0. */
+        long session;
+
+        Attempt(String keyPath, String nodeName) {
+            this.keyPath = keyPath;
+            this.nodeName = nodeName;
         }
     }
 

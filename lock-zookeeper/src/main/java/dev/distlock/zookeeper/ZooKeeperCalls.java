@@ -34,6 +34,9 @@ final class ZooKeeperCalls {
     /** How long a slow answer counts towards {@link #overrunNanos()}. */
     private static final long SLOW_ANSWER_MEMORY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
+    /** How many times {@link #deleteOwnedLater} tries, a second apart. */
+    private static final int ORPHAN_TRIES = 600;
+
     private final CuratorFramework client;
     private final String address;
     private final long baseOverrunNanos;
@@ -223,6 +226,59 @@ final class ZooKeeperCalls {
             return null;
         }
         return waitNanos <= 0 ? null : delete.awaitUninterruptibly(waitNanos);
+    }
+
+    /**
+     * Whether {@code failure} came from a connection loss (or an operation timeout) of a session
+     * that may still be alive: a later try can succeed, and the call may have been applied.
+     */
+    static boolean isTransient(LockBackendException failure) {
+        Throwable cause = failure.getCause();
+        return cause instanceof KeeperException.ConnectionLossException
+                || cause instanceof KeeperException.OperationTimeoutException;
+    }
+
+    /**
+     * Deletes, in the background, the lock node named {@code nodeName} under {@code keyPath} that a
+     * create whose answer was lost may have made, so that it cannot block the key while its session
+     * lives. Tried again every second while ZooKeeper is unreachable, for ten minutes at most (a
+     * session that ends takes the node with it anyway).
+     */
+    void deleteOwnedLater(String keyPath, String nodeName) {
+        deleteOwnedLater(keyPath, nodeName, ORPHAN_TRIES);
+    }
+
+    private void deleteOwnedLater(String keyPath, String nodeName, int triesLeft) {
+        if (triesLeft <= 0 || client.getState() != org.apache.curator.framework.imps.CuratorFrameworkState.STARTED) {
+            return;
+        }
+        BackgroundCallback found = (c, event) -> {
+            int rc = event.getResultCode();
+            if (rc == KeeperException.Code.OK.intValue()) {
+                for (String child : event.getChildren()) {
+                    if (LockPaths.isNamed(child, nodeName) && LockPaths.sequenceOf(child) >= 0) {
+                        delete(ZKPaths.makePath(keyPath, child), 0);
+                    }
+                }
+            } else if (rc != KeeperException.Code.NONODE.intValue()) {
+                Orphans.LATER.schedule(() -> deleteOwnedLater(keyPath, nodeName, triesLeft - 1), 1, TimeUnit.SECONDS);
+            }
+        };
+        try {
+            client.getChildren().inBackground(found).forPath(keyPath);
+        } catch (Exception e) {
+            log.debug("Could not send the read of {} to remove an orphaned lock node", keyPath, e);
+        }
+    }
+
+    /** The thread that schedules further tries of {@link #deleteOwnedLater}; created on first use. */
+    private static final class Orphans {
+        static final java.util.concurrent.ScheduledExecutorService LATER =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(task -> {
+                    Thread thread = new Thread(task, "distlock-zookeeper-orphans");
+                    thread.setDaemon(true);
+                    return thread;
+                });
     }
 
     /**

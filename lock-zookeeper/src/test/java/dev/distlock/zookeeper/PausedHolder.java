@@ -1,15 +1,18 @@
 package dev.distlock.zookeeper;
 
 import dev.distlock.core.LockHandle;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
 
 /**
- * The holder JVM of {@link ZooKeeperPausedHolderIT}: takes a lock, prints {@code HELD <token>},
- * then watches its own clock. The first time it sees a jump of more than a second (it was
- * stopped and continued), it prints {@code RESUMED <isValid()>} at once and exits.
+ * The holder JVM of {@link ZooKeeperPausedHolderIT}: takes a lock ({@code args[2]}: {@code
+ * watchdog}, {@code fixed} for a fixed lease of a minute, {@code read-fixed} for a read lock with
+ * one), prints {@code HELD <token>}, then watches its own clock. The first time it sees a jump of
+ * more than a second (it was stopped and continued), it prints {@code RESUMED <isValid()>} at once
+ * and exits.
  */
 public final class PausedHolder {
 
@@ -32,7 +35,19 @@ public final class PausedHolder {
             System.exit(2);
         }
         ZooKeeperLockRegistry registry = ZooKeeperLockRegistry.builder(client).build();
-        LockHandle handle = registry.obtain(key).acquire();
+        String kind = args.length > 2 ? args[2] : "watchdog";
+        Duration wait = Duration.ofSeconds(20);
+        Duration fixedLease = Duration.ofMinutes(1);
+        LockHandle handle = switch (kind) {
+            case "watchdog" -> registry.obtain(key).acquire();
+            case "fixed" -> registry.obtain(key).tryAcquire(wait, fixedLease).orElseThrow();
+            case "read-fixed" ->
+                registry.readWriteLock(key)
+                        .readLock()
+                        .tryAcquire(wait, fixedLease)
+                        .orElseThrow();
+            default -> throw new IllegalArgumentException("unknown kind of hold: " + kind);
+        };
         System.out.println("HELD " + handle.token().value());
         System.out.flush();
         long last = System.nanoTime();

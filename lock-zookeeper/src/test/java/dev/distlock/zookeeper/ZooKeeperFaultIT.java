@@ -17,6 +17,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
@@ -33,7 +35,11 @@ class ZooKeeperFaultIT {
     /** How late past its wait time a failing attempt may end: the backend's overrun, plus scheduling. */
     private static final Duration SLACK = ZooKeeperLockBackend.OVERRUN.plus(Duration.ofMillis(500));
 
+    /** How long the server is away in the outage tests: well inside the session, twice the connection timeout. */
+    private static final Duration OUTAGE = Duration.ofSeconds(4);
+
     private final CuratorClients clients = new CuratorClients();
+    private final java.util.List<CuratorFramework> longSessionClients = new java.util.ArrayList<>();
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private ZooKeeperLockRegistry[] registries = new ZooKeeperLockRegistry[0];
     private AutoCloseable servers;
@@ -45,6 +51,7 @@ class ZooKeeperFaultIT {
             registry.close();
         }
         clients.closeAll();
+        longSessionClients.forEach(CuratorFramework::close);
         if (servers != null) {
             servers.close();
         }
@@ -225,6 +232,90 @@ class ZooKeeperFaultIT {
                 .hasMessageContaining("session");
         assertThat(held.isValid()).isFalse();
         held.close();
+    }
+
+    @Test
+    void anAttemptStartedDuringAShortOutageGetsTheKeyWhenTheServerReturns() throws Exception {
+        TestingServer server = new TestingServer(true);
+        servers = server;
+        ZooKeeperLockRegistry registryA = registry(longSessionClient(server.getConnectString()));
+        ZooKeeperLockRegistry registryB = registry(longSessionClient(server.getConnectString()));
+        String key = key();
+
+        server.stop();
+        Future<Optional<LockHandle>> attempt =
+                threads.submit(() -> registryA.obtain(key).tryAcquire(Duration.ofSeconds(15)));
+        Thread.sleep(OUTAGE.toMillis());
+        server.restart();
+
+        LockHandle held = attempt.get(30, TimeUnit.SECONDS)
+                .orElseThrow(() -> new AssertionError("the attempt gave up although the key was free"));
+        assertThat(held.isValid()).isTrue();
+        assertThat(registryB.obtain(key).tryAcquire(Duration.ofSeconds(2)))
+                .as("the outage left one hold, and it excludes others")
+                .isEmpty();
+        held.close();
+        try (LockHandle next =
+                registryB.obtain(key).tryAcquire(Duration.ofSeconds(10)).orElseThrow()) {
+            assertThat(next.token().isNewerThan(held.token())).isTrue();
+        }
+    }
+
+    @Test
+    void aQueuedWaiterRidesOutAShortOutageAndGetsTheKeyWhenItIsReleased() throws Exception {
+        TestingServer server = new TestingServer(true);
+        servers = server;
+        CuratorFramework observer = longSessionClient(server.getConnectString());
+        ZooKeeperLockRegistry registryA = registry(longSessionClient(server.getConnectString()));
+        ZooKeeperLockRegistry registryB = registry(longSessionClient(server.getConnectString()));
+        String key = key();
+        String keyPath = ZooKeeperLockRegistry.DEFAULT_ROOT_PATH + "/" + LockPaths.encode(key);
+
+        LockHandle held = registryA.obtain(key).acquire();
+        Future<Optional<LockHandle>> waiter =
+                threads.submit(() -> registryB.obtain(key).tryAcquire(Duration.ofSeconds(20)));
+        awaitTrue(() -> childCount(observer, keyPath) == 2, Duration.ofSeconds(10), "the waiter has queued");
+
+        server.stop();
+        Thread.sleep(OUTAGE.toMillis());
+        server.restart();
+        awaitTrue(held::isValid, Duration.ofSeconds(15), "the holder's session comes back with its hold");
+        assertThat(waiter.isDone())
+                .as("the waiter still waits after the outage")
+                .isFalse();
+        held.close();
+
+        LockHandle next = waiter.get(30, TimeUnit.SECONDS)
+                .orElseThrow(() -> new AssertionError("the waiter gave up although the key was released"));
+        assertThat(next.token().isNewerThan(held.token())).isTrue();
+        next.close();
+        awaitTrue(() -> childCount(observer, keyPath) <= 0, Duration.ofSeconds(10), "no node is left in line");
+    }
+
+    @Test
+    void aZeroWaitAttemptDuringAnOutageFailsAtOnce() throws Exception {
+        TestingServer server = new TestingServer(true);
+        servers = server;
+        ZooKeeperLockRegistry registry = registry(longSessionClient(server.getConnectString()));
+        server.stop();
+        assertThat(failureOf(registry, key(), Duration.ZERO))
+                .isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("zookeeper");
+        server.restart();
+    }
+
+    /** A client whose session outlives a short outage (20 s) while its connection gives up after 2 s. */
+    private CuratorFramework longSessionClient(String connectString) throws InterruptedException {
+        CuratorFramework client = CuratorFrameworkFactory.builder()
+                .connectString(connectString)
+                .sessionTimeoutMs(20_000)
+                .connectionTimeoutMs(2_000)
+                .retryPolicy(new RetryNTimes(3, 100))
+                .build();
+        client.start();
+        longSessionClients.add(client);
+        assertThat(client.blockUntilConnected(20, TimeUnit.SECONDS)).isTrue();
+        return client;
     }
 
     private ZooKeeperLockRegistry registry(CuratorFramework client) {

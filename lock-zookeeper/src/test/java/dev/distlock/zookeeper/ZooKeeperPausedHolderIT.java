@@ -50,6 +50,21 @@ class ZooKeeperPausedHolderIT {
 
     @Test
     void aHolderPausedPastItsSessionTimeoutIsInvalidTheMomentItResumes() throws Exception {
+        pauseAndResume("watchdog", false);
+    }
+
+    @Test
+    void aFixedLeaseHolderPausedPastItsSessionTimeoutIsInvalidTheMomentItResumes() throws Exception {
+        pauseAndResume("fixed", false);
+    }
+
+    @Test
+    void aFixedLeaseReaderPausedPastItsSessionTimeoutIsInvalidTheMomentItResumes() throws Exception {
+        pauseAndResume("read-fixed", true);
+    }
+
+    /** Pauses a holder JVM of {@code kind} past its session while this JVM takes the key (as a writer when {@code readWrite}). */
+    private void pauseAndResume(String kind, boolean readWrite) throws Exception {
         server = new TestingServer(true);
         String key = "paused-" + UUID.randomUUID();
         Path log = Files.createTempFile("paused-holder", ".log");
@@ -60,7 +75,8 @@ class ZooKeeperPausedHolderIT {
                         "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                         PausedHolder.class.getName(),
                         server.getConnectString(),
-                        key))
+                        key,
+                        kind))
                 .redirectError(log.toFile())
                 .start();
         BufferedReader out =
@@ -73,9 +89,10 @@ class ZooKeeperPausedHolderIT {
                 .build();
         signal("STOP");
         // The server expires the stopped holder's session after its timeout; then the key is free.
-        LockHandle taken = other.obtain(key)
-                .tryAcquire(Duration.ofMillis(CuratorClients.SESSION_TIMEOUT_MS).multipliedBy(4))
-                .orElseThrow();
+        Duration wait = Duration.ofMillis(CuratorClients.SESSION_TIMEOUT_MS).multipliedBy(4);
+        LockHandle taken = readWrite
+                ? other.readWriteLock(key).writeLock().tryAcquire(wait).orElseThrow()
+                : other.obtain(key).tryAcquire(wait).orElseThrow();
         assertThat(taken.token().isNewerThan(heldToken)).isTrue();
         signal("CONT");
 

@@ -34,7 +34,9 @@ final class Hold<L extends BackendLease> {
         RELEASED,
         REPLACED,
         CLOSED,
-        MINIMUM_HOLD_OVER
+        MINIMUM_HOLD_OVER,
+        /** Its registry closed while it lingered: its lease on the server ends with the minimum by itself. */
+        LEFT_ON_SERVER
     }
 
     final LockEngine<L> engine;
@@ -47,6 +49,11 @@ final class Hold<L extends BackendLease> {
     final boolean renewed;
     /** How long a grant or a confirmed renewal makes the lease last locally, in whole milliseconds. */
     final long periodNanos;
+    /**
+     * For a fixed lease on a session backend: how long a confirmation of the session makes the hold
+     * last locally (the session timeout), in whole milliseconds; 0 when the hold has no such bound.
+     */
+    final long sessionPeriodNanos;
 
     final Instant heldSince = Instant.now();
     final String ownerName;
@@ -63,6 +70,9 @@ final class Hold<L extends BackendLease> {
     private boolean wasLost;
     private List<Runnable> lostCallbacks;
     private volatile long leaseEndNanos;
+    /** The session bound of a fixed lease on a session backend: the last confirmation plus the session timeout. */
+    private volatile long sessionEndNanos;
+
     private volatile long minimumEndNanos;
     private volatile boolean renewing;
 
@@ -74,6 +84,7 @@ final class Hold<L extends BackendLease> {
             Duration leaseTime,
             boolean renewed,
             Duration period,
+            Duration sessionPeriod,
             String ownerName) {
         this.engine = engine;
         this.keyState = keyState;
@@ -82,8 +93,10 @@ final class Hold<L extends BackendLease> {
         this.leaseTime = leaseTime;
         this.renewed = renewed;
         this.periodNanos = TimeUnit.MILLISECONDS.toNanos(period.toMillis());
+        this.sessionPeriodNanos = sessionPeriod == null ? 0 : TimeUnit.MILLISECONDS.toNanos(sessionPeriod.toMillis());
         this.ownerName = ownerName;
         this.leaseEndNanos = lease.grantRequestedAtNanos() + periodNanos;
+        this.sessionEndNanos = lease.grantRequestedAtNanos() + sessionPeriodNanos;
     }
 
     FencingToken token() {
@@ -98,8 +111,26 @@ final class Hold<L extends BackendLease> {
         return state;
     }
 
+    /** Time left of the local view: the lease, and for a fixed lease on a session backend also the session bound. */
     long leaseLeft(long now) {
-        return leaseEndNanos - now;
+        long left = leaseEndNanos - now;
+        return sessionPeriodNanos == 0 ? left : Math.min(left, sessionEndNanos - now);
+    }
+
+    /** Whether the hold has a session bound of its own (a fixed lease on a session backend). */
+    boolean hasSessionBound() {
+        return sessionPeriodNanos != 0;
+    }
+
+    long sessionEndNanos() {
+        return sessionEndNanos;
+    }
+
+    /** A confirmation of the session and the hold, requested at {@code requestedAtNanos}, succeeded. */
+    void confirmedAt(long requestedAtNanos) {
+        if (sessionPeriodNanos != 0) {
+            sessionEndNanos = requestedAtNanos + sessionPeriodNanos;
+        }
     }
 
     long leaseEndNanos() {
@@ -114,6 +145,7 @@ final class Hold<L extends BackendLease> {
     /** A fixed lease was extended by a request sent at {@code requestedAtNanos}. */
     void extendedAt(long requestedAtNanos, Duration leaseTime) {
         leaseEndNanos = requestedAtNanos + TimeUnit.MILLISECONDS.toNanos(leaseTime.toMillis());
+        confirmedAt(requestedAtNanos); // the extension asked the server about the hold: a confirmation too
     }
 
     void renewing(boolean inFlight) {
@@ -136,6 +168,7 @@ final class Hold<L extends BackendLease> {
 
     /** Owner's last release: lingers on the server until a pending minimum hold ends, else ends now. */
     void release() {
+        loseIfExpired(); // a lease that ran out is lost, whether or not the lease keeper said so yet
         long end = minimumEndNanos;
         if (end != 0 && state() == State.HELD && engine.renewals().linger(this, end)) {
             return;
@@ -212,6 +245,8 @@ final class Hold<L extends BackendLease> {
         }
         if (renewed) {
             lose("the lease ran out before a renewal succeeded");
+        } else if (leaseEndNanos - System.nanoTime() > 0) {
+            lose(Renewals.SESSION_UNCONFIRMED);
         } else {
             // The same path as the lease keeper's: on a session backend the node must go too.
             engine.renewals().fixedLeaseEnded(this);

@@ -30,8 +30,10 @@ final class LeaseKeeper implements AutoCloseable {
     enum Slot {
         /** The next renewal, or the end of a fixed lease or of a minimum hold. */
         TIMER,
-        /** The check that the lease has not run out without a confirmed renewal. */
-        LEASE_END
+        /** The check that the lease (or a fixed lease's session bound) has not run out without a confirmation. */
+        LEASE_END,
+        /** The next confirmation of a fixed lease's session, on session backends. */
+        CONFIRMATION
     }
 
     /** A piece of work due at {@code atNanos}; {@code task} runs on the sweep thread and must be quick. */

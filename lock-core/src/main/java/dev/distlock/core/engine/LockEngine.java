@@ -8,12 +8,15 @@ import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.LockBackend;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +31,9 @@ import org.slf4j.LoggerFactory;
 public final class LockEngine<L extends BackendLease> implements AutoCloseable {
 
     static final Logger log = LoggerFactory.getLogger(LockEngine.class);
+
+    /** How long a closed engine lets its last background releases run before it closes the backend under them. */
+    private static final Duration LAST_RELEASES_BOUND = Duration.ofSeconds(30);
 
     final LockBackend<L> backend;
     final RegistryOptions options;
@@ -197,10 +203,21 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
     }
 
     Hold<L> newHold(KeyState<L> state, String key, L lease, Duration leaseTime, boolean renewed, Thread owner) {
-        boolean confirmed = renewed && backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION;
-        Duration period = confirmed ? backend.sessionLeaseTime() : leaseTime;
+        boolean sessions = backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION;
+        // On a session backend every hold lasts at most as long as its session is known to: a watchdog hold's
+        // lease is that bound; a fixed lease keeps its own end and gets the bound on top.
+        Duration period = renewed && sessions ? backend.sessionLeaseTime() : leaseTime;
+        Duration sessionPeriod = !renewed && sessions ? backend.sessionLeaseTime() : null;
         return new Hold<>(
-                this, state, key, lease, leaseTime, renewed, period, owner == null ? "handle" : owner.getName());
+                this,
+                state,
+                key,
+                lease,
+                leaseTime,
+                renewed,
+                period,
+                sessionPeriod,
+                owner == null ? "handle" : owner.getName());
     }
 
     void started(Hold<L> hold) {
@@ -264,7 +281,12 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
         }
     }
 
-    /** Ends every wait and every hold of this registry, then closes the backend. */
+    /**
+     * Ends every wait and every hold of this registry, then closes the backend. Holds that their
+     * owners released before their minimum ended stay on the server until it ends, as after a
+     * crash: on a server-lease backend their lease ends then by itself; on a session backend a
+     * background thread removes them then, and closes the backend after the last one.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -273,12 +295,42 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
         closed = true;
         waiters.endAll();
         waiters.awaitEmpty(2_000);
+        boolean sessions = backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION;
+        List<Hold<L>> lingering = new ArrayList<>();
         for (Hold<L> hold : holds) {
-            hold.end(Hold.Ending.CLOSED);
+            if (hold.state() != Hold.State.LINGERING) {
+                hold.end(Hold.Ending.CLOSED);
+            } else if (sessions) {
+                lingering.add(hold);
+            } else {
+                hold.end(Hold.Ending.LEFT_ON_SERVER);
+            }
         }
         keys.clear();
         async.close();
         keeper.close();
+        releases.close();
+        if (lingering.isEmpty() && !releases.busy()) {
+            backend.close();
+            return;
+        }
+        Thread closing = new Thread(() -> closeLater(lingering), "distlock-" + backend.name() + "-closing");
+        closing.setDaemon(true);
+        closing.start();
+    }
+
+    /** After {@link #close()}: ends {@code lingering} holds when their minimums end, then closes the backend. */
+    private void closeLater(List<Hold<L>> lingering) {
+        long now = System.nanoTime();
+        lingering.sort(Comparator.comparingLong(hold -> hold.leaseEndNanos() - now));
+        for (Hold<L> hold : lingering) {
+            long left;
+            while ((left = hold.leaseEndNanos() - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(left);
+            }
+            hold.end(Hold.Ending.MINIMUM_HOLD_OVER);
+        }
+        releases.awaitBackground(LAST_RELEASES_BOUND);
         backend.close();
     }
 

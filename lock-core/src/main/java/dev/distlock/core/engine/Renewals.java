@@ -9,10 +9,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * Keeps each hold's lease for as long as it is held: renews watchdog leases (or, on session
  * backends, confirms them) every third of their period, declares a hold lost when its lease
- * ran out without a confirmed renewal, and ends fixed leases. Once a hold is lost it is never
- * renewed again.
+ * ran out without a confirmed renewal, and ends fixed leases. On session backends a fixed lease
+ * is confirmed like a watchdog lease too, and lost when its session bound runs out first. Once a
+ * hold is lost it is never renewed again.
  */
 final class Renewals<L extends BackendLease> {
+
+    /** Why a fixed lease on a session backend was lost before its end. */
+    static final String SESSION_UNCONFIRMED =
+            "its session could not be confirmed within the session timeout (the session may have ended)";
 
     private final LockEngine<L> engine;
     private final LockBackend<L> backend;
@@ -43,8 +48,78 @@ final class Renewals<L extends BackendLease> {
                     () -> renewalDue(hold));
         } else {
             long end = hold.leaseEndNanos();
-            keeper.atFirst(hold, LeaseKeeper.Slot.TIMER, end, fixedLeaseEnd(hold, end));
+            long confirmation = confirmationAfter(hold, hold.lease.grantRequestedAtNanos());
+            if (hold.hasSessionBound() && end - confirmation > 0) {
+                // The fixed end is queued when the first confirmation is (see confirmationDue).
+                keeper.atFirst(hold, LeaseKeeper.Slot.CONFIRMATION, confirmation, () -> confirmationDue(hold));
+            } else {
+                keeper.atFirst(hold, LeaseKeeper.Slot.TIMER, end, fixedLeaseEnd(hold, end));
+            }
         }
+    }
+
+    /** When a confirmation of a fixed lease's session is due after one requested at {@code fromNanos}. */
+    private static long confirmationAfter(Hold<?> hold, long fromNanos) {
+        return fromNanos + hold.sessionPeriodNanos / 3;
+    }
+
+    private void scheduleConfirmation(Hold<L> hold, long atNanos) {
+        keeper.at(hold, LeaseKeeper.Slot.CONFIRMATION, atNanos, () -> confirmationDue(hold));
+    }
+
+    /** On the sweep thread: a fixed lease's session is to be confirmed (as a watchdog lease's renewal is). */
+    private void confirmationDue(Hold<L> hold) {
+        if (hold.state() != Hold.State.HELD) {
+            return;
+        }
+        scheduleFixedLeaseEnd(hold);
+        scheduleSessionEndCheck(hold);
+        keeper.run(() -> confirm(hold));
+    }
+
+    private void scheduleSessionEndCheck(Hold<L> hold) {
+        long end = hold.sessionEndNanos();
+        keeper.at(hold, LeaseKeeper.Slot.LEASE_END, end, () -> {
+            if (hold.sessionEndNanos() == end && hold.state() == Hold.State.HELD) {
+                hold.lose(SESSION_UNCONFIRMED);
+            }
+        });
+    }
+
+    private void confirm(Hold<L> hold) {
+        if (hold.state() != Hold.State.HELD) {
+            return;
+        }
+        long start = System.nanoTime();
+        if (hold.leaseLeft(start) <= 0) {
+            hold.loseIfExpired();
+            return;
+        }
+        boolean held;
+        try {
+            held = backend.renew(hold.lease, hold.leaseTime);
+        } catch (RuntimeException e) {
+            engine.backendError(hold.keyState.fullKey, e);
+            long now = System.nanoTime();
+            if (hold.state() == Hold.State.HELD && hold.leaseLeft(now) > 0) {
+                LockEngine.log.debug("Confirmation of lock '{}' failed; retrying", hold.key, e);
+                long retry = Math.min(hold.sessionPeriodNanos / 10, TimeUnit.SECONDS.toNanos(1));
+                scheduleConfirmation(hold, now + Math.min(retry, hold.leaseLeft(now)));
+            } else {
+                hold.loseIfExpired();
+            }
+            return;
+        }
+        if (hold.state() != Hold.State.HELD) {
+            return;
+        }
+        if (!held) {
+            hold.lose("the lock node or session is gone");
+            return;
+        }
+        hold.confirmedAt(start);
+        scheduleConfirmation(hold, confirmationAfter(hold, start));
+        scheduleSessionEndCheck(hold);
     }
 
     private void scheduleFixedLeaseEnd(Hold<L> hold) {
@@ -75,6 +150,10 @@ final class Renewals<L extends BackendLease> {
             hold.extendedAt(start, leaseTime);
         }
         scheduleFixedLeaseEnd(hold);
+        if (hold.hasSessionBound()) {
+            scheduleConfirmation(hold, confirmationAfter(hold, start));
+            scheduleSessionEndCheck(hold);
+        }
         return true;
     }
 

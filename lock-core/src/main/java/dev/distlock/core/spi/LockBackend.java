@@ -44,7 +44,8 @@ public interface LockBackend<L extends BackendLease> extends AutoCloseable {
     boolean renew(L lease, Duration leaseTime);
 
     /**
-     * Releases the lock if {@code lease}'s owner still holds it, and wakes a waiter.
+     * Releases the lock if {@code lease}'s owner still holds it, and wakes a waiter. The engine
+     * calls it on a background thread for holds that are already lost.
      *
      * @return false when the owner no longer held it (the lease had expired); the next owner's
      *     lock is never touched
@@ -69,9 +70,9 @@ public interface LockBackend<L extends BackendLease> extends AutoCloseable {
     /**
      * For {@link LeaseExpiry#SESSION} backends: how long a lease is known to last after a
      * successful {@link #renew} (a confirmation that the session and the lock are still there),
-     * normally the session timeout. The engine confirms every third of it and treats a hold as
-     * lost when no confirmation succeeded within it, so a holder paused past its session turns
-     * invalid the moment it resumes. Unused for {@link LeaseExpiry#SERVER} backends.
+     * normally the session timeout. The engine confirms every hold (fixed leases too) every third
+     * of it and treats a hold as lost when no confirmation succeeded within it, so a holder paused
+     * past its session turns invalid the moment it resumes. Unused for {@link LeaseExpiry#SERVER} backends.
      */
     default Duration sessionLeaseTime() {
         throw new UnsupportedOperationException(name() + " backend has no session leases");

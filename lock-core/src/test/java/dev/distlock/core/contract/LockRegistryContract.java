@@ -973,6 +973,28 @@ public abstract class LockRegistryContract {
     }
 
     @Test
+    void closingTheRegistryLeavesALingeringMinimumHoldUntilItEnds() throws Exception {
+        String key = key();
+        Duration minimum = leaseTime().multipliedBy(3);
+        LockRegistry closing = newRegistry();
+        long start = System.nanoTime();
+        LockHandle held = closing.obtain(key).tryAcquire(Duration.ZERO).orElseThrow();
+        held.holdAtLeast(minimum);
+        held.close();
+        closing.close(); // a rolling restart: the instance goes while the minimum still runs
+        assertThat(tryNow(registryB, key))
+                .as("still held after the registry closed, until the minimum ends")
+                .isEmpty();
+        Optional<LockHandle> next =
+                registryB.obtain(key).tryAcquire(minimum.plus(timingSlack()).multipliedBy(2));
+        Duration waited = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(next).as("free once the minimum hold ended").isPresent();
+        assertThat(waited).isGreaterThanOrEqualTo(minimum.minusMillis(20));
+        assertThat(next.get().token().isNewerThan(held.token())).isTrue();
+        next.get().close();
+    }
+
+    @Test
     void minimumHoldThatAlreadyPassedReleasesAtOnce() throws Exception {
         String key = key();
         LockHandle held = registryA.obtain(key).tryAcquire(Duration.ZERO).orElseThrow();

@@ -177,6 +177,7 @@ class LockRegistrySupportTest {
                 .as("the late renewal kept the key on the server")
                 .containsKey("k");
         handle.close();
+        awaitReleaseCalls(backend, 1); // a lost hold's server clean-up runs in the background
         assertThat(backend.held).as("the owner's release frees it").isEmpty();
         registry.close();
     }
@@ -209,6 +210,7 @@ class LockRegistrySupportTest {
         backend.listener.get().leaseLost(backend.held.get("k"), "session expired");
         assertThat(handle.isValid()).isFalse();
         handle.close();
+        awaitReleaseCalls(backend, 1); // a lost hold's server clean-up runs in the background
         assertThat(backend.held).isEmpty();
         registry.close();
     }
@@ -316,6 +318,85 @@ class LockRegistrySupportTest {
         second.close();
     }
 
+    @Test
+    void releasingALostHoldReturnsWhileTheServerHangs() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        TestRegistry registry = new TestRegistry(backend, Duration.ofSeconds(30));
+        LockHandle handle = registry.obtain("k")
+                .tryAcquire(Duration.ZERO, Duration.ofMillis(100))
+                .orElseThrow();
+        awaitInvalid(handle);
+        backend.hangReleases();
+        try {
+            // The release must not wait for the hanging server: it runs in another thread, and
+            // this test lets the server answer only after that release returned (or 20 s passed).
+            Thread releasing = new Thread(handle::close);
+            releasing.start();
+            releasing.join(20_000);
+            assertThat(releasing.isAlive())
+                    .as("the release of a lost hold waits for a server that does not answer")
+                    .isFalse();
+        } finally {
+            backend.answerReleases();
+        }
+        awaitReleaseCalls(backend, 1);
+        assertThat(backend.held)
+                .as("the background release freed the server's entry")
+                .isEmpty();
+        registry.close();
+    }
+
+    @Test
+    void closingARegistryWithLostHoldsReturnsWhileTheServerHangs() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        TestRegistry registry = new TestRegistry(backend, Duration.ofSeconds(30));
+        LockHandle first = registry.obtain("a")
+                .tryAcquire(Duration.ZERO, Duration.ofMillis(100))
+                .orElseThrow();
+        LockHandle second = registry.obtain("b")
+                .tryAcquire(Duration.ZERO, Duration.ofMillis(100))
+                .orElseThrow();
+        awaitInvalid(first);
+        awaitInvalid(second);
+        backend.hangReleases();
+        try {
+            Thread closing = new Thread(registry::close);
+            closing.start();
+            closing.join(20_000);
+            assertThat(closing.isAlive())
+                    .as("close() waits for a server that does not answer the releases of lost holds")
+                    .isFalse();
+            assertThat(backend.closed)
+                    .as("the backend is closed after its last background release")
+                    .isFalse();
+        } finally {
+            backend.answerReleases();
+        }
+        awaitReleaseCalls(backend, 2);
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!backend.closed.get() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(backend.closed).isTrue();
+        assertThat(backend.held).isEmpty();
+    }
+
+    private static void awaitInvalid(LockHandle handle) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (handle.isValid() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(handle.isValid()).isFalse();
+    }
+
+    private static void awaitReleaseCalls(FakeBackend backend, int calls) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (backend.releasesDone.get() < calls && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(backend.releasesDone.get()).isEqualTo(calls);
+    }
+
     private static int tracked(LockRegistrySupport registry) {
         return registry.trackedKeys();
     }
@@ -344,6 +425,11 @@ class LockRegistrySupportTest {
         final AtomicBoolean failRenewals = new AtomicBoolean();
         final AtomicLong renewDelayMillis = new AtomicLong();
         final AtomicBoolean failReleases = new AtomicBoolean();
+        final AtomicInteger releaseCalls = new AtomicInteger();
+        final AtomicInteger releasesDone = new AtomicInteger();
+        /** While set, releases wait for it (a server that does not answer), at most 30 s. */
+        volatile java.util.concurrent.CountDownLatch releaseAnswer;
+
         final AtomicBoolean safe = new AtomicBoolean(true);
         final AtomicBoolean closed = new AtomicBoolean();
         final AtomicReference<LeaseListener> listener = new AtomicReference<>();
@@ -395,8 +481,33 @@ class LockRegistrySupportTest {
             return held.get(lease.key()) == lease;
         }
 
+        void hangReleases() {
+            releaseAnswer = new java.util.concurrent.CountDownLatch(1);
+        }
+
+        void answerReleases() {
+            releaseAnswer.countDown();
+        }
+
         @Override
         public boolean release(Lease lease) {
+            releaseCalls.incrementAndGet();
+            try {
+                java.util.concurrent.CountDownLatch answer = releaseAnswer;
+                if (answer != null) {
+                    answer.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            try {
+                return releaseNow(lease);
+            } finally {
+                releasesDone.incrementAndGet();
+            }
+        }
+
+        private boolean releaseNow(Lease lease) {
             if (failReleases.get()) {
                 held.remove(lease.key(), lease);
                 throw new LockBackendException("fake", "nowhere:0", lease.key(), "unreachable");
