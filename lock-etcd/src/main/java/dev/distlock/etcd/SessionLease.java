@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * The registry's one etcd lease, which every queue entry of the registry is attached to, kept
  * alive by one keep-alive request at a time for all of them. Its TTL is the registry's lease time
  * (rounded up to whole seconds), so the entries of a process that is gone free about one lease
- * time after its last keep-alive, and it is kept alive every quarter of that; a hold is valid
+ * time after its last keep-alive, and it is kept alive every sixth of that; a hold is valid
  * only while the session lease is confirmed alive, so a watchdog renewal needs no request. A
  * hold's own lease time is kept here instead: a hold not renewed by its due time (a fixed lease
  * that ran out, a hold the engine gave up) has its entry deleted. An end set to any other time
@@ -59,7 +59,7 @@ final class SessionLease implements AutoCloseable {
         this.housekeeper = housekeeper;
         this.ttlSeconds = ttlSeconds(leaseTime);
         long shortest = TimeUnit.MILLISECONDS.toNanos(100);
-        housekeeper.every(this::keepAlive, Math.max(shortest, TimeUnit.SECONDS.toNanos(ttlSeconds) / 4));
+        housekeeper.every(this::keepAlive, Math.max(shortest, TimeUnit.SECONDS.toNanos(ttlSeconds) / 6));
         // As often as a watchdog renews: a force-released hold is lost within about one renewal period.
         housekeeper.every(this::checkEntries, Math.max(shortest, leaseTime.toNanos() / 3));
         // Fixed leases end on the server within a tenth of the lease time (at most 250 ms) of their end here.
