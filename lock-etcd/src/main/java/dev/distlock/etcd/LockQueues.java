@@ -34,7 +34,7 @@ final class LockQueues {
 
     /**
      * Writes {@code entry} on {@code leaseId} and then does {@code reads}, in one transaction;
-     * fails (not succeeded) when an entry of that name exists already.
+     * fails (not succeeded) when an entry of that name exists already, and then reads that entry.
      */
     CompletableFuture<TxnResponse> enqueue(ByteSequence entry, ByteSequence value, long leaseId, List<Op> reads) {
         Op[] then = new Op[reads.size() + 1];
@@ -45,6 +45,7 @@ final class LockQueues {
         return kv.txn()
                 .If(new Cmp(entry, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
                 .Then(then)
+                .Else(Op.get(entry, GetOption.DEFAULT))
                 .commit();
     }
 
