@@ -8,6 +8,9 @@ import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.leader.Leadership;
 import dev.distlock.core.leader.LeadershipListener;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.options.LeaseOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -131,6 +134,23 @@ class EtcdHoldLifecycleIT {
                     .isPresent();
             assertThat(held.isValid()).isFalse();
             taken.get().close();
+            held.close();
+        }
+    }
+
+    @Test
+    void aHoldsKeyLivesOnALeaseOfOneLeaseTimeSoADeadHolderFreesItAfterAboutOneLease() throws Exception {
+        try (LockRegistry holder = etcd.newRegistry(OPTIONS);
+                Client admin = etcd.newClient()) {
+            LockHandle held = holder.obtain("one-lease").acquire();
+            KeyValue entry = QueueEntries.of(admin, "one-lease").get(0);
+            long grantedTtl = admin.getLeaseClient()
+                    .timeToLive(entry.getLease(), LeaseOption.DEFAULT)
+                    .get(10, TimeUnit.SECONDS)
+                    .getGrantedTTL();
+            assertThat(grantedTtl)
+                    .as("the TTL in seconds of the lease the holder's key is on")
+                    .isEqualTo(LEASE.toSeconds());
             held.close();
         }
     }
