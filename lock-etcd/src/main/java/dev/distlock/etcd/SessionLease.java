@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The registry's one etcd lease, which every queue entry of the registry is attached to, kept
  * alive by one keep-alive request at a time for all of them. Its TTL is the registry's lease time
- * (rounded up to whole seconds), so the entries of a process that is gone free about one lease
+ * (rounded up to whole seconds, at least 2 s), so the entries of a process that is gone free about one lease
  * time after its last keep-alive, and it is kept alive every sixth of that; a hold is valid
  * only while the session lease is confirmed alive, so a watchdog renewal needs no request. A
  * hold's own lease time is kept here instead: a hold not renewed by its due time (a fixed lease
@@ -39,6 +39,8 @@ final class SessionLease implements AutoCloseable {
     /** Entries checked in one transaction: etcd refuses more than 128 operations in one. */
     private static final int CHECKED_PER_REQUEST = 64;
 
+    private static final long SHORTEST_TTL_SECONDS = 2;
+
     private final Client client;
     private final LockQueues queues;
     private final EtcdRequests requests;
@@ -57,7 +59,9 @@ final class SessionLease implements AutoCloseable {
         this.queues = queues;
         this.requests = requests;
         this.housekeeper = housekeeper;
-        this.ttlSeconds = ttlSeconds(leaseTime);
+        // etcd's own shortest lease with its default election timeout: a shorter one would make every keep-alive
+        // that is a little late end all holds.
+        this.ttlSeconds = Math.max(SHORTEST_TTL_SECONDS, ttlSeconds(leaseTime));
         long shortest = TimeUnit.MILLISECONDS.toNanos(100);
         housekeeper.every(this::keepAlive, Math.max(shortest, TimeUnit.SECONDS.toNanos(ttlSeconds) / 6));
         // As often as a watchdog renews: a force-released hold is lost within about one renewal period.
