@@ -150,7 +150,7 @@ final class SessionLease implements AutoCloseable {
         }
         long now = System.nanoTime();
         long end = now + leaseTime.toNanos();
-        boolean endSet = !leaseTime.equals(tracked.leaseTime) || tracked.ownLeaseUntil != 0;
+        boolean endSet = !leaseTime.equals(tracked.leaseTime) || tracked.onOwnLease;
         if (endSet && end - coveredUntil(session, tracked) > 0) {
             if (!moveToOwnLease(lease, tracked, leaseTime, timeoutNanos)) {
                 return false;
@@ -170,7 +170,7 @@ final class SessionLease implements AutoCloseable {
 
     /** Until when etcd surely keeps the hold's entry, whatever becomes of this process. */
     private static long coveredUntil(Session session, Tracked tracked) {
-        return tracked.ownLeaseUntil != 0 ? tracked.ownLeaseUntil : session.confirmedUntil;
+        return tracked.onOwnLease ? tracked.ownLeaseUntil : session.confirmedUntil;
     }
 
     /**
@@ -199,6 +199,7 @@ final class SessionLease implements AutoCloseable {
             return false;
         }
         tracked.ownLeaseUntil = sentAt + TimeUnit.SECONDS.toNanos(ttl);
+        tracked.onOwnLease = true;
         return true;
     }
 
@@ -376,13 +377,14 @@ final class SessionLease implements AutoCloseable {
     }
 
     /**
-     * A hold's lease time as granted, its due time (its own lease end), until when a lease of its
-     * own keeps its entry (0 while it is on the session lease), how to delete its entry, and whom to
+     * A hold's lease time as granted, its due time (its own lease end), whether its entry moved
+     * onto a lease of its own and until when that keeps it, how to delete its entry, and whom to
      * tell when it is lost.
      */
     private static final class Tracked {
         final Duration leaseTime;
         volatile long dueNanos;
+        volatile boolean onOwnLease;
         volatile long ownLeaseUntil;
         final Runnable deleteEntry;
         final LeaseListener listener;
