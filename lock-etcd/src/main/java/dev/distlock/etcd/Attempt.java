@@ -13,12 +13,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One attempt to take a key: a queue entry on the registry's session lease, and the wait until
  * no older entry holds it back any more (which older entries do is the {@link QueueRule}'s
  * business). A waiter watches only the nearest entry in its way, so a release wakes the waiters
- * right behind it, not all; the entry's create revision is the hold's fencing token.
+ * right behind it, not all; the entry's create revision is the hold's fencing token. While the
+ * wait lasts, a request that fails for a passing reason (a member down, a leader election, no
+ * answer) is tried again with back-off; a put whose answer was lost is recognised by its value
+ * before anything is written again. When the wait ends first, the last failure is thrown.
  */
 final class Attempt {
 
@@ -40,6 +45,11 @@ final class Attempt {
      * overrun past the wait time); a slower withdrawal goes on in the background.
      */
     private static final long INTERRUPTED_WITHDRAW_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    private static final long FIRST_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long LAST_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private static final Logger log = LoggerFactory.getLogger(Attempt.class);
 
     private final QueueContext etcd;
     private final QueueRule rule;
@@ -131,7 +141,8 @@ final class Attempt {
      */
     private static Attempt enqueue(QueueContext etcd, QueueRule rule, LockRequest request, long cutoff)
             throws InterruptedException {
-        SessionLease.Session session = etcd.sessions().get(cutoff, request.key());
+        SessionLease.Session session =
+                retried(request.deadline(), request.key(), () -> etcd.sessions().get(cutoff, request.key()));
         ByteSequence value = etcd.entryValue(request);
         Attempt attempt = new Attempt(
                 etcd, rule, request, cutoff, session, rule.entry(request.key(), request.owner(), session.id), value);
@@ -146,7 +157,7 @@ final class Attempt {
     /** Puts the entry; false when the session lease ended first or, rarely, the name was taken. */
     private boolean queued() throws InterruptedException {
         try {
-            return putEntry();
+            return retried(deadline, request.key(), this::putEntry);
         } catch (LockBackendException e) {
             if (EtcdRequests.isLeaseNotFound(e.getCause())) {
                 etcd.sessions().end(session, "etcd no longer had the registry's session lease");
@@ -163,6 +174,10 @@ final class Attempt {
         }
     }
 
+    /**
+     * Puts the entry unless its name exists; when it does with this attempt's value, an earlier
+     * put of this attempt whose answer was lost wrote it, and the entry is taken as queued.
+     */
     private boolean putEntry() throws InterruptedException {
         TxnResponse response = etcd.requests()
                 .await(
@@ -171,7 +186,12 @@ final class Attempt {
                         request.key(),
                         "Queueing for the lock");
         if (!response.isSucceeded()) {
-            return false;
+            List<KeyValue> existing = response.getGetResponses().get(0).getKvs();
+            if (existing.isEmpty() || !existing.get(0).getValue().equals(value)) {
+                return false;
+            }
+            entryRevision = existing.get(0).getCreateRevision();
+            return readBlocker();
         }
         List<KeyValue> newest = response.getGetResponses().get(0).getKvs();
         if (newest.isEmpty() || !newest.get(0).getKey().equals(entry)) {
@@ -205,7 +225,7 @@ final class Attempt {
                     }
                 }
             }
-            if (!readBlocker()) {
+            if (!retried(deadline, request.key(), this::readBlocker)) {
                 return Outcome.ENTRY_LOST;
             }
         }
@@ -226,6 +246,36 @@ final class Attempt {
         blocker = firstOther(response.getGetResponses());
         readRevision = response.getHeader().getRevision();
         return true;
+    }
+
+    /** A step of an attempt: one or more requests, safe to run again after a failure. */
+    @FunctionalInterface
+    private interface Step<T> {
+        T run() throws InterruptedException;
+    }
+
+    /**
+     * Runs {@code step}, again after a failure that may pass (see {@link
+     * EtcdRequests#isTransient}), with back-off, while the wait lasts; then the last failure is
+     * thrown. A wait that has already ended (a zero wait) gets one try.
+     */
+    static <T> T retried(Deadline deadline, String key, Step<T> step) throws InterruptedException {
+        long pause = FIRST_RETRY_NANOS;
+        while (true) {
+            try {
+                return step.run();
+            } catch (LockBackendException e) {
+                if (!EtcdRequests.isTransient(e.getCause()) || deadline.hasPassed()) {
+                    throw e;
+                }
+                log.debug("etcd request for lock '{}' failed; trying again while the wait lasts", key, e);
+                TimeUnit.NANOSECONDS.sleep(Math.min(pause, deadline.remainingNanos()));
+                if (deadline.hasPassed()) {
+                    throw e;
+                }
+                pause = Math.min(LAST_RETRY_NANOS, pause * 2);
+            }
+        }
     }
 
     /** The first entry found by the rule's reads that is not ours: the nearest one in the way. */

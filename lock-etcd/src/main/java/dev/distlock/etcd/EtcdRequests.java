@@ -137,6 +137,33 @@ final class EtcdRequests {
         return hasStatus(failure, Status.Code.NOT_FOUND, ErrorCode.NOT_FOUND, null);
     }
 
+    /**
+     * True for a failure that may pass while a caller waits: no answer in time, a member that
+     * cannot be reached, a leader election (etcd's "no leader", "leader changed", its own request
+     * timeout), a server too busy. Errors in the request itself, or of rights, are not.
+     */
+    static boolean isTransient(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof TimeoutException) {
+                return true;
+            }
+            if (t instanceof EtcdException etcd
+                    && (etcd.getErrorCode() == ErrorCode.UNAVAILABLE
+                            || etcd.getErrorCode() == ErrorCode.DEADLINE_EXCEEDED
+                            || etcd.getErrorCode() == ErrorCode.RESOURCE_EXHAUSTED)) {
+                return true;
+            }
+            if (t instanceof StatusRuntimeException grpc
+                    && TRANSIENT.contains(grpc.getStatus().getCode())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final java.util.Set<Status.Code> TRANSIENT = java.util.EnumSet.of(
+            Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED, Status.Code.RESOURCE_EXHAUSTED);
+
     /** True when the member that answered has no Raft leader (it refuses because of the require-leader header). */
     static boolean isNoLeader(Throwable failure) {
         return hasStatus(failure, Status.Code.UNAVAILABLE, ErrorCode.UNAVAILABLE, "no leader");

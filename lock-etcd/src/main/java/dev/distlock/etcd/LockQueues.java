@@ -34,7 +34,7 @@ final class LockQueues {
 
     /**
      * Writes {@code entry} on {@code leaseId} and then does {@code reads}, in one transaction;
-     * fails (not succeeded) when an entry of that name exists already.
+     * fails (not succeeded) when an entry of that name exists already, and then reads that entry.
      */
     CompletableFuture<TxnResponse> enqueue(ByteSequence entry, ByteSequence value, long leaseId, List<Op> reads) {
         Op[] then = new Op[reads.size() + 1];
@@ -45,6 +45,7 @@ final class LockQueues {
         return kv.txn()
                 .If(new Cmp(entry, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
                 .Then(then)
+                .Else(Op.get(entry, GetOption.DEFAULT))
                 .commit();
     }
 
@@ -74,6 +75,29 @@ final class LockQueues {
     /** The oldest entry of the queue, with its value: the holder. */
     CompletableFuture<GetResponse> head(ByteSequence queue) {
         return kv.get(queue, OLDEST);
+    }
+
+    /** Puts {@code entry} on lease {@code leaseId} if it still has {@code value}; a put keeps its create revision. */
+    CompletableFuture<TxnResponse> moveToLease(ByteSequence entry, ByteSequence value, long leaseId) {
+        return kv.txn()
+                .If(new Cmp(entry, Cmp.Op.EQUAL, CmpTarget.value(value)))
+                .Then(Op.put(
+                        entry, value, PutOption.builder().withLeaseId(leaseId).build()))
+                .commit();
+    }
+
+    /**
+     * Succeeds when every one of {@code entries} still has its value in {@code values}; otherwise
+     * reads each of them (in the same order), so the caller can tell which are gone.
+     */
+    CompletableFuture<TxnResponse> allHaveValues(List<ByteSequence> entries, List<ByteSequence> values) {
+        Cmp[] compares = new Cmp[entries.size()];
+        Op[] reads = new Op[entries.size()];
+        for (int i = 0; i < entries.size(); i++) {
+            compares[i] = new Cmp(entries.get(i), Cmp.Op.EQUAL, CmpTarget.value(values.get(i)));
+            reads[i] = Op.get(entries.get(i), GetOption.DEFAULT);
+        }
+        return kv.txn().If(compares).Else(reads).commit();
     }
 
     /** Deletes {@code entry} if it still has {@code value}, the one its writer gave it. */

@@ -34,7 +34,7 @@ final class QueueContext implements AutoCloseable {
         this.requests = requests;
         this.queues = new LockQueues(client.getKVClient());
         this.housekeeper = new Housekeeper(requests.timeout());
-        this.sessions = new SessionLease(client, requests, housekeeper, leaseTime);
+        this.sessions = new SessionLease(client, queues, requests, housekeeper, leaseTime);
     }
 
     /** A value unique to one attempt ({@code <number>|<holder>}): deletes compare it, so a late one never removes a later entry. */
@@ -63,7 +63,12 @@ final class QueueContext implements AutoCloseable {
             LeaseListener listener) {
         long grantedAt = System.nanoTime();
         EtcdLease lease = new EtcdLease(request.key(), entry, value, session, token, grantedAt);
-        sessions.track(lease, grantedAt + request.leaseTime().toNanos(), () -> dropEntry(lease), listener);
+        sessions.track(
+                lease,
+                request.leaseTime(),
+                grantedAt + request.leaseTime().toNanos(),
+                () -> dropEntry(lease),
+                listener);
         return lease;
     }
 

@@ -2,8 +2,12 @@ package dev.distlock.etcd;
 
 import dev.distlock.core.spi.LeaseListener;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,18 +18,31 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The registry's one etcd lease, which every queue entry of the registry is attached to, kept
- * alive by one keep-alive request at a time for all of them. Its TTL is 4/3 of the registry's
- * lease time (rounded up to whole seconds), and it is renewed often enough that it always covers
- * a full lease time from now; so a renewal of a hold needs no request at all. A hold's own
- * lease time is kept here instead: a hold not renewed by its due time (a fixed lease that ran
- * out, a hold the engine gave up) has its entry deleted. When the session lease is lost, every
- * hold on it is reported lost and a new session lease is granted for later acquisitions.
+ * alive by one keep-alive request at a time for all of them. Its TTL is the registry's lease time
+ * (rounded up to whole seconds, at least 2 s), so the entries of a process that is gone free about one lease
+ * time after its last keep-alive, and it is kept alive every sixth of that; a hold is valid
+ * only while the session lease is confirmed alive, so a watchdog renewal needs no request. A
+ * hold's own lease time is kept here instead: a hold not renewed by its due time (a fixed lease
+ * that ran out, a hold the engine gave up) has its entry deleted. An end set to any other time
+ * than the hold's lease time (an extension, a minimum hold after release) must outlive this
+ * process too: when the session lease is not confirmed that far, the entry moves onto a lease of
+ * its own that ends then (a put keeps the entry's create revision, so its token and place in the
+ * queue stay). Every renewal period one transaction checks that the entries of all holds are
+ * still there; a hold whose entry someone else deleted (an operator's force-release) is lost.
+ * When the session lease is lost, every hold on it is reported lost and a new session lease is
+ * granted for later acquisitions.
  */
 final class SessionLease implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SessionLease.class);
 
+    /** Entries checked in one transaction: etcd refuses more than 128 operations in one. */
+    private static final int CHECKED_PER_REQUEST = 64;
+
+    private static final long SHORTEST_TTL_SECONDS = 2;
+
     private final Client client;
+    private final LockQueues queues;
     private final EtcdRequests requests;
     private final Housekeeper housekeeper;
     private final long ttlSeconds;
@@ -37,13 +54,18 @@ final class SessionLease implements AutoCloseable {
     private CompletableFuture<Session> granting;
     private boolean closed;
 
-    SessionLease(Client client, EtcdRequests requests, Housekeeper housekeeper, Duration leaseTime) {
+    SessionLease(Client client, LockQueues queues, EtcdRequests requests, Housekeeper housekeeper, Duration leaseTime) {
         this.client = client;
+        this.queues = queues;
         this.requests = requests;
         this.housekeeper = housekeeper;
-        this.ttlSeconds = ttlSeconds(leaseTime.plus(leaseTime.dividedBy(3)));
-        long margin = TimeUnit.SECONDS.toNanos(ttlSeconds) - leaseTime.toNanos();
-        housekeeper.every(this::keepAlive, Math.max(TimeUnit.MILLISECONDS.toNanos(100), margin / 2));
+        // etcd's own shortest lease with its default election timeout: a shorter one would make every keep-alive
+        // that is a little late end all holds.
+        this.ttlSeconds = Math.max(SHORTEST_TTL_SECONDS, ttlSeconds(leaseTime));
+        long shortest = TimeUnit.MILLISECONDS.toNanos(100);
+        housekeeper.every(this::keepAlive, Math.max(shortest, TimeUnit.SECONDS.toNanos(ttlSeconds) / 6));
+        // As often as a watchdog renews: a force-released hold is lost within about one renewal period.
+        housekeeper.every(this::checkEntries, Math.max(shortest, leaseTime.toNanos() / 3));
         // Fixed leases end on the server within a tenth of the lease time (at most 250 ms) of their end here.
         long sweepPeriod = Math.min(TimeUnit.MILLISECONDS.toNanos(250), leaseTime.toNanos() / 10);
         housekeeper.every(this::sweep, Math.max(TimeUnit.MILLISECONDS.toNanos(25), sweepPeriod));
@@ -89,7 +111,7 @@ final class SessionLease implements AutoCloseable {
 
     private synchronized void adopt(Session session) {
         if (closed) {
-            revoke(session, 0);
+            revoke(session.id, 0);
             throw new IllegalStateException("the registry closed while its session lease was granted");
         }
         current = session;
@@ -100,8 +122,8 @@ final class SessionLease implements AutoCloseable {
      * Starts counting {@code lease}'s own lease time: unless renewed, its entry is deleted at {@code
      * dueNanos}. When the session lease is lost, {@code listener} (the granting backend's) hears of it.
      */
-    void track(EtcdLease lease, long dueNanos, Runnable deleteEntry, LeaseListener listener) {
-        holds.put(lease, new Tracked(dueNanos, deleteEntry, listener));
+    void track(EtcdLease lease, Duration leaseTime, long dueNanos, Runnable deleteEntry, LeaseListener listener) {
+        holds.put(lease, new Tracked(leaseTime, dueNanos, deleteEntry, listener));
         nextDue.accumulateAndGet(dueNanos, SessionLease::earlier);
     }
 
@@ -115,9 +137,10 @@ final class SessionLease implements AutoCloseable {
     }
 
     /**
-     * Moves the hold's due time to {@code leaseTime} from now, after one keep-alive when the
-     * session lease is not already confirmed that far (one request for all holds renewed at the
-     * time). A hold is never valid past its session lease anyway ({@link Session#isAlive()}).
+     * Moves the hold's due time to {@code leaseTime} from now, earlier ones included. A renewal for
+     * the hold's own lease time needs only a live session lease (a keep-alive when it is not
+     * confirmed alive); any other end must hold on the server also if this process dies, so
+     * the entry moves onto a lease of its own when the session lease is not confirmed that far.
      */
     boolean renew(EtcdLease lease, Duration leaseTime, long timeoutNanos) throws InterruptedException {
         Session session = lease.session();
@@ -126,7 +149,13 @@ final class SessionLease implements AutoCloseable {
             return false;
         }
         long now = System.nanoTime();
-        if (session.confirmedUntil - now < leaseTime.toNanos()) {
+        long end = now + leaseTime.toNanos();
+        boolean endSet = !leaseTime.equals(tracked.leaseTime) || tracked.onOwnLease;
+        if (endSet && end - coveredUntil(session, tracked) > 0) {
+            if (!moveToOwnLease(lease, tracked, leaseTime, timeoutNanos)) {
+                return false;
+            }
+        } else if (!session.isAlive()) {
             long ttl = requests.await(() -> keepAlive(session), timeoutNanos, lease.key(), "Renewing the session lease")
                     .getTTL();
             if (ttl <= 0) {
@@ -134,11 +163,87 @@ final class SessionLease implements AutoCloseable {
                 return false;
             }
         }
-        long due = now + leaseTime.toNanos();
-        if (due - tracked.dueNanos > 0) {
-            tracked.dueNanos = due;
-        }
+        tracked.dueNanos = end;
+        nextDue.accumulateAndGet(end, SessionLease::earlier);
         return !session.ended && holds.containsKey(lease);
+    }
+
+    /** Until when etcd surely keeps the hold's entry, whatever becomes of this process. */
+    private static long coveredUntil(Session session, Tracked tracked) {
+        return tracked.onOwnLease ? tracked.ownLeaseUntil : session.confirmedUntil;
+    }
+
+    /**
+     * Puts the hold's entry, unchanged, on a new lease that ends {@code leaseTime} from now (rounded
+     * up to whole seconds); false when the entry is gone. A lease it had of its own before expires
+     * on its own, with nothing left on it.
+     */
+    private boolean moveToOwnLease(EtcdLease lease, Tracked tracked, Duration leaseTime, long timeoutNanos)
+            throws InterruptedException {
+        long sentAt = System.nanoTime();
+        long ttl = ttlSeconds(leaseTime);
+        long own = requests.await(
+                        () -> client.getLeaseClient().grant(ttl),
+                        timeoutNanos,
+                        lease.key(),
+                        "Granting the entry a lease of its own")
+                .getID();
+        boolean moved = requests.await(
+                        () -> queues.moveToLease(lease.entry(), lease.value(), own),
+                        Math.max(0, timeoutNanos - (System.nanoTime() - sentAt)),
+                        lease.key(),
+                        "Moving the entry onto its own lease")
+                .isSucceeded();
+        if (!moved) {
+            revoke(own, 0);
+            return false;
+        }
+        tracked.ownLeaseUntil = sentAt + TimeUnit.SECONDS.toNanos(ttl);
+        tracked.onOwnLease = true;
+        return true;
+    }
+
+    /**
+     * Checks in one transaction per {@value #CHECKED_PER_REQUEST} holds that their entries are
+     * still there with the values written; a hold whose entry someone else deleted is lost.
+     * Holds released meanwhile are no longer tracked, so their own deletes never count.
+     */
+    private void checkEntries() {
+        if (holds.isEmpty()) {
+            return;
+        }
+        List<EtcdLease> all = new ArrayList<>(holds.keySet());
+        for (int from = 0; from < all.size(); from += CHECKED_PER_REQUEST) {
+            List<EtcdLease> batch = all.subList(from, Math.min(all.size(), from + CHECKED_PER_REQUEST));
+            queues.allHaveValues(
+                            batch.stream().map(EtcdLease::entry).toList(),
+                            batch.stream().map(EtcdLease::value).toList())
+                    .orTimeout(requests.timeout(), TimeUnit.NANOSECONDS)
+                    .whenComplete((response, failure) -> {
+                        if (failure != null) {
+                            log.debug("Could not check that the entries of this registry's holds are there", failure);
+                        } else if (!response.isSucceeded()) {
+                            loseDeleted(batch, response.getGetResponses());
+                        }
+                    });
+        }
+    }
+
+    private void loseDeleted(List<EtcdLease> checked, List<GetResponse> reads) {
+        for (int i = 0; i < checked.size() && i < reads.size(); i++) {
+            EtcdLease lease = checked.get(i);
+            List<KeyValue> found = reads.get(i).getKvs();
+            if (!found.isEmpty() && found.get(0).getValue().equals(lease.value())) {
+                continue;
+            }
+            Tracked tracked = holds.get(lease);
+            if (tracked != null && holds.remove(lease, tracked)) {
+                tracked.listener.leaseLost(
+                        lease,
+                        "its entry " + lease.entryName()
+                                + " was deleted on etcd by someone else (an operator's force-release?)");
+            }
+        }
     }
 
     /** Deletes the entries of holds past their due time (not renewed: a fixed lease ran out, or the engine gave up). */
@@ -218,14 +323,14 @@ final class SessionLease implements AutoCloseable {
                 tracked.listener.leaseLost(lease, reason);
             }
         });
-        revoke(session, 0);
+        revoke(session.id, 0);
     }
 
-    private void revoke(Session session, long waitNanos) {
+    private void revoke(long leaseId, long waitNanos) {
         long giveUpAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(ttlSeconds * 2);
         housekeeper.finish(
-                "Revoking session lease " + Long.toHexString(session.id),
-                () -> client.getLeaseClient().revoke(session.id),
+                "Revoking lease " + Long.toHexString(leaseId),
+                () -> client.getLeaseClient().revoke(leaseId),
                 waitNanos,
                 () -> System.nanoTime() - giveUpAt < 0);
     }
@@ -241,7 +346,7 @@ final class SessionLease implements AutoCloseable {
         }
         if (session != null) {
             session.ended = true;
-            revoke(session, requests.timeout());
+            revoke(session.id, requests.timeout());
         }
     }
 
@@ -271,13 +376,21 @@ final class SessionLease implements AutoCloseable {
         }
     }
 
-    /** A hold's due time (its own lease end), how to delete its entry, and whom to tell when it is lost. */
+    /**
+     * A hold's lease time as granted, its due time (its own lease end), whether its entry moved
+     * onto a lease of its own and until when that keeps it, how to delete its entry, and whom to
+     * tell when it is lost.
+     */
     private static final class Tracked {
+        final Duration leaseTime;
         volatile long dueNanos;
+        volatile boolean onOwnLease;
+        volatile long ownLeaseUntil;
         final Runnable deleteEntry;
         final LeaseListener listener;
 
-        Tracked(long dueNanos, Runnable deleteEntry, LeaseListener listener) {
+        Tracked(Duration leaseTime, long dueNanos, Runnable deleteEntry, LeaseListener listener) {
+            this.leaseTime = leaseTime;
             this.dueNanos = dueNanos;
             this.deleteEntry = deleteEntry;
             this.listener = listener;
