@@ -140,6 +140,11 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
      * sent by the thread that receives the release message, and is woken when the answer is in:
      * the hand-over then does not wait for the waiting thread to be scheduled before it asks.
      *
+     * <p>A release message that comes while such an attempt is out may announce a release that
+     * happened after the attempt ran, so its answer "held" may be stale already; the waiter's
+     * signals cannot tell (both wake-ups may be taken at once), so the next attempt is sent as
+     * soon as the waiter takes the one that was out.
+     *
      * @param <R> what the waiter's attempt answers
      */
     static final class Wakeup<R> {
@@ -147,6 +152,9 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
         private final Semaphore signal = new Semaphore(0);
         private Supplier<PendingReply<R>> retry;
         private PendingReply<R> sent;
+        /** A release message came while {@link #sent} was out. */
+        private boolean releasedSinceSent;
+
         private boolean closed;
 
         /** Has {@code attempt} sent on a release message from now on, at most one unanswered at a time. */
@@ -156,18 +164,28 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
 
         /** The key was released: sends the waiter's attempt, if it gave one, and wakes the waiter. */
         void released() {
-            PendingReply<R> attempt = null;
+            PendingReply<R> attempt;
             synchronized (this) {
-                if (!closed && retry != null && sent == null) {
-                    sent = retry.get(); // sending never blocks
-                    attempt = sent;
+                if (closed || retry == null) {
+                    attempt = null;
+                } else if (sent == null) {
+                    attempt = sendRetry();
+                } else {
+                    releasedSinceSent = true;
+                    attempt = null;
                 }
             }
             if (attempt == null) {
                 signal();
-            } else {
-                attempt.whenDone(this::signal);
             }
+        }
+
+        /** Sends the waiter's attempt (never blocks); its answer wakes the waiter. Called with the monitor held. */
+        private PendingReply<R> sendRetry() {
+            sent = retry.get();
+            releasedSinceSent = false;
+            sent.whenDone(this::signal);
+            return sent;
         }
 
         /** Wakes the waiter without sending anything. */
@@ -184,17 +202,25 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
             return true;
         }
 
-        /** The attempt sent for the waiter since it last took one, or null. */
+        /**
+         * The attempt sent for the waiter since it last took one, or null. When a release came
+         * while it was out, the next attempt is on its way already.
+         */
         synchronized PendingReply<R> takeSent() {
             PendingReply<R> attempt = sent;
             sent = null;
+            if (attempt != null && releasedSinceSent && !closed) {
+                sendRetry();
+            }
             return attempt;
         }
 
         /** Sends nothing more; returns the attempt sent that the waiter did not take, or null. */
         synchronized PendingReply<R> close() {
             closed = true;
-            return takeSent();
+            PendingReply<R> attempt = sent;
+            sent = null;
+            return attempt;
         }
     }
 }
