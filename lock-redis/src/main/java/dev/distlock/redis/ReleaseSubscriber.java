@@ -121,7 +121,8 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
     }
 
     private static void closeQuietly(CompletableFuture<RedisConnection> subscription) {
-        RedisConnection connection = subscription.getNow(null);
+        // A subscription that failed has no connection left to close.
+        RedisConnection connection = subscription.isCompletedExceptionally() ? null : subscription.getNow(null);
         if (connection == null) {
             return;
         }
