@@ -96,17 +96,6 @@ final class RedisEndpoint implements AutoCloseable {
     }
 
     /**
-     * Throws when a reconnect to this (single) server failed after {@code sinceNanos}: a waiter
-     * then reports the server unreachable instead of waiting for a message that cannot come.
-     */
-    void failIfReconnectFailedSince(long sinceNanos, String key) {
-        Throwable failure = events.reconnectFailedSince(sinceNanos);
-        if (failure != null) {
-            throw unreachable(key, "lost the connection while waiting and could not reconnect: " + failure, failure);
-        }
-    }
-
-    /**
      * Sends {@code call} without waiting for its reply; never blocks, not even while connecting.
      * With Lettuce it goes at once, with any calls that wait in the {@link SendQueue} before it.
      */

@@ -186,7 +186,9 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         if (acknowledged >= replicas.count()) {
             return lease;
         }
-        endpoint.send(LockScripts.release(key, owner)).await(callTimeout(deadline));
+        // Not waited for: a retry goes after it on the same connection, and the deadline does
+        // not cover another round trip.
+        endpoint.send(LockScripts.release(key, owner));
         throw endpoint.unreachable(
                 key.key(),
                 "granted, but " + acknowledged + " of " + replicas.count() + " replicas acknowledged it within "

@@ -19,7 +19,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * subscription, to {@link LockKey.RELEASE_CHANNEL}, however many keys it locks; the message
  * names the released lock. It is opened on the first wait, not before, so registries that never
  * wait hold none. Waiters are kept only while they wait. With Lettuce the subscription survives
- * reconnects; while it is down, waits still end at the holder's remaining lease.
+ * reconnects; while it is down, waiters still look again at least every {@link
+ * RedisLockBackend#RECHECK}.
  */
 final class ReleaseSubscriber implements MessageListener, AutoCloseable {
 

@@ -259,6 +259,24 @@ class RedisFaultIT {
     }
 
     @Test
+    void writeLockWaiterRidesOutARestartWithinItsWaitAndGetsTheKey() throws Exception {
+        try (RedisLockRegistry holder = registry(Duration.ofSeconds(30));
+                RedisLockRegistry waiter = failFastRegistry()) {
+            holder.readWriteLock("rw-restarts").writeLock().acquire();
+            Future<Optional<LockHandle>> waiting = threads.submit(
+                    () -> waiter.readWriteLock("rw-restarts").writeLock().tryAcquire(Duration.ofSeconds(60)));
+            Thread.sleep(500);
+            server.kill();
+            Thread.sleep(1000);
+            assertThat(waiting.isDone()).as("still waiting while Redis is down").isFalse();
+            server.restart(); // no persistence: the holder's write lock is gone
+            Optional<LockHandle> got = waiting.get(30, TimeUnit.SECONDS);
+            assertThat(got).isPresent();
+            got.get().close();
+        }
+    }
+
+    @Test
     void callStartedWhileRedisIsDownGetsTheKeyWhenItComesBackWithinTheWait() throws Exception {
         try (RedisLockRegistry registry = failFastRegistry()) {
             registry.obtain("warm").acquire().close();
