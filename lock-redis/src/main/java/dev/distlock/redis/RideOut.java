@@ -25,7 +25,6 @@ final class RideOut {
     private final String key;
     private LockBackendException last;
     private long backoffNanos = FIRST_BACKOFF_NANOS;
-    private boolean retried;
 
     RideOut(String address, String key) {
         this.address = address;
@@ -48,7 +47,6 @@ final class RideOut {
         }
         long pause = Math.min(backoffNanos, deadline.remainingNanos());
         backoffNanos = Math.min(backoffNanos * 2, MAX_BACKOFF_NANOS);
-        retried = true;
         TimeUnit.NANOSECONDS.sleep(pause);
         if (deadline.hasPassed()) {
             throw giveUp(deadline);
@@ -62,8 +60,8 @@ final class RideOut {
 
     /** The failure to report when the wait ended while the last attempt had failed. */
     LockBackendException giveUp(Deadline deadline) {
-        if (!retried || !isTransient(last) || !deadline.hasPassed()) {
-            return last; // a zero wait, or an error no retry cures: as it came
+        if (!isTransient(last) || !deadline.hasPassed()) {
+            return last; // an error no retry cures: as it came
         }
         return new LockBackendException(
                 "redis",

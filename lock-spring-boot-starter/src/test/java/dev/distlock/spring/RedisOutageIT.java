@@ -120,8 +120,8 @@ class RedisOutageIT {
                                 assertThat(call.millis())
                                         .isLessThanOrEqualTo(WAIT.plus(SLACK).toMillis());
                             });
-                    // The call that got past the key's local gate met the outage and names it; the
-                    // others waited behind it on the gate and end with an empty result.
+                    // Calls that reached Redis name the last error; one whose wait ran out while it
+                    // queued on the key's local gate ends with an empty result.
                     assertThat(calls)
                             .filteredOn(call -> call.error() != null)
                             .isNotEmpty()
