@@ -156,7 +156,6 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
         private PendingReply<R> sent;
         /** A release message came while {@link #sent} was out. */
         private boolean releasedSinceSent;
-
         private boolean closed;
 
         /** Has {@code attempt} sent on a release message from now on, at most one unanswered at a time. */
@@ -164,7 +163,10 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
             retry = attempt;
         }
 
-        /** The key was released: sends the waiter's attempt, if it gave one, and wakes the waiter. */
+        /**
+         * The key was released: sends the waiter's attempt if it gave one and none is out (its
+         * answer wakes the waiter); otherwise wakes the waiter now.
+         */
         void released() {
             PendingReply<R> attempt;
             synchronized (this) {
