@@ -156,6 +156,7 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
         private PendingReply<R> sent;
         /** A release message came while {@link #sent} was out. */
         private boolean releasedSinceSent;
+
         private boolean closed;
 
         /** Has {@code attempt} sent on a release message from now on, at most one unanswered at a time. */
