@@ -54,7 +54,7 @@ public final class RedisLockRegistry extends LockRegistrySupport {
          */
         public Builder replicaAcknowledgements(int replicas, Duration timeout) {
             if (replicas < 0) {
-                throw new IllegalArgumentException("replicas must not be negative, was " + replicas);
+                throw new IllegalArgumentException("the number of replicas must be 0 or more");
             }
             this.replicas = new ReplicaAcknowledgements(replicas, positive(timeout, "timeout"));
             return this;

@@ -69,8 +69,7 @@ class RedisBackendConfiguration {
             } catch (IllegalArgumentException | NullPointerException e) {
                 throw PropertyChecks.invalid(
                         "redis.replica-acknowledgements",
-                        redis.getReplicaAcknowledgements() + " (timeout " + redis.getReplicaAcknowledgementTimeout()
-                                + ")",
+                        redis.getReplicaAcknowledgements(),
                         "is not usable: " + e.getMessage());
             }
         }
