@@ -96,17 +96,6 @@ final class RedisEndpoint implements AutoCloseable {
     }
 
     /**
-     * Throws when a reconnect to this (single) server failed after {@code sinceNanos}: a waiter
-     * then reports the server unreachable instead of waiting for a message that cannot come.
-     */
-    void failIfReconnectFailedSince(long sinceNanos, String key) {
-        Throwable failure = events.reconnectFailedSince(sinceNanos);
-        if (failure != null) {
-            throw unreachable(key, "lost the connection while waiting and could not reconnect: " + failure, failure);
-        }
-    }
-
-    /**
      * Sends {@code call} without waiting for its reply; never blocks, not even while connecting.
      * With Lettuce it goes at once, with any calls that wait in the {@link SendQueue} before it.
      */
@@ -138,6 +127,31 @@ final class RedisEndpoint implements AutoCloseable {
             answer = CompletableFuture.failedFuture(failed(call, e));
         }
         return new PendingReply<>(this, call, sentAt, answer);
+    }
+
+    /**
+     * {@code WAIT replicas timeout} on the lock connection, behind everything sent on it so far:
+     * how many replicas acknowledged those writes (Lettuce, one server).
+     */
+    @SuppressWarnings("unchecked")
+    long waitForReplicas(int replicas, long timeoutMillis, String key) throws InterruptedException {
+        CommandArgs<byte[], byte[]> args =
+                new CommandArgs<>(ByteArrayCodec.INSTANCE).add(replicas).add(timeoutMillis);
+        AsyncCommand<byte[], byte[], Object> command = new AsyncCommand<>(new Command<>(
+                CommandType.WAIT,
+                (CommandOutput<byte[], byte[], Object>)
+                        (CommandOutput<byte[], byte[], ?>) new IntegerOutput<>(ByteArrayCodec.INSTANCE),
+                args));
+        queue.sendNow(command);
+        try {
+            return (Long) command.get(timeoutMillis + 200, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable cause = PendingReply.unwrap(e);
+            throw unreachable(key, "WAIT for " + replicas + " replicas failed: " + cause, cause);
+        } catch (java.util.concurrent.TimeoutException e) {
+            command.cancel(true);
+            throw unreachable(key, "no answer to WAIT within " + (timeoutMillis + 200) + " ms", e);
+        }
     }
 
     /** Sends the script's text with EVAL, for a server that answered NOSCRIPT. */

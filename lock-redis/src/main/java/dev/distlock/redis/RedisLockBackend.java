@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockBackend;
@@ -17,9 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Locks on one Redis server or Cluster: one script round trip to acquire and one to release
- * when uncontended; waiters sleep until a release message or the holder's remaining lease,
- * whichever comes first, so a lost message only delays them. No call outlives the caller's
- * deadline by more than {@link #SLACK}.
+ * when uncontended; waiters sleep until a release message, the holder's remaining lease or
+ * {@link #RECHECK}, whichever comes first, so a lost message only delays them a little. Waits
+ * ride out transient failures ({@link RideOut}). No call outlives the caller's deadline by more
+ * than {@link #SLACK}.
  */
 final class RedisLockBackend implements LockBackend<RedisLease> {
 
@@ -32,14 +34,33 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
      */
     static final Duration SLACK = Duration.ofMillis(200);
 
+    /**
+     * The longest a waiter sleeps without looking at the key again: a release message that never
+     * arrives costs it at most this, not its whole wait.
+     */
+    static final Duration RECHECK = Duration.ofMillis(250);
+
     private final RedisEndpoint endpoint;
     private final ReleaseSubscriber subscriber;
     private final Duration commandTimeout;
+    private final long recheckNanos;
+    private final ReplicaAcknowledgements replicas;
 
     RedisLockBackend(RedisEndpoint endpoint, ReleaseSubscriber subscriber, Duration commandTimeout) {
+        this(endpoint, subscriber, commandTimeout, RECHECK, ReplicaAcknowledgements.NONE);
+    }
+
+    RedisLockBackend(
+            RedisEndpoint endpoint,
+            ReleaseSubscriber subscriber,
+            Duration commandTimeout,
+            Duration recheck,
+            ReplicaAcknowledgements replicas) {
         this.endpoint = endpoint;
         this.subscriber = subscriber;
         this.commandTimeout = commandTimeout;
+        this.recheckNanos = recheck.toNanos();
+        this.replicas = replicas;
         endpoint.onConnectionEvent(subscriber::wakeAll);
     }
 
@@ -65,52 +86,114 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         byte[] holder = LockScripts.holderBytes(request.holder());
         Deadline deadline = request.deadline();
         boolean mayWait = !deadline.hasPassed();
-        Attempt attempt = acquireOnce(request, key, owner, holder, mayWait, true);
-        if (attempt.reply().granted()) {
-            return Optional.of(attempt.lease(key, owner));
+        Attempt attempt;
+        try {
+            attempt = acquireOnce(request, key, owner, holder, mayWait, true);
+            if (attempt.reply().granted()) {
+                return Optional.of(granted(attempt, key, owner, deadline));
+            }
+        } catch (LockBackendException e) {
+            if (!mayWait) {
+                // The script may have run with the answer lost: free what it may have taken. Not
+                // waited for: the caller's deadline does not cover a clean-up round trip.
+                endpoint.send(LockScripts.release(key, owner));
+                throw e;
+            }
+            return await(request, key, owner, holder, e);
         }
         if (!mayWait || deadline.hasPassed()) {
             return Optional.empty();
         }
-        awaitSubscription(deadline);
+        return await(request, key, owner, holder, null);
+    }
+
+    /**
+     * Waits for the key after a first attempt found it held (or failed with {@code firstFailure}):
+     * woken by a release message, else looking again when the holder's lease ends or after
+     * {@link #RECHECK}, whichever comes first, so a lost message costs a re-check, not the wait.
+     * Transient failures are ridden out until the deadline ({@link RideOut}).
+     */
+    private Optional<RedisLease> await(
+            LockRequest request, LockKey key, byte[] owner, byte[] holder, LockBackendException firstFailure)
+            throws InterruptedException {
+        Deadline deadline = request.deadline();
+        RideOut rideOut = new RideOut(endpoint.address(), request.key());
         ReleaseSubscriber.Wakeup<AcquireReply> wakeup = subscriber.register(key.name());
-        if (endpoint.sendsWithoutBlocking()) {
-            // A release message sends the next attempt at once, from the thread that receives it.
-            wakeup.retryWith(() -> sendAttempt(request, key, owner, holder, true, false));
-        }
-        long waitingSince = System.nanoTime();
         boolean granted = false;
         try {
-            // Registered before this attempt, so a release after it cannot go unnoticed.
-            attempt = acquireOnce(request, key, owner, holder, true, false);
+            if (firstFailure != null) {
+                rideOut.failed(firstFailure, deadline);
+            }
+            awaitSubscription(deadline);
+            if (endpoint.sendsWithoutBlocking()) {
+                // A release message sends the next attempt at once, from the thread that receives it.
+                wakeup.retryWith(() -> sendAttempt(request, key, owner, holder, true, false));
+            }
+            PendingReply<AcquireReply> sent = null;
             while (true) {
-                if (attempt.reply().granted()) {
-                    granted = true;
-                    return Optional.of(attempt.lease(key, owner));
+                Attempt attempt;
+                try {
+                    // Registered before this attempt, so a release after it cannot go unnoticed.
+                    attempt = sent != null
+                            ? awaitAttempt(sent, request)
+                            : acquireOnce(request, key, owner, holder, true, false);
+                    if (attempt.reply().granted()) {
+                        RedisLease lease = granted(attempt, key, owner, deadline);
+                        granted = true;
+                        return Optional.of(lease);
+                    }
+                } catch (LockBackendException e) {
+                    sent = null;
+                    rideOut.failed(e, deadline); // returns after a back-off, or throws when the wait is over
+                    subscriber.ensureListening(); // the subscription may have failed while Redis was away
+                    continue;
                 }
-                long holderLeft = TimeUnit.MILLISECONDS.toNanos(
-                        Math.max(1, attempt.reply().holderLeaseMillis()));
-                long slice = Math.min(deadline.remainingNanos(), holderLeft);
+                rideOut.answered();
+                long holderLeft = attempt.reply().holderLeaseMillis() < 0
+                        ? recheckNanos
+                        : TimeUnit.MILLISECONDS.toNanos(
+                                Math.max(1, attempt.reply().holderLeaseMillis()));
+                long slice = Math.min(deadline.remainingNanos(), Math.min(holderLeft, recheckNanos));
                 boolean woken = slice > 0 && wakeup.await(slice);
-                if (!endpoint.isCluster()) {
-                    endpoint.failIfReconnectFailedSince(waitingSince, request.key());
-                }
                 if (!woken && deadline.hasPassed()) {
                     return Optional.empty();
                 }
-                PendingReply<AcquireReply> sent = wakeup.takeSent();
-                attempt = sent != null
-                        ? awaitAttempt(sent, request, key, owner)
-                        : acquireOnce(request, key, owner, holder, true, false);
+                sent = wakeup.takeSent();
             }
         } finally {
             subscriber.unregister(key.name(), wakeup);
-            if (wakeup.close() != null && !granted) {
-                // An attempt sent for this waiter that it does not use may still take the key:
-                // the release goes after it on the same connection and frees what it took.
+            if ((wakeup.close() != null || rideOut.failedBefore()) && !granted) {
+                // An attempt that this waiter does not use, or whose answer was lost, may still
+                // take the key: the release goes after it on the same connection and frees it.
                 endpoint.send(LockScripts.release(key, owner));
             }
         }
+    }
+
+    /**
+     * The lease of a granted attempt, once as many replicas as configured have acknowledged it;
+     * a grant they did not acknowledge in time is released and reported as a transient failure.
+     */
+    private RedisLease granted(Attempt attempt, LockKey key, byte[] owner, Deadline deadline)
+            throws InterruptedException {
+        RedisLease lease = attempt.lease(key, owner);
+        if (replicas.count() == 0) {
+            return lease;
+        }
+        long timeoutMillis = Math.max(
+                1, Math.min(replicas.timeout().toMillis(), callTimeout(deadline).toMillis()));
+        long acknowledged = endpoint.waitForReplicas(replicas.count(), timeoutMillis, key.key());
+        if (acknowledged >= replicas.count()) {
+            return lease;
+        }
+        // Not waited for: a retry goes after it on the same connection, and the deadline does
+        // not cover another round trip.
+        endpoint.send(LockScripts.release(key, owner));
+        throw endpoint.unreachable(
+                key.key(),
+                "granted, but " + acknowledged + " of " + replicas.count() + " replicas acknowledged it within "
+                        + timeoutMillis + " ms (a failover could lose it), so it was released",
+                null);
     }
 
     /** Gives the first subscription a moment to be confirmed; without it waits only end at the holder's lease. */
@@ -126,7 +209,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
     private Attempt acquireOnce(
             LockRequest request, LockKey key, byte[] owner, byte[] holder, boolean willWait, boolean first)
             throws InterruptedException {
-        return awaitAttempt(sendAttempt(request, key, owner, holder, willWait, first), request, key, owner);
+        return awaitAttempt(sendAttempt(request, key, owner, holder, willWait, first), request);
     }
 
     /**
@@ -139,14 +222,11 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         return first ? endpoint.sendBatched(call) : endpoint.send(call);
     }
 
-    private Attempt awaitAttempt(PendingReply<AcquireReply> pending, LockRequest request, LockKey key, byte[] owner)
-            throws InterruptedException {
+    /** The attempt's answer; a {@link LockBackendException} when none came (the script may still have run). */
+    private Attempt awaitAttempt(PendingReply<AcquireReply> pending, LockRequest request) throws InterruptedException {
         try {
             return new Attempt(pending.await(callTimeout(request.deadline())), pending.sentAtNanos());
-        } catch (RuntimeException e) {
-            // The script may have run with the answer lost: free what it may have taken for this
-            // owner. Not waited for: the caller's deadline does not cover a clean-up round trip.
-            endpoint.send(LockScripts.release(key, owner));
+        } catch (LockBackendException e) {
             if (Thread.interrupted()) {
                 throw new InterruptedException(
                         "Interrupted while acquiring lock '" + request.key() + "' on " + endpoint.address());

@@ -7,6 +7,7 @@ import dev.distlock.core.spi.RegistryBuilder;
 import java.time.Duration;
 import java.util.Objects;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Locks on one Redis server or a Redis Cluster, over the application's {@link
@@ -29,6 +30,8 @@ public final class RedisLockRegistry extends LockRegistrySupport {
 
         private final RedisConnectionFactory connectionFactory;
         private Duration commandTimeout = Duration.ofSeconds(2);
+        private Duration recheck = RedisLockBackend.RECHECK;
+        private ReplicaAcknowledgements replicas = ReplicaAcknowledgements.NONE;
 
         private Builder(RedisConnectionFactory connectionFactory) {
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
@@ -43,13 +46,39 @@ public final class RedisLockRegistry extends LockRegistrySupport {
             return this;
         }
 
+        /**
+         * Makes each grant wait until {@code replicas} replicas acknowledged it ({@code WAIT}), at
+         * most {@code timeout}, so that a failover to one of them keeps it; a grant not acknowledged
+         * in time is released and the acquisition goes on as after a transient failure. Lettuce on
+         * one server (with replicas) only. Default: 0, no wait.
+         */
+        public Builder replicaAcknowledgements(int replicas, Duration timeout) {
+            if (replicas < 0) {
+                throw new IllegalArgumentException("the number of replicas must be 0 or more");
+            }
+            this.replicas = new ReplicaAcknowledgements(replicas, positive(timeout, "timeout"));
+            return this;
+        }
+
+        /** How long a waiter sleeps at most before it looks at the key again without a release message. */
+        Builder recheck(Duration recheck) {
+            this.recheck = positive(recheck, "recheck");
+            return this;
+        }
+
         @Override
         public RedisLockRegistry build() {
+            if (replicas.count() > 0
+                    && !(connectionFactory instanceof LettuceConnectionFactory lettuce && !lettuce.isClusterAware())) {
+                throw new IllegalStateException("Replica acknowledgements need a Lettuce connection factory for one"
+                        + " Redis server (not a Cluster); set replicaAcknowledgements to 0 for "
+                        + RedisAddress.describe(connectionFactory));
+            }
             RedisEndpoint endpoint = new RedisEndpoint(connectionFactory, false);
             endpoint.awaitReady(System.nanoTime() + commandTimeout.toNanos());
             ReleaseSubscriber subscriber = new ReleaseSubscriber(connectionFactory);
             return new RedisLockRegistry(
-                    new RedisLockBackend(endpoint, subscriber, commandTimeout),
+                    new RedisLockBackend(endpoint, subscriber, commandTimeout, recheck, replicas),
                     RedisReadWriteBackend.locks(endpoint, subscriber, commandTimeout, options()),
                     options());
         }

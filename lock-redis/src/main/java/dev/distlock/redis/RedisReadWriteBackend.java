@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockBackendException;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.rw.LockMode;
 import dev.distlock.core.rw.ReadWriteLocks;
@@ -83,29 +84,42 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
         Deadline deadline = request.deadline();
         boolean mayWait = !deadline.hasPassed();
         boolean granted = false;
+        RideOut rideOut = new RideOut(endpoint.address(), request.key());
         try {
-            Attempt attempt = attempt(request, keys, owner, mayWait, true);
-            if (attempt.lease() != null || !mayWait || deadline.hasPassed()) {
+            Attempt attempt = null;
+            try {
+                attempt = attempt(request, keys, owner, mayWait, true);
+            } catch (LockBackendException e) {
+                if (!mayWait) {
+                    throw e;
+                }
+                rideOut.failed(e, deadline); // a wait rides out transient failures (contract 8)
+            }
+            if (attempt != null && (attempt.lease() != null || !mayWait || deadline.hasPassed())) {
                 granted = attempt.lease() != null;
                 return Optional.ofNullable(attempt.lease());
             }
             awaitSubscription(deadline);
             ReleaseSubscriber.Wakeup<?> wakeup = subscriber.register(keys.message());
-            long waitingSince = System.nanoTime();
             try {
                 while (true) {
                     // Registered before this attempt, so a release after it cannot go unnoticed.
-                    attempt = attempt(request, keys, owner, true, false);
+                    try {
+                        attempt = attempt(request, keys, owner, true, false);
+                    } catch (LockBackendException e) {
+                        rideOut.failed(e, deadline); // returns after a back-off, or throws when the wait is over
+                        subscriber.ensureListening();
+                        continue;
+                    }
+                    rideOut.answered();
                     if (attempt.lease() != null) {
                         granted = true;
                         return Optional.of(attempt.lease());
                     }
                     long slice = Math.min(deadline.remainingNanos(), INTENT_REFRESH.toNanos());
                     slice = Math.min(slice, TimeUnit.MILLISECONDS.toNanos(attempt.retryMillis()));
+                    slice = Math.min(slice, RedisLockBackend.RECHECK.toNanos());
                     boolean woken = slice > 0 && wakeup.await(slice);
-                    if (!endpoint.isCluster()) {
-                        endpoint.failIfReconnectFailedSince(waitingSince, request.key());
-                    }
                     if (!woken && deadline.hasPassed()) {
                         return Optional.empty();
                     }

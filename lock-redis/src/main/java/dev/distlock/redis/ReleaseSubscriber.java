@@ -19,7 +19,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * subscription, to {@link LockKey.RELEASE_CHANNEL}, however many keys it locks; the message
  * names the released lock. It is opened on the first wait, not before, so registries that never
  * wait hold none. Waiters are kept only while they wait. With Lettuce the subscription survives
- * reconnects; while it is down, waits still end at the holder's remaining lease.
+ * reconnects; while it is down, waiters still look again at least every {@link
+ * RedisLockBackend#RECHECK}.
  */
 final class ReleaseSubscriber implements MessageListener, AutoCloseable {
 
@@ -121,7 +122,8 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
     }
 
     private static void closeQuietly(CompletableFuture<RedisConnection> subscription) {
-        RedisConnection connection = subscription.getNow(null);
+        // A subscription that failed has no connection left to close.
+        RedisConnection connection = subscription.isCompletedExceptionally() ? null : subscription.getNow(null);
         if (connection == null) {
             return;
         }
@@ -140,6 +142,11 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
      * sent by the thread that receives the release message, and is woken when the answer is in:
      * the hand-over then does not wait for the waiting thread to be scheduled before it asks.
      *
+     * <p>A release message that comes while such an attempt is out may announce a release that
+     * happened after the attempt ran, so its answer "held" may be stale already; the waiter's
+     * signals cannot tell (both wake-ups may be taken at once), so the next attempt is sent as
+     * soon as the waiter takes the one that was out.
+     *
      * @param <R> what the waiter's attempt answers
      */
     static final class Wakeup<R> {
@@ -147,6 +154,9 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
         private final Semaphore signal = new Semaphore(0);
         private Supplier<PendingReply<R>> retry;
         private PendingReply<R> sent;
+        /** A release message came while {@link #sent} was out. */
+        private boolean releasedSinceSent;
+
         private boolean closed;
 
         /** Has {@code attempt} sent on a release message from now on, at most one unanswered at a time. */
@@ -154,20 +164,33 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
             retry = attempt;
         }
 
-        /** The key was released: sends the waiter's attempt, if it gave one, and wakes the waiter. */
+        /**
+         * The key was released: sends the waiter's attempt if it gave one and none is out (its
+         * answer wakes the waiter); otherwise wakes the waiter now.
+         */
         void released() {
-            PendingReply<R> attempt = null;
+            PendingReply<R> attempt;
             synchronized (this) {
-                if (!closed && retry != null && sent == null) {
-                    sent = retry.get(); // sending never blocks
-                    attempt = sent;
+                if (closed || retry == null) {
+                    attempt = null;
+                } else if (sent == null) {
+                    attempt = sendRetry();
+                } else {
+                    releasedSinceSent = true;
+                    attempt = null;
                 }
             }
             if (attempt == null) {
                 signal();
-            } else {
-                attempt.whenDone(this::signal);
             }
+        }
+
+        /** Sends the waiter's attempt (never blocks); its answer wakes the waiter. Called with the monitor held. */
+        private PendingReply<R> sendRetry() {
+            sent = retry.get();
+            releasedSinceSent = false;
+            sent.whenDone(this::signal);
+            return sent;
         }
 
         /** Wakes the waiter without sending anything. */
@@ -184,17 +207,25 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
             return true;
         }
 
-        /** The attempt sent for the waiter since it last took one, or null. */
+        /**
+         * The attempt sent for the waiter since it last took one, or null. When a release came
+         * while it was out, the next attempt is on its way already.
+         */
         synchronized PendingReply<R> takeSent() {
             PendingReply<R> attempt = sent;
             sent = null;
+            if (attempt != null && releasedSinceSent && !closed) {
+                sendRetry();
+            }
             return attempt;
         }
 
         /** Sends nothing more; returns the attempt sent that the waiter did not take, or null. */
         synchronized PendingReply<R> close() {
             closed = true;
-            return takeSent();
+            PendingReply<R> attempt = sent;
+            sent = null;
+            return attempt;
         }
     }
 }

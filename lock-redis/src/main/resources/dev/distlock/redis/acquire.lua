@@ -3,6 +3,8 @@
 -- ARGV[1] owner, ARGV[2] lease in ms, ARGV[3] '1' when the caller will wait for a release message,
 -- ARGV[4] holder description
 -- Returns the token (> 0) when granted; -2 - (the holder's pttl in ms) when another owner holds it.
+-- A key this owner holds already counts as granted, its lease set anew: an attempt whose answer was
+-- lost may have taken it, and the caller's retry must not take its own hold for contention.
 -- Token = max(fence + 1, server time in microseconds): it keeps rising after the key is gone, as
 -- long as this server's clock does not step back. Lua numbers are doubles, exact below 2^53 (the
 -- clock in microseconds is about 1.8e15).
@@ -27,6 +29,10 @@ if not space then
   redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. string.format('%d', token) .. ' ' .. ahead .. '-' .. ARGV[4],
       'PX', ARGV[2])
   return token
+end
+if string.sub(value, 1, space - 1) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return tonumber(string.sub(value, space + 1, flags - 2))
 end
 if ARGV[3] == '1' then
   -- Asks the holder's release to publish a wake-up; an uncontended release publishes nothing.

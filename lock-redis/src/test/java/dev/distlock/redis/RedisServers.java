@@ -3,6 +3,10 @@ package dev.distlock.redis;
 import dev.distlock.core.testing.FreePorts;
 import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.core.testing.RequiredServer;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -25,6 +29,7 @@ public final class RedisServers implements AutoCloseable {
 
     private final List<ManagedProcess> processes = new ArrayList<>();
     private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+    private final List<ClientResources> resources = new ArrayList<>();
     private final Path root;
 
     /** Fails (CI=true) or skips the calling test when redis-server is not installed. */
@@ -130,6 +135,27 @@ public final class RedisServers implements AutoCloseable {
         return started(factory);
     }
 
+    /**
+     * A started Lettuce factory tuned as the starter tunes the client Spring Boot builds: commands
+     * fail at once while disconnected ("Currently not connected"), reconnects every 50-500 ms.
+     */
+    public LettuceConnectionFactory failFastFactory(ManagedProcess server) {
+        ClientResources resources = DefaultClientResources.builder()
+                .reconnectDelay(
+                        Delay.exponential(Duration.ofMillis(50), Duration.ofMillis(500), 2, TimeUnit.MILLISECONDS))
+                .build();
+        this.resources.add(resources);
+        return started(new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration("127.0.0.1", server.port()),
+                LettuceClientConfiguration.builder()
+                        .clientOptions(ClientOptions.builder()
+                                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                                .build())
+                        .clientResources(resources)
+                        .commandTimeout(Duration.ofSeconds(1))
+                        .build()));
+    }
+
     public LettuceConnectionFactory clusterFactory(List<ManagedProcess> masters) {
         RedisClusterConfiguration cluster = new RedisClusterConfiguration(
                 masters.stream().map(ManagedProcess::address).toList());
@@ -150,6 +176,7 @@ public final class RedisServers implements AutoCloseable {
     @Override
     public void close() {
         factories.forEach(LettuceConnectionFactory::destroy);
+        resources.forEach(ClientResources::shutdown);
         processes.forEach(ManagedProcess::close);
     }
 }

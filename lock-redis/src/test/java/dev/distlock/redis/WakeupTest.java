@@ -48,6 +48,29 @@ class WakeupTest {
     }
 
     @Test
+    void aReleaseThatCameWhileTheSentAttemptWasOutSendsAnotherOnceTheWaiterTakesIt() throws Exception {
+        ReleaseSubscriber.Wakeup<Object> wakeup = new ReleaseSubscriber.Wakeup<>();
+        wakeup.retryWith(this::send);
+        wakeup.released(); // sends the attempt; it finds the key held by a newcomer
+        wakeup.released(); // the newcomer released after the attempt ran, before its answer came
+        answer.complete(-2L); // "held": already stale
+        answer = new CompletableFuture<>();
+
+        // The waiter is scheduled late: both wake-ups are there when it runs.
+        assertThat(wakeup.await(TimeUnit.SECONDS.toNanos(1))).isTrue();
+        assertThat(wakeup.takeSent()).isNotNull();
+
+        assertThat(sent)
+                .as("the second release must not be folded into the stale answer")
+                .hasValue(2);
+        answer.complete(1L);
+        assertThat(wakeup.await(TimeUnit.SECONDS.toNanos(1)))
+                .as("woken by the answer of the attempt sent for the second release")
+                .isTrue();
+        assertThat(wakeup.takeSent()).isNotNull();
+    }
+
+    @Test
     void aClosedWakeupSendsNothingAndHandsBackTheAttemptTheWaiterDidNotTake() {
         ReleaseSubscriber.Wakeup<Object> wakeup = new ReleaseSubscriber.Wakeup<>();
         wakeup.retryWith(this::send);

@@ -62,6 +62,17 @@ class RedisBackendConfiguration {
         }
         RedisLockRegistry.Builder builder =
                 RedisLockRegistry.builder(connectionFactory).options(PropertyChecks.registryOptions(properties));
+        if (redis.getReplicaAcknowledgements() != 0) {
+            try {
+                builder.replicaAcknowledgements(
+                        redis.getReplicaAcknowledgements(), redis.getReplicaAcknowledgementTimeout());
+            } catch (IllegalArgumentException | NullPointerException e) {
+                throw PropertyChecks.invalid(
+                        "redis.replica-acknowledgements",
+                        redis.getReplicaAcknowledgements(),
+                        "is not usable: " + e.getMessage());
+            }
+        }
         return LockBackendStartup.build(LockBackendType.REDIS, builder::build);
     }
 }

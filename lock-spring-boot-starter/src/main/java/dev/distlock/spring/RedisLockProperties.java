@@ -1,5 +1,6 @@
 package dev.distlock.spring;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,6 +18,31 @@ public class RedisLockProperties {
      * commands fail at once while disconnected, reconnects are retried at least every 500ms.
      */
     private boolean tuneClient = true;
+
+    /**
+     * mode=single: how many replicas must acknowledge a grant (Redis WAIT) before it counts, so that
+     * a failover to a replica does not forget it. 0 (the default): none, no wait.
+     */
+    private int replicaAcknowledgements;
+
+    /** The longest a grant waits for its replica acknowledgements; one not acknowledged in time is released. */
+    private Duration replicaAcknowledgementTimeout = Duration.ofSeconds(1);
+
+    public int getReplicaAcknowledgements() {
+        return replicaAcknowledgements;
+    }
+
+    public void setReplicaAcknowledgements(int replicaAcknowledgements) {
+        this.replicaAcknowledgements = replicaAcknowledgements;
+    }
+
+    public Duration getReplicaAcknowledgementTimeout() {
+        return replicaAcknowledgementTimeout;
+    }
+
+    public void setReplicaAcknowledgementTimeout(Duration replicaAcknowledgementTimeout) {
+        this.replicaAcknowledgementTimeout = replicaAcknowledgementTimeout;
+    }
 
     public boolean isTuneClient() {
         return tuneClient;

@@ -1,7 +1,9 @@
 package dev.distlock.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.testing.ManagedProcess;
@@ -67,6 +69,34 @@ class RedisBackendConfigurationIT {
                     assertThat(context.getBean(LockRegistry.class)).isInstanceOf(RedisLockRegistry.class);
                     acquiresAToken(context.getBean(LockRegistry.class));
                 });
+    }
+
+    @Test
+    void replicaAcknowledgementsMakeAGrantWaitForReplicas() {
+        runner.withBean(
+                        RedisConnectionFactory.class,
+                        () -> new LettuceConnectionFactory(new RedisStandaloneConfiguration(
+                                "127.0.0.1", servers.get(0).port())))
+                .withPropertyValues(
+                        "distributed-lock.redis.replica-acknowledgements=1",
+                        "distributed-lock.redis.replica-acknowledgement-timeout=100ms")
+                .run(context -> {
+                    LockRegistry registry = context.getBean(LockRegistry.class);
+                    // This server has no replica: no grant can count.
+                    assertThatThrownBy(() -> registry.obtain("acked").tryAcquire(Duration.ZERO))
+                            .isInstanceOf(LockBackendException.class)
+                            .hasMessageContaining("0 of 1 replicas acknowledged");
+                });
+    }
+
+    @Test
+    void negativeReplicaAcknowledgementsNameTheProperty() {
+        runner.withBean(
+                        RedisConnectionFactory.class,
+                        () -> new LettuceConnectionFactory(new RedisStandaloneConfiguration(
+                                "127.0.0.1", servers.get(0).port())))
+                .withPropertyValues("distributed-lock.redis.replica-acknowledgements=-1")
+                .run(context -> assertThat(startupFailure(context)).contains("replica-acknowledgements"));
     }
 
     @Test

@@ -22,6 +22,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 final class Contenders {
 
     static final String RAW = "raw Lettuce SET NX PX + Lua compare-and-delete";
+    static final String ACKNOWLEDGED = "distlock RedisLockRegistry, 1 replica acknowledges (WAIT)";
 
     private final String host;
     private final int port;
@@ -65,10 +66,19 @@ final class Contenders {
     }
 
     Contender distlock() {
+        return distlock(0);
+    }
+
+    /** distlock whose grants wait for {@code replicas} replicas to acknowledge them ({@code WAIT}). */
+    Contender distlock(int replicas) {
         LettuceConnectionFactory factory = factory();
-        RedisLockRegistry registry = RedisLockRegistry.builder(factory).build();
+        RedisLockRegistry.Builder builder = RedisLockRegistry.builder(factory);
+        if (replicas > 0) {
+            builder.replicaAcknowledgements(replicas, java.time.Duration.ofSeconds(1));
+        }
+        RedisLockRegistry registry = builder.build();
         return new Named(
-                "distlock RedisLockRegistry",
+                replicas > 0 ? ACKNOWLEDGED : "distlock RedisLockRegistry",
                 key -> {
                     FencedLock lock = registry.obtain(key);
                     return new Contender.LockOps() {

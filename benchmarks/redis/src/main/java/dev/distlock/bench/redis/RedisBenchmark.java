@@ -36,7 +36,22 @@ public final class RedisBenchmark {
     private static final Duration WARM_UP = Duration.ofSeconds(3);
     private static final int HANDOVER_SAMPLES = Integer.getInteger("handoverSamples", 100);
 
+    /** True when the benchmark started its server with a replica: then the replica-acknowledgement row runs. */
+    private static boolean withReplica;
+
     private RedisBenchmark() {}
+
+    /** Waits until the master reports its replica online. */
+    private static void awaitReplica(int port) throws Exception {
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!RedisServers.cli(port, "INFO", "replication").contains("connected_slaves:1")
+                || !RedisServers.cli(port, "INFO", "replication").contains("state=online")) {
+            if (System.nanoTime() > end) {
+                throw new IllegalStateException("the replica did not come online within 30 s");
+            }
+            Thread.sleep(100);
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args.length > 0 ? args[0] : "benchmarks/results/redis.md");
@@ -51,12 +66,20 @@ public final class RedisBenchmark {
         } else {
             servers = new RedisServers();
             port = servers.start().port();
+            // One replica, so that the replica-acknowledgement row has one to wait for; every
+            // library pays the same replication stream.
+            servers.start(List.of("--replicaof", host, Integer.toString(port)));
+            awaitReplica(port);
+            withReplica = true;
         }
         try {
             Contenders contenders = new Contenders(host, port);
             String report;
             try (ServerTime serverTime = new ServerTime(host, port)) {
-                report = run(contenders, serverTime, servers == null ? url : serverVersion());
+                report = run(
+                        contenders,
+                        serverTime,
+                        servers == null ? url : serverVersion() + " with one replica (`replicaof`)");
             }
             Files.writeString(out, report);
             System.out.println(report);
@@ -72,6 +95,9 @@ public final class RedisBenchmark {
         Map<String, Supplier<Contender>> libraries = new LinkedHashMap<>();
         libraries.put(Contenders.RAW, contenders::raw);
         libraries.put("distlock", contenders::distlock);
+        if (withReplica) {
+            libraries.put("distlock acknowledged", () -> contenders.distlock(1));
+        }
         if (PreviousDistlock.configured()) {
             libraries.put("distlock before", contenders::previous);
         }

@@ -56,6 +56,11 @@ final class Report {
                 + " `lock.acquire()` + `handle.close()`: one script round trip each (acquire: `TIME` and"
                 + " `SET NX PX` of owner, token and holder; release: `GET`, compare, `DEL`), with a fencing token,"
                 + " the holder's description for `holderOf`, and each hold's lease kept by the watchdog.\n");
+        if (single.containsKey(Contenders.ACKNOWLEDGED)) {
+            md.append("- *distlock, 1 replica acknowledges*: the same, built with `replicaAcknowledgements(1, 1s)`:"
+                    + " after each grant a `WAIT 1 1000` on the lock connection, so a grant counts once the"
+                    + " replica has it. The server has one replica for every library.\n");
+        }
         md.append("- *Spring Integration*: `RedisLockRegistry` (SPIN_LOCK, 60 s expiry), `lock()` + `unlock()`.\n");
         md.append("- *Redisson*: `RLock` with its defaults (watchdog 30 s), `lock()` + `unlock()`.\n\n");
         md.append("| library | 1 thread ops/s | × raw | × raw, round median | 8 threads ops/s | × raw |"
