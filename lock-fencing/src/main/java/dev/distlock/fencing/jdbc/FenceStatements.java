@@ -79,6 +79,20 @@ abstract sealed class FenceStatements permits PostgresFenceStatements, MySqlFenc
     abstract Optional<Fence> lockRow(Connection connection, String resource, FencingClaim claim, int querySeconds)
             throws SQLException;
 
+    /**
+     * Runs {@code work}, whose row lock waits end after {@code querySeconds}: by the query timeout,
+     * unless the database bounds them otherwise.
+     */
+    <T> T boundingWaits(Connection connection, int querySeconds, Work<T> work) throws SQLException {
+        return work.run(connection);
+    }
+
+    /** Statements run on one connection. */
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
     /** The fence of {@code resource} read by {@code sql} (one of this class's selects). */
     Optional<Fence> read(Connection connection, String sql, String resource, int querySeconds) throws SQLException {
         try (PreparedStatement statement = prepare(connection, sql, querySeconds)) {

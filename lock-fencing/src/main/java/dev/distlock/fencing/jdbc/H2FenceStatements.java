@@ -3,7 +3,9 @@ package dev.distlock.fencing.jdbc;
 import dev.distlock.core.fencing.Fence;
 import dev.distlock.core.fencing.FencingClaim;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Optional;
 
 /**
@@ -29,6 +31,32 @@ final class H2FenceStatements extends FenceStatements {
     H2FenceStatements(FenceTableName table) {
         super(table, "h2", "CURRENT_TIMESTAMP", "FOR UPDATE");
         this.insert = table.into(INSERT);
+    }
+
+    /**
+     * H2 ends row lock waits at the session's LOCK_TIMEOUT, whatever the query timeout: set it to the
+     * store's timeout for the check, and back after.
+     */
+    @Override
+    <T> T boundingWaits(Connection connection, int querySeconds, Work<T> work) throws SQLException {
+        long previous;
+        try (Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT LOCK_TIMEOUT()")) {
+            rs.next();
+            previous = rs.getLong(1);
+        }
+        setLockTimeout(connection, querySeconds * 1000L);
+        try {
+            return work.run(connection);
+        } finally {
+            setLockTimeout(connection, previous);
+        }
+    }
+
+    private static void setLockTimeout(Connection connection, long millis) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SET LOCK_TIMEOUT " + millis);
+        }
     }
 
     @Override

@@ -248,7 +248,7 @@ public final class JdbcFenceStore implements FenceStore {
             Work<T> work) {
         int previousNetworkTimeout = limitNetworkWait(connection);
         try {
-            return work.run(connection);
+            return fenceTable.statements.boundingWaits(connection, querySeconds(), work::run);
         } catch (SQLException e) {
             throw fenceTable.failure(describe(action, resource, claim), e);
         } finally {

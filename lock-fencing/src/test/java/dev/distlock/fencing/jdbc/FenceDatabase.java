@@ -13,7 +13,7 @@ import javax.sql.DataSource;
 
 /** The databases the fence store is tested on: H2 in-process, PostgreSQL and MariaDB on loopback. */
 enum FenceDatabase {
-    H2("H2", "jdbc:h2:mem:fencing;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=20000", "sa", ""),
+    H2("H2", "jdbc:h2:mem:fencing;DB_CLOSE_DELAY=-1", "sa", ""),
     POSTGRESQL(
             "PostgreSQL",
             env("DISTLOCK_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?connectTimeout=3"),
