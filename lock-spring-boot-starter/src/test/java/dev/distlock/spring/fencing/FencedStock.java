@@ -47,7 +47,7 @@ final class FencedStock {
             return jdbc.queryForObject("SELECT quantity FROM " + table + " WHERE sku = ?", Integer.class, sku);
         }
 
-        void restock(String sku, int quantity) {
+        public void restock(String sku, int quantity) {
             jdbc.update("DELETE FROM " + table + " WHERE sku = ?", sku);
             jdbc.update("INSERT INTO " + table + " (sku, quantity) VALUES (?, ?)", sku, quantity);
         }
