@@ -63,7 +63,10 @@ final class FencedMethodInterceptor implements MethodInterceptor {
 
     /** Admits the hold as a writer (or reader) of the method's resource; a stale token throws. */
     void check(FencedMethod fenced, Object[] args, LockHandle handle) {
-        if (fenced.transactional() && !TransactionSynchronizationManager.isActualTransactionActive()) {
+        boolean threadBound = fenced.returns() == FencedMethods.Returns.VALUE
+                || fenced.returns() == FencedMethods.Returns.COMPLETION_STAGE;
+        // A reactive @Transactional keeps its transaction in the Reactor context, not on the thread.
+        if (threadBound && fenced.transactional() && !TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new IllegalStateException("@Fenced on " + fenced.describe() + " ran before its @Transactional"
                     + " transaction began, so the fence would not hold until the commit. The fence advisor must"
                     + " be ordered inside the transaction advisor: leave @EnableTransactionManagement at its"
