@@ -1,1 +1,1 @@
-MERGE INTO stock (sku, quantity, last_token) KEY (sku) VALUES ('SKU-1', 100, 0), ('SKU-2', 20, 0);
+MERGE INTO stock (sku, quantity) KEY (sku) VALUES ('SKU-1', 100), ('SKU-2', 20);

@@ -1,8 +1,7 @@
--- Stock per SKU. last_token is the highest fencing token that wrote the row: a lower one is refused.
+-- Stock per SKU. Its fencing is kept apart, in the fence table distlock creates (distributed_lock_fence).
 CREATE TABLE IF NOT EXISTS stock (
     sku        VARCHAR(64) PRIMARY KEY,
-    quantity   INT         NOT NULL CHECK (quantity >= 0),
-    last_token BIGINT      NOT NULL DEFAULT 0
+    quantity   INT         NOT NULL CHECK (quantity >= 0)
 );
 
 CREATE TABLE IF NOT EXISTS sale (

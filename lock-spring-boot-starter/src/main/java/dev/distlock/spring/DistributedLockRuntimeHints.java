@@ -14,8 +14,12 @@ import org.springframework.util.ClassUtils;
  */
 class DistributedLockRuntimeHints implements RuntimeHintsRegistrar {
 
-    /** Class path resources the backend modules read at run time. */
-    static final List<String> RESOURCE_PATTERNS = List.of("dev/distlock/redis/*.lua", "dev/distlock/jdbc/*.sql");
+    /** Class path resources the backend and fencing modules read at run time. */
+    static final List<String> RESOURCE_PATTERNS = List.of(
+            "dev/distlock/redis/*.lua",
+            "dev/distlock/jdbc/*.sql",
+            "dev/distlock/fencing/jdbc/*.sql",
+            "dev/distlock/fencing/redis/*.lua");
 
     /** The Spring Boot interfaces {@link RedisClientTuning} implements as JDK proxies (Boot 4.x and 3.5 names). */
     static final List<String> PROXIED_CUSTOMIZERS = List.of(

@@ -63,7 +63,7 @@ class OrderController {
         return error(HttpStatus.BAD_REQUEST, e);
     }
 
-    @ExceptionHandler({LockNotAcquiredException.class, StaleTokenException.class})
+    @ExceptionHandler(LockNotAcquiredException.class)
     ResponseEntity<Map<String, String>> busy(RuntimeException e) {
         return error(HttpStatus.SERVICE_UNAVAILABLE, e);
     }

@@ -1,11 +1,10 @@
 package dev.distlock.sample.inventory;
 
-import dev.distlock.core.FencingToken;
 import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
-/** The stock table. Writes carry a fencing token; the table refuses one lower than the last it took. */
+/** The stock table. Fencing is not its concern: {@code @Fenced} on the caller checks the token first. */
 @Repository
 class StockRepository {
 
@@ -20,25 +19,7 @@ class StockRepository {
                 .findFirst();
     }
 
-    /**
-     * Sets the quantity if {@code token} is not lower than the last token written for this SKU.
-     *
-     * @throws StaleTokenException when a newer lock holder has written meanwhile
-     */
-    void writeFenced(String sku, int quantity, FencingToken token) {
-        int updated = jdbc.update(
-                "UPDATE stock SET quantity = ?, last_token = ? WHERE sku = ? AND last_token <= ?",
-                quantity,
-                token.value(),
-                sku,
-                token.value());
-        if (updated == 0) {
-            throw new StaleTokenException(sku, token);
-        }
-    }
-
-    /** The write without a token: what the unlocked control path uses. */
-    void writeUnfenced(String sku, int quantity) {
+    void write(String sku, int quantity) {
         jdbc.update("UPDATE stock SET quantity = ? WHERE sku = ?", quantity, sku);
     }
 
@@ -52,11 +33,11 @@ class StockRepository {
         return sold == null ? 0 : sold;
     }
 
-    /** Puts {@code quantity} on the shelf and forgets earlier sales; keeps the last token, which must only rise. */
+    /** Puts {@code quantity} on the shelf and forgets earlier sales. */
     void restock(String sku, int quantity) {
         jdbc.update("DELETE FROM sale WHERE sku = ?", sku);
         if (jdbc.update("UPDATE stock SET quantity = ? WHERE sku = ?", quantity, sku) == 0) {
-            jdbc.update("INSERT INTO stock(sku, quantity, last_token) VALUES (?, ?, 0)", sku, quantity);
+            jdbc.update("INSERT INTO stock(sku, quantity) VALUES (?, ?)", sku, quantity);
         }
     }
 }

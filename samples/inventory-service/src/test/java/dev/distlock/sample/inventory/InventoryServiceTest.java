@@ -1,10 +1,11 @@
 package dev.distlock.sample.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.fencing.FenceStore;
+import dev.distlock.core.fencing.FencingClaim;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,6 +27,9 @@ class InventoryServiceTest {
 
     @Autowired
     LockRegistry registry;
+
+    @Autowired
+    FenceStore fences;
 
     @Value("${local.server.port}")
     int port;
@@ -69,14 +73,21 @@ class InventoryServiceTest {
     }
 
     @Test
-    void stockTableRefusesAWriteWithAnOlderToken() {
+    void orderWhoseTokenIsBelowTheFenceIsRefusedWith409AndChangesNothing() throws Exception {
         stock.restock("SKU-FENCE", 10);
-        stock.writeFenced("SKU-FENCE", 9, FencingToken.of(1_000));
+        // A newer holder of the SKU's lock (elsewhere) registered with the stock: this instance's next hold is stale.
+        fences.rebind(
+                "stock:SKU-FENCE",
+                new FencingClaim(registry.backend(), "stock:SKU-FENCE", FencingToken.of(Long.MAX_VALUE)));
 
-        assertThatThrownBy(() -> stock.writeFenced("SKU-FENCE", 5, FencingToken.of(999)))
-                .isInstanceOf(StaleTokenException.class)
-                .hasMessageContaining("999");
-        assertThat(stock.quantity("SKU-FENCE")).contains(9);
+        HttpResponse<String> refused = post("/orders", "{\"sku\":\"SKU-FENCE\",\"quantity\":2}");
+        assertThat(refused.statusCode()).isEqualTo(409);
+        assertThat(refused.headers().firstValue("Content-Type")).contains("application/problem+json");
+        assertThat(refused.body())
+                .contains("\"title\":\"Stale fencing token\"")
+                .contains("\"resource\":\"stock:SKU-FENCE\"");
+        assertThat(stock.quantity("SKU-FENCE")).contains(10);
+        assertThat(stock.sold("SKU-FENCE")).isZero();
     }
 
     private HttpResponse<String> post(String path, String json) throws Exception {

@@ -92,7 +92,7 @@ final class QuickStartProject {
                     %s
                   </dependencies>
                 </project>
-                """.formatted(bootVersion, properties, readme.one("bom"), readme.one(backend + ":pom"));
+                """.formatted(bootVersion, properties, readme.one("bom"), dependencies(readme, backend));
         try {
             Files.writeString(dir.resolve("pom.xml"), pom);
             Path sources = Files.createDirectories(dir.resolve("src/main/java/com/example/orders"));
@@ -110,6 +110,12 @@ final class QuickStartProject {
             throw new UncheckedIOException(e);
         }
         return new QuickStartProject(dir);
+    }
+
+    /** The backend's dependencies, and the README's data dependencies unless the backend's already bring a database. */
+    private static String dependencies(ReadmeSnippets readme, String backend) {
+        String pom = readme.one(backend + ":pom");
+        return pom.contains("spring-boot-starter-jdbc") ? pom : pom + "\n" + readme.one("data:pom");
     }
 
     /** Compiles the project with Maven and writes its runtime classpath; returns Maven's output. */

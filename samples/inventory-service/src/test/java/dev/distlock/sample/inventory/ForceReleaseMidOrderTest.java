@@ -1,0 +1,124 @@
+package dev.distlock.sample.inventory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.LockRegistry;
+import dev.distlock.spring.DistributedLock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The README's force-release flow: an order holds the SKU's lock and is in its checkout (it has read
+ * the stock), an operator evicts the holder, the next order runs. With {@code @Fenced} no update is
+ * lost: the next order's transaction waits for the evicted one's (or the evicted one is refused),
+ * so the stock left is the initial stock less the orders that were accepted. The control is the
+ * same order without the fence: both orders are accepted and one of the two updates is lost.
+ */
+@SpringBootTest(properties = "inventory.checkout-time=3s")
+class ForceReleaseMidOrderTest {
+
+    private static final int STOCK = 100;
+
+    @Autowired
+    InventoryService inventory;
+
+    @Autowired
+    UnfencedOrders unfenced;
+
+    @Autowired
+    StockRepository stock;
+
+    @Autowired
+    LockRegistry registry;
+
+    /** The purchase of {@link InventoryService#buy} with the lock and the transaction but without {@code @Fenced}. */
+    static class UnfencedOrders {
+
+        private final InventoryService inventory;
+        private final StockRepository stock;
+
+        UnfencedOrders(InventoryService inventory, StockRepository stock) {
+            this.inventory = inventory;
+            this.stock = stock;
+        }
+
+        @DistributedLock(name = "stock", key = "#sku", waitTime = "30s")
+        @Transactional
+        public int buy(String sku, int quantity) {
+            int left = inventory.available(sku, quantity);
+            inventory.checkout();
+            stock.write(sku, left - quantity);
+            stock.recordSale(sku, quantity, null);
+            return quantity;
+        }
+    }
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class Control {
+        @Bean
+        UnfencedOrders unfencedOrders(InventoryService inventory, StockRepository stock) {
+            return new UnfencedOrders(inventory, stock);
+        }
+    }
+
+    @Test
+    void evictingAHolderMidOrderLosesNoUpdate() throws Exception {
+        List<Integer> accepted = evictMidOrderThenOrderAgain("SKU-EVICT", (sku, quantity) -> {
+            inventory.buy(sku, quantity);
+            return quantity;
+        });
+        assertThat(accepted).as("orders accepted").isNotEmpty();
+        assertThat(stock.quantity("SKU-EVICT"))
+                .contains(STOCK - accepted.stream().mapToInt(Integer::intValue).sum());
+    }
+
+    @Test
+    void controlWithoutTheFenceLosesTheUpdateOfOneOfTwoAcceptedOrders() throws Exception {
+        List<Integer> accepted = evictMidOrderThenOrderAgain("SKU-EVICT-CONTROL", unfenced::buy);
+        assertThat(accepted).as("both orders accepted").containsExactlyInAnyOrder(2, 3);
+        assertThat(stock.quantity("SKU-EVICT-CONTROL").orElseThrow())
+                .as("stock left after two accepted orders of 2 and 3")
+                .isNotEqualTo(STOCK - 5);
+    }
+
+    /**
+     * Order 1 (2 items) takes the lock and spends 3 s in checkout; once it holds the lock, the key is
+     * force-released and order 2 (3 items) runs. Returns the quantities of the orders that succeeded.
+     */
+    private List<Integer> evictMidOrderThenOrderAgain(String sku, BiFunction<String, Integer, Integer> order)
+            throws Exception {
+        stock.restock(sku, STOCK);
+        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> order.apply(sku, 2));
+        String key = "stock:" + sku;
+        for (int i = 0;
+                i < 300 && registry.holds().stream().noneMatch(h -> h.key().equals(key));
+                i++) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(500); // into its checkout: it has read the stock
+        assertThat(registry.forceRelease(key)).as("the holder was evicted").isTrue();
+        CompletableFuture<Integer> second = CompletableFuture.supplyAsync(() -> order.apply(sku, 3));
+
+        List<Integer> accepted = new ArrayList<>();
+        for (CompletableFuture<Integer> each : List.of(first, second)) {
+            try {
+                accepted.add(each.get(60, TimeUnit.SECONDS));
+            } catch (ExecutionException e) {
+                assertThat(e.getCause())
+                        .as("only a stale order is refused")
+                        .isInstanceOf(dev.distlock.spring.fencing.StaleFencingTokenException.class);
+            }
+        }
+        return accepted;
+    }
+}
