@@ -23,7 +23,7 @@ class RedlockFrozenNodeIT {
 
     private static final Duration LEASE = Duration.ofMillis(1500);
 
-    /** How far past its wait time a call may return (DESIGN.md, "Waits end on time"). */
+    /** How far past its wait time a call may return (contract 8, "Waits end on time", in docs/contract.md). */
     private static final Duration SLACK = Duration.ofMillis(250);
 
     private RedisServers servers;
