@@ -131,7 +131,9 @@ final class PinnedWaits {
         }
         return Runtime.version().feature() >= 24
                 && event.hasField("blockingOperation")
-                && String.valueOf(event.getString("blockingOperation")).toLowerCase(Locale.ROOT).contains("monitor enter")
+                && String.valueOf(event.getString("blockingOperation"))
+                        .toLowerCase(Locale.ROOT)
+                        .contains("monitor enter")
                 && frames.stream().noneMatch(PinnedWaits::pinsByItself);
     }
 

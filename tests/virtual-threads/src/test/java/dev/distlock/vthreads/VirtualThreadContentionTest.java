@@ -135,7 +135,8 @@ class VirtualThreadContentionTest {
         }
     }
 
-    private record Run(long millis, int pinnedEvents, int classLoading, List<String> pinnedWaitsInLockCode, int overlapping) {}
+    private record Run(
+            long millis, int pinnedEvents, int classLoading, List<String> pinnedWaitsInLockCode, int overlapping) {}
 
     private static Run contend(LockRegistry registry, boolean locked, int threads, String prefix) throws Exception {
         OverlapDetector[] detectors = new OverlapDetector[KEYS];
