@@ -74,13 +74,16 @@ class LockRegistrySupportTest {
     @Test
     void failingRenewalsInvalidateTheHoldOnceTheLeaseRunsOut() throws Exception {
         FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
-        TestRegistry registry = new TestRegistry(backend, Duration.ofMillis(300));
+        Duration lease = Duration.ofMillis(300);
+        TestRegistry registry = new TestRegistry(backend, lease);
+        long requestedBefore = System.nanoTime();
         LockHandle handle = registry.obtain("k").acquire();
         backend.failRenewals.set(true);
-        Thread.sleep(150);
-        assertThat(handle.isValid()).as("still inside the lease").isTrue();
-        Thread.sleep(400);
-        assertThat(handle.isValid()).isFalse();
+        // Measured, not slept: a loaded machine may oversleep past the lease.
+        long seenInvalid = awaitInvalid(handle, Duration.ofSeconds(10));
+        assertThat(Duration.ofNanos(seenInvalid - requestedBefore))
+                .as("valid until the lease ran out")
+                .isGreaterThanOrEqualTo(lease.minusMillis(1));
         assertThat(backend.renewCalls.get()).as("renewal was retried").isGreaterThan(1);
         handle.close();
         registry.close();
@@ -96,7 +99,13 @@ class LockRegistrySupportTest {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
-            Thread.sleep(800);
+            // Well before the hanging renewal gives up (3 s), however slow the machine.
+            long deadline = System.nanoTime() + Duration.ofMillis(2_500).toNanos();
+            while ((handle.isValid()
+                            || !captured.toString(StandardCharsets.UTF_8).contains("lost its lease"))
+                    && System.nanoTime() - deadline < 0) {
+                Thread.sleep(10);
+            }
         } finally {
             System.setErr(stderr);
         }
@@ -428,5 +437,17 @@ class LockRegistrySupportTest {
         public void close() {
             closed.set(true);
         }
+    }
+
+    /** Waits until {@code handle} turns invalid, at most {@code bound}; returns when it was first seen invalid. */
+    private static long awaitInvalid(LockHandle handle, Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (handle.isValid()) {
+            assertThat(System.nanoTime() - deadline)
+                    .as("still valid after %s", bound)
+                    .isNegative();
+            Thread.sleep(5);
+        }
+        return System.nanoTime();
     }
 }
