@@ -28,25 +28,17 @@ peer_comparison() { # backend
 
 read_write() {
   log "benchmark: read/write locks on every backend"
-  local out=benchmarks/results/read-write.md parts=()
-  local -A tests=(
-    [lock-core]=MemoryReadWriteBenchmark
-    [lock-redis]=RedisReadWriteBenchmark
-    [lock-zookeeper]=ZooKeeperReadWriteBenchmark
-    [lock-etcd]=EtcdReadWriteBenchmark
-    [lock-jdbc]=JdbcReadWriteBenchmark
-  )
-  local module
-  for module in lock-core lock-redis lock-zookeeper lock-etcd lock-jdbc; do
-    rm -f "$module"/target/read-write-*.md
-    mvn_quiet -q -pl "$module" surefire:test -Dtest="${tests[$module]}" -Dsurefire.failIfNoSpecifiedTests=false
-    parts+=("$module"/target/read-write-*.md)
+  local out=benchmarks/results/read-write.md parts=() backend
+  rm -f benchmarks/read-write/target/read-write-*.md
+  mvn_quiet -q -pl benchmarks/read-write exec:java
+  for backend in memory redis zookeeper etcd jdbc; do
+    parts+=(benchmarks/read-write/target/read-write-"$backend".md)
   done
   {
     echo "# Read/write lock figures"
     echo
     echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(java -version 2>&1 | head -1), by"
-    echo "\`benchmarks/run.sh read-write\` (harness \`dev.distlock.core.rw.ReadWriteBenchmark\`, lock-core test-jar)."
+    echo "\`benchmarks/run.sh read-write\` (harness \`dev.distlock.bench.rw.ReadWriteBenchmark\`, module \`benchmarks/read-write\`)."
     echo "Per backend: one thread's plain, read and write acquire+release on an idle key, then 8 readers"
     echo "(over two registries, standing for two JVMs) and 1 writer looping on one key. Warm-up 1 s,"
     echo "3 s per row, watchdog leases. Compare rows of one backend; absolute rates move with the load."

@@ -7,9 +7,10 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
 /**
- * A reentrant, leased distributed lock on one key. A thread whose hold lost its lease
- * cannot acquire the key again until it has released that hold: such an attempt throws
- * {@link LockException} rather than join a hold that may belong to another owner by now.
+ * A reentrant, leased distributed lock on one key. A thread whose hold lost its lease that
+ * acquires the key again gets a fresh hold with a larger token when the key is free, and an empty
+ * result when another owner holds it; handles from before the loss stay invalid (contract 4,
+ * "Acquiring again after a loss", in {@code docs/contract.md}).
  *
  * <p>The owner is the calling thread of one registry. Besides {@link Lock}, it hands out {@link LockHandle}s that carry the
  * {@link FencingToken} of the hold.

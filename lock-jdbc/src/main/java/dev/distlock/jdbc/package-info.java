@@ -1,7 +1,7 @@
 /**
  * The JDBC backend: a lock table in PostgreSQL, MySQL/MariaDB or H2. Only {@link
  * dev.distlock.jdbc.JdbcLockRegistry} and its builder are public. The contract it keeps is
- * DESIGN.md's "Semantics every backend keeps"; the DDL per database is in {@code
+ * {@code docs/contract.md} (read/write locks: {@code docs/read-write-locks.md}); the DDL per database is in {@code
  * dev/distlock/jdbc/schema-*.sql} on the classpath.
  *
  * <p>Roles: {@code Dialect} (one per database) owns the statements; {@link

@@ -97,9 +97,15 @@ final class PendingReply<R> {
     }
 
     /** Runs {@code listener} when the reply (or a failure) arrives, again after a resend. */
-    synchronized void whenDone(Runnable listener) {
-        onDone = listener;
-        answer.whenComplete((value, error) -> listener.run());
+    void whenDone(Runnable listener) {
+        CompletableFuture<Object> current;
+        synchronized (this) {
+            onDone = listener;
+            current = answer;
+        }
+        // Registered outside the monitor: a reply already in runs the listener on this thread,
+        // and a virtual thread that blocks holding a monitor pins its carrier (before JDK 24).
+        current.whenComplete((value, error) -> listener.run());
     }
 
     /** Cancels the wait for a reply nobody needs any more. */
@@ -107,15 +113,22 @@ final class PendingReply<R> {
         answer.cancel(false);
     }
 
-    private synchronized boolean resendIfNoScript(Throwable error) {
-        if (resent || !(unwrap(error) instanceof RedisNoScriptException)) {
-            return false;
+    private boolean resendIfNoScript(Throwable error) {
+        synchronized (this) {
+            if (resent || !(unwrap(error) instanceof RedisNoScriptException)) {
+                return false;
+            }
+            resent = true;
         }
-        resent = true;
-        answer = endpoint.eval(call);
-        if (onDone != null) {
-            Runnable listener = onDone;
-            answer.whenComplete((value, e) -> listener.run());
+        // Sent outside the monitor: writing to the connection may wait for the client's own lock.
+        CompletableFuture<Object> again = endpoint.eval(call);
+        Runnable listener;
+        synchronized (this) {
+            answer = again;
+            listener = onDone;
+        }
+        if (listener != null) {
+            again.whenComplete((value, e) -> listener.run());
         }
         return true;
     }

@@ -30,7 +30,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
 
     /**
      * How long past the caller's deadline a call may still wait for its answer, so that a
-     * zero-wait attempt gets one round trip. Part of the documented overrun (DESIGN.md 8).
+     * zero-wait attempt gets one round trip. Part of the documented overrun (contract 8).
      */
     static final Duration SLACK = Duration.ofMillis(200);
 

@@ -1,7 +1,7 @@
 /**
  * Redis backend: {@link dev.distlock.redis.RedisLockRegistry} for one server or a Redis Cluster,
  * {@link dev.distlock.redis.RedlockLockRegistry} for Redlock over independent servers. The
- * contract they keep is in DESIGN.md ("Semantics every backend keeps").
+ * contract they keep is in {@code docs/contract.md}.
  *
  * <h2>Key layout</h2>
  *

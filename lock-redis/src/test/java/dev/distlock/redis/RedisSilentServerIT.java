@@ -16,7 +16,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /** A frozen server (SIGSTOP: the connection stays up, nothing answers): no call outlives its wait time. */
 class RedisSilentServerIT {
 
-    /** How far past its wait time a call may return (DESIGN.md, "Waits end on time"). */
+    /** How far past its wait time a call may return (contract 8, "Waits end on time", in docs/contract.md). */
     private static final Duration SLACK = Duration.ofMillis(250);
 
     private RedisServers servers;

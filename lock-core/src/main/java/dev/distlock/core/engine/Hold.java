@@ -255,7 +255,7 @@ final class Hold<L extends BackendLease> {
 
     /**
      * Ends the hold: the one path for released, replaced and closed holds. Frees the key on the
-     * server (see {@link LockEngine#releaseOnServer}) and the local gate.
+     * server (see {@link Releases#onServer}) and the local gate.
      */
     void end(Ending ending) {
         State before;

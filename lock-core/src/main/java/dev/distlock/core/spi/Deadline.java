@@ -32,7 +32,7 @@ public final class Deadline {
         return forever;
     }
 
-    /** Nanoseconds left, 0 when passed; {@link Long#MAX_VALUE} / 2 for a deadline that never comes. */
+    /** Nanoseconds left, 0 when passed; 100 years' worth for a deadline that never comes. */
     public long remainingNanos() {
         if (forever) {
             return FOREVER_NANOS;

@@ -307,7 +307,7 @@ public abstract class LockRegistryContract {
         other.unlock();
     }
 
-    // --- 3. Owner-only release -----------------------------------------------------------
+    // --- 3. Owner-only release, and 4: acquiring again after a loss ----------------------
 
     @Test
     void unlockByThreadThatHoldsNothingIsRefused() {
@@ -527,7 +527,7 @@ public abstract class LockRegistryContract {
         }
     }
 
-    // --- 6. Waiting ----------------------------------------------------------------------
+    // --- 6 and 8. Waiting, and waits that end on time ------------------------------------
 
     @Test
     void tryAcquireGivesUpWithinItsWaitTime() throws Exception {
@@ -699,7 +699,7 @@ public abstract class LockRegistryContract {
         }
     }
 
-    // --- 8. Bad input --------------------------------------------------------------------
+    // --- 10. Bad input -------------------------------------------------------------------
 
     @Test
     void nullAndBlankKeysAreRejected() {
@@ -749,7 +749,7 @@ public abstract class LockRegistryContract {
         assertThat(registryA.obtain(key()).key()).startsWith("contract-");
     }
 
-    // --- Edges of a hold's life ------------------------------------------------------------
+    // --- 3, 4 and 8. Edges of a hold's life: closing, interrupts, loss -------------------
 
     @Test
     void closingTheRegistryEndsItsWaitersAndLeavesNothingHeld() throws Exception {
@@ -916,7 +916,7 @@ public abstract class LockRegistryContract {
         }
     }
 
-    // --- Extending a fixed lease and minimum holds -----------------------------------------
+    // --- 4. Leases: extending a fixed lease, minimum holds -------------------------------
 
     @Test
     void extendKeepsAFixedLeasePastItsFirstEnd() throws Exception {
@@ -1006,7 +1006,7 @@ public abstract class LockRegistryContract {
         next.get().close();
     }
 
-    // --- Asynchronous acquisition: holds owned by their handle -----------------------------
+    // --- 12. Asynchronous holds: owned by their handle -----------------------------------
 
     @Test
     void asyncHoldsNeverOverlapWithThreadOwnedOrOtherAsyncHolds() throws Exception {
@@ -1136,7 +1136,7 @@ public abstract class LockRegistryContract {
         second.close();
     }
 
-    // --- Who holds a key, and evicting a holder ---------------------------------------------
+    // --- 11. Operations: who holds a key, evicting a holder ------------------------------
 
     @Test
     void holderOfNamesTheHolderInAnotherRegistry() throws Exception {

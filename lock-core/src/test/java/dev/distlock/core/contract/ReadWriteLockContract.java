@@ -118,7 +118,7 @@ public abstract class ReadWriteLockContract {
         return lock.tryAcquire(Duration.ZERO);
     }
 
-    // --- Sharing and exclusion -----------------------------------------------------------
+    // --- Sharing and exclusion (contract 1) ----------------------------------------------
 
     @Test
     void readersOfOneAndOfTwoRegistriesHoldTheKeyAtOnce() throws Exception {
@@ -358,7 +358,7 @@ public abstract class ReadWriteLockContract {
                 .isLessThan(timingSlack().multipliedBy(2));
     }
 
-    // --- Crashed holders -----------------------------------------------------------------
+    // --- Crashed holders (contract 4) ----------------------------------------------------
 
     @Test
     void readerWhoseLeaseRanOutDoesNotBlockWriters() throws Exception {
@@ -398,7 +398,7 @@ public abstract class ReadWriteLockContract {
         granted.get().close();
     }
 
-    // --- Reentrancy, downgrade, upgrade --------------------------------------------------
+    // --- Reentrancy (contract 2), downgrade, upgrade -------------------------------------
 
     @Test
     void eachSideIsReentrant() throws Exception {
@@ -503,7 +503,7 @@ public abstract class ReadWriteLockContract {
         assertThatThrownBy(() -> lock.readLock().unlock()).isInstanceOf(IllegalMonitorStateException.class);
     }
 
-    // --- Fencing tokens ------------------------------------------------------------------
+    // --- Fencing tokens (contract 5) -----------------------------------------------------
 
     @Test
     void writeTokensExceedEveryEarlierTokenAndReadTokensNameTheLatestWrite() throws Exception {
@@ -556,7 +556,7 @@ public abstract class ReadWriteLockContract {
         }
     }
 
-    // --- Waits ---------------------------------------------------------------------------
+    // --- Waits (contract 6 and 8) --------------------------------------------------------
 
     @Test
     void waitsEndWithinTheirWaitTime() throws Exception {
@@ -646,7 +646,7 @@ public abstract class ReadWriteLockContract {
         }
     }
 
-    // --- Bad input -----------------------------------------------------------------------
+    // --- Bad input (contract 10) ---------------------------------------------------------
 
     @Test
     void badKeysAndDurationsAreRejected() {
@@ -681,7 +681,7 @@ public abstract class ReadWriteLockContract {
         assertThatThrownBy(() -> lock.readLock().newCondition()).isInstanceOf(UnsupportedOperationException.class);
     }
 
-    // --- Operations ----------------------------------------------------------------------
+    // --- Operations (contract 11) --------------------------------------------------------
 
     @Test
     void readAndWriteHoldsAreListedAndObservedWithTheirSide() throws Exception {

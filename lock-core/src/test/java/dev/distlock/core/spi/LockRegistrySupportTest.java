@@ -74,13 +74,21 @@ class LockRegistrySupportTest {
     @Test
     void failingRenewalsInvalidateTheHoldOnceTheLeaseRunsOut() throws Exception {
         FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
-        TestRegistry registry = new TestRegistry(backend, Duration.ofMillis(300));
+        // Long enough that a stalled machine still renews (and retries) before the lease ends.
+        Duration lease = Duration.ofMillis(1_500);
+        TestRegistry registry = new TestRegistry(backend, lease);
+        long requestedBefore = System.nanoTime();
         LockHandle handle = registry.obtain("k").acquire();
         backend.failRenewals.set(true);
-        Thread.sleep(150);
-        assertThat(handle.isValid()).as("still inside the lease").isTrue();
-        Thread.sleep(400);
-        assertThat(handle.isValid()).isFalse();
+        // Measured, not slept: a loaded machine may oversleep past the lease.
+        long seenInvalid = awaitInvalid(handle, Duration.ofSeconds(10));
+        assertThat(Duration.ofNanos(seenInvalid - requestedBefore))
+                .as("valid until the lease ran out")
+                .isGreaterThanOrEqualTo(lease.minusMillis(1));
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (backend.renewCalls.get() < 2 && System.nanoTime() - deadline < 0) {
+            Thread.sleep(10);
+        }
         assertThat(backend.renewCalls.get()).as("renewal was retried").isGreaterThan(1);
         handle.close();
         registry.close();
@@ -96,7 +104,13 @@ class LockRegistrySupportTest {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
-            Thread.sleep(800);
+            // Well before the hanging renewal gives up (3 s), however slow the machine.
+            long deadline = System.nanoTime() + Duration.ofMillis(2_500).toNanos();
+            while ((handle.isValid()
+                            || !captured.toString(StandardCharsets.UTF_8).contains("lost its lease"))
+                    && System.nanoTime() - deadline < 0) {
+                Thread.sleep(10);
+            }
         } finally {
             System.setErr(stderr);
         }
@@ -124,13 +138,20 @@ class LockRegistrySupportTest {
     @Test
     void sessionBackendConfirmsItsLeasesAndEndsFixedLeasesByRelease() throws Exception {
         FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SESSION);
-        backend.sessionLease = Duration.ofMillis(300);
+        // A session long enough that a loaded machine's stall does not end it between confirmations.
+        backend.sessionLease = Duration.ofMillis(1_500);
         TestRegistry registry = new TestRegistry(backend, Duration.ofMillis(150));
+        long start = System.nanoTime();
         LockHandle renewed = registry.obtain("session").acquire();
         LockHandle fixed = registry.obtain("fixed")
                 .tryAcquire(Duration.ZERO, Duration.ofMillis(200))
                 .orElseThrow();
-        Thread.sleep(700);
+        long twoSessions = backend.sessionLease.multipliedBy(2).toNanos();
+        long deadline = start + Duration.ofSeconds(20).toNanos();
+        while ((System.nanoTime() - start < twoSessions || backend.held.containsKey("fixed"))
+                && System.nanoTime() - deadline < 0) {
+            Thread.sleep(10);
+        }
         assertThat(backend.renewCalls.get())
                 .as("confirmed every third of the session")
                 .isGreaterThanOrEqualTo(3);
@@ -185,7 +206,9 @@ class LockRegistrySupportTest {
     @Test
     void slowRenewalsOfManyHoldsDoNotStarveEachOther() throws Exception {
         FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
-        Duration lease = Duration.ofMillis(1_000);
+        // Renewed one after another, 200 renewals of a quarter lease each would take 50 leases;
+        // the lease is long enough that a stalled machine does not end one of them either way.
+        Duration lease = Duration.ofMillis(2_000);
         TestRegistry registry = new TestRegistry(backend, lease);
         backend.renewDelayMillis.set(lease.toMillis() / 4);
         List<LockHandle> handles = new ArrayList<>();
@@ -539,5 +562,17 @@ class LockRegistrySupportTest {
         public void close() {
             closed.set(true);
         }
+    }
+
+    /** Waits until {@code handle} turns invalid, at most {@code bound}; returns when it was first seen invalid. */
+    private static long awaitInvalid(LockHandle handle, Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (handle.isValid()) {
+            assertThat(System.nanoTime() - deadline)
+                    .as("still valid after %s", bound)
+                    .isNegative();
+            Thread.sleep(5);
+        }
+        return System.nanoTime();
     }
 }

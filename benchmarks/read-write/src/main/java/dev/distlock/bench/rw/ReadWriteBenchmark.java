@@ -1,4 +1,4 @@
-package dev.distlock.core.rw;
+package dev.distlock.bench.rw;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockRegistry;
