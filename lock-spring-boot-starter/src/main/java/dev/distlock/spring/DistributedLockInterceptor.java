@@ -1,6 +1,7 @@
 package dev.distlock.spring;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockNotAcquiredException;
@@ -8,6 +9,7 @@ import dev.distlock.core.LockRegistry;
 import dev.distlock.core.LockedTask;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.spring.DistributedLock.OnFailure;
+import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +21,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.Schedules;
 
 /**
  * Runs a {@link DistributedLock} method under its lock. Registries and defaults are looked up on
@@ -31,6 +36,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     private final LockedMethods methods;
     private final BeanFactory beanFactory;
     private final Map<String, LockRegistry> registries = new ConcurrentHashMap<>();
+    private final Map<Method, Boolean> scheduledMethods = new ConcurrentHashMap<>();
 
     DistributedLockInterceptor(LockedMethods methods, BeanFactory beanFactory) {
         this.methods = methods;
@@ -57,10 +63,23 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             case FLUX:
                 return ReactiveLockedCalls.flux(lock, locked, invocation, notAcquired);
             default:
-                return runLocked(lock, locked, invocation, notAcquired);
+                try {
+                    return runLocked(lock, locked, invocation, notAcquired);
+                } catch (LockBackendOutage outage) {
+                    if (!scheduled(locked)) {
+                        throw outage.getCause();
+                    }
+                    // The scheduler would log each run's failure with its whole stack trace.
+                    log.warn(
+                            "Skipped this run of scheduled {}: {}",
+                            LockedMethod.describe(locked.method()),
+                            outage.getCause().getMessage());
+                    return locked.skipValue();
+                }
         }
     }
 
+    /** @throws LockBackendOutage when the backend failed to grant or to release the lock */
     private static Object runLocked(
             FencedLock lock, LockedMethod locked, MethodInvocation invocation, Supplier<RuntimeException> notAcquired)
             throws Throwable {
@@ -75,6 +94,11 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         });
         try {
             return lock.executeLocked(locked.waitTime(), locked.leaseTime(), acquisition);
+        } catch (LockBackendException e) {
+            if (acquisition.ran && !acquisition.finished) {
+                throw e; // the method's own
+            }
+            throw new LockBackendOutage(e);
         } catch (LockNotAcquiredException e) {
             if (acquisition.ran || e.getCause() instanceof InterruptedException) {
                 throw e; // the method's own exception, or an interrupted wait
@@ -144,11 +168,36 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             this.task = task;
         }
 
+        private boolean finished;
+
         @Override
         public Object run(LockHandle handle) throws Throwable {
             ran = true;
-            return task.run(handle);
+            Object result = task.run(handle);
+            finished = true;
+            return result;
         }
+    }
+
+    /** The lock's backend failed (not the method): carried to where it is known whether a scheduler called. */
+    private static final class LockBackendOutage extends Exception {
+
+        LockBackendOutage(LockBackendException cause) {
+            super(null, cause, false, false);
+        }
+
+        @Override
+        public synchronized LockBackendException getCause() {
+            return (LockBackendException) super.getCause();
+        }
+    }
+
+    /** True for a method a Spring scheduler runs, where nobody but the log hears of a failure. */
+    private boolean scheduled(LockedMethod locked) {
+        return scheduledMethods.computeIfAbsent(
+                locked.method(),
+                method -> AnnotatedElementUtils.hasAnnotation(method, Scheduled.class)
+                        || AnnotatedElementUtils.hasAnnotation(method, Schedules.class));
     }
 
     private LockRegistry registry(LockedMethod locked) {
