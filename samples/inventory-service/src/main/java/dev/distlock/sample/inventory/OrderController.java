@@ -1,6 +1,5 @@
 package dev.distlock.sample.inventory;
 
-import dev.distlock.core.LockNotAcquiredException;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -63,7 +62,8 @@ class OrderController {
         return error(HttpStatus.BAD_REQUEST, e);
     }
 
-    @ExceptionHandler({LockNotAcquiredException.class, StaleTokenException.class})
+    // A lock not acquired in time is left to the starter: 423 Locked with a problem detail.
+    @ExceptionHandler(StaleTokenException.class)
     ResponseEntity<Map<String, String>> busy(RuntimeException e) {
         return error(HttpStatus.SERVICE_UNAVAILABLE, e);
     }
