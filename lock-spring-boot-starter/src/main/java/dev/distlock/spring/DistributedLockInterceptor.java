@@ -63,24 +63,11 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             case FLUX:
                 return ReactiveLockedCalls.flux(lock, locked, invocation, notAcquired);
             default:
-                try {
-                    return runLocked(lock, locked, invocation, notAcquired);
-                } catch (LockBackendOutage outage) {
-                    if (!scheduled(locked)) {
-                        throw outage.getCause();
-                    }
-                    // The scheduler would log each run's failure with its whole stack trace.
-                    log.warn(
-                            "Skipped this run of scheduled {}: {}",
-                            LockedMethod.describe(locked.method()),
-                            outage.getCause().getMessage());
-                    return locked.skipValue();
-                }
+                return runLocked(lock, locked, invocation, notAcquired);
         }
     }
 
-    /** @throws LockBackendOutage when the backend failed to grant or to release the lock */
-    private static Object runLocked(
+    private Object runLocked(
             FencedLock lock, LockedMethod locked, MethodInvocation invocation, Supplier<RuntimeException> notAcquired)
             throws Throwable {
         Acquisition acquisition = new Acquisition(handle -> {
@@ -95,10 +82,14 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         try {
             return lock.executeLocked(locked.waitTime(), locked.leaseTime(), acquisition);
         } catch (LockBackendException e) {
-            if (acquisition.ran && !acquisition.finished) {
-                throw e; // the method's own
+            boolean methodsOwn = acquisition.ran && !acquisition.finished;
+            if (methodsOwn || !scheduled(locked)) {
+                throw e;
             }
-            throw new LockBackendOutage(e);
+            // The lock's backend failed to grant or release: the scheduler would log each run's
+            // failure with its whole stack trace.
+            log.warn("Skipped this run of scheduled {}: {}", LockedMethod.describe(locked.method()), e.getMessage());
+            return locked.skipValue();
         } catch (LockNotAcquiredException e) {
             if (acquisition.ran || e.getCause() instanceof InterruptedException) {
                 throw e; // the method's own exception, or an interrupted wait
@@ -163,12 +154,11 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
         private final LockedTask<Object, Throwable> task;
         private boolean ran;
+        private boolean finished;
 
         Acquisition(LockedTask<Object, Throwable> task) {
             this.task = task;
         }
-
-        private boolean finished;
 
         @Override
         public Object run(LockHandle handle) throws Throwable {
@@ -176,19 +166,6 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             Object result = task.run(handle);
             finished = true;
             return result;
-        }
-    }
-
-    /** The lock's backend failed (not the method): carried to where it is known whether a scheduler called. */
-    private static final class LockBackendOutage extends Exception {
-
-        LockBackendOutage(LockBackendException cause) {
-            super(null, cause, false, false);
-        }
-
-        @Override
-        public synchronized LockBackendException getCause() {
-            return (LockBackendException) super.getCause();
         }
     }
 
