@@ -127,9 +127,9 @@ class WebOutageIT {
                         System.out.println("Web outage " + outage + ": first 200 " + recoveryMillis
                                 + " ms after redis-server accepted connections again");
                         assertThat(status).isEqualTo(200);
-                        // Lettuce reconnects at most 500 ms apart (RedisClientTuning); the rest is slack for a
-                        // loaded machine.
-                        assertThat(recoveryMillis).isLessThanOrEqualTo(3_000);
+                        // Lettuce reconnects at most 500 ms apart (RedisClientTuning): typically well under a
+                        // second (printed above); the bound is generous for a loaded machine, it is no benchmark.
+                        assertThat(recoveryMillis).isLessThanOrEqualTo(10_000);
                     }
                 });
         assertThat(output).doesNotContain("\tat dev.distlock");
