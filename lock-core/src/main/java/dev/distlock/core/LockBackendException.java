@@ -11,7 +11,10 @@ public class LockBackendException extends LockException {
     private final String key;
 
     public LockBackendException(String backend, String address, String key, String problem, Throwable cause) {
-        super(backend + " backend at " + address + " failed for lock '" + key + "': " + problem, cause);
+        super(
+                backend + " backend at " + address + " failed" + (key == null ? "" : " for lock '" + key + "'") + ": "
+                        + problem,
+                cause);
         this.backend = backend;
         this.address = address;
         this.key = key;

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -283,7 +284,8 @@ final class RedisEndpoint implements AutoCloseable {
     private synchronized CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connect(
             CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> seen) {
         if (closed) {
-            return CompletableFuture.failedFuture(unreachable(null, "the registry is closed", null));
+            return CompletableFuture.failedFuture(
+                    new LockBackendException("redis", address, null, "the registry is closed", null));
         }
         if (connection != seen || (seen != null && !seen.isDone())) {
             return connection; // being made, or made by another caller meanwhile
@@ -309,7 +311,17 @@ final class RedisEndpoint implements AutoCloseable {
                         // spring-data-redis opens its Lettuce connections with a byte-array codec.
                         next.complete((RedisClusterAsyncCommands<byte[], byte[]>) opened.getNativeConnection());
                     } catch (RuntimeException e) {
-                        next.completeExceptionally(unreachable(null, "could not connect: " + e.getMessage(), e));
+                        next.completeExceptionally(
+                                factoryStopped()
+                                        // Redis may well run: the application stopped its client, as at shutdown.
+                                        ? new LockBackendException(
+                                                "redis",
+                                                address,
+                                                null,
+                                                "could not connect: the application stopped its Redis connection factory"
+                                                        + " (as during shutdown): " + e.getMessage(),
+                                                e)
+                                        : unreachable(null, "could not connect: " + e.getMessage(), e));
                     }
                 },
                 "distlock-redis-connect");
@@ -345,6 +357,11 @@ final class RedisEndpoint implements AutoCloseable {
                 throw e;
             }
         }
+    }
+
+    /** True when the connection factory is a lifecycle that the application has stopped. */
+    private boolean factoryStopped() {
+        return factory instanceof SmartLifecycle lifecycle && !lifecycle.isRunning();
     }
 
     LockBackendException unreachable(String key, String problem, Throwable cause) {

@@ -1,6 +1,7 @@
 package dev.distlock.spring;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockNotAcquiredException;
@@ -8,6 +9,7 @@ import dev.distlock.core.LockRegistry;
 import dev.distlock.core.LockedTask;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.spring.DistributedLock.OnFailure;
+import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +21,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.Schedules;
 
 /**
  * Runs a {@link DistributedLock} method under its lock. Registries and defaults are looked up on
@@ -31,6 +36,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     private final LockedMethods methods;
     private final BeanFactory beanFactory;
     private final Map<String, LockRegistry> registries = new ConcurrentHashMap<>();
+    private final Map<Method, Boolean> scheduledMethods = new ConcurrentHashMap<>();
 
     DistributedLockInterceptor(LockedMethods methods, BeanFactory beanFactory) {
         this.methods = methods;
@@ -61,7 +67,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         }
     }
 
-    private static Object runLocked(
+    private Object runLocked(
             FencedLock lock, LockedMethod locked, MethodInvocation invocation, Supplier<RuntimeException> notAcquired)
             throws Throwable {
         Acquisition acquisition = new Acquisition(handle -> {
@@ -75,6 +81,15 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         });
         try {
             return lock.executeLocked(locked.waitTime(), locked.leaseTime(), acquisition);
+        } catch (LockBackendException e) {
+            boolean methodsOwn = acquisition.ran && !acquisition.finished;
+            if (methodsOwn || !scheduled(locked)) {
+                throw e;
+            }
+            // The lock's backend failed to grant or release: the scheduler would log each run's
+            // failure with its whole stack trace.
+            log.warn("Skipped this run of scheduled {}: {}", LockedMethod.describe(locked.method()), e.getMessage());
+            return locked.skipValue();
         } catch (LockNotAcquiredException e) {
             if (acquisition.ran || e.getCause() instanceof InterruptedException) {
                 throw e; // the method's own exception, or an interrupted wait
@@ -139,6 +154,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
         private final LockedTask<Object, Throwable> task;
         private boolean ran;
+        private boolean finished;
 
         Acquisition(LockedTask<Object, Throwable> task) {
             this.task = task;
@@ -147,8 +163,18 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         @Override
         public Object run(LockHandle handle) throws Throwable {
             ran = true;
-            return task.run(handle);
+            Object result = task.run(handle);
+            finished = true;
+            return result;
         }
+    }
+
+    /** True for a method a Spring scheduler runs, where nobody but the log hears of a failure. */
+    private boolean scheduled(LockedMethod locked) {
+        return scheduledMethods.computeIfAbsent(
+                locked.method(),
+                method -> AnnotatedElementUtils.hasAnnotation(method, Scheduled.class)
+                        || AnnotatedElementUtils.hasAnnotation(method, Schedules.class));
     }
 
     private LockRegistry registry(LockedMethod locked) {

@@ -33,6 +33,7 @@ class DistributedLockRuntimeHints implements RuntimeHintsRegistrar {
         RESOURCE_PATTERNS.forEach(pattern -> hints.resources().registerPattern(pattern));
         hints.reflection()
                 .registerType(LockStartupFailureAnalyzer.class, MemberCategory.INVOKE_DECLARED_CONSTRUCTORS)
+                .registerType(EtcdNettyFailureAnalyzer.class, MemberCategory.INVOKE_DECLARED_CONSTRUCTORS)
                 .registerType(DistributedLock.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         for (String customizer : PROXIED_CUSTOMIZERS) {
             if (ClassUtils.isPresent(customizer, classLoader)) {

@@ -31,10 +31,10 @@ class LockNotAcquiredProblemHandler {
     @ExceptionHandler(LockNotAcquiredException.class)
     ResponseEntity<ProblemDetail> lockNotAcquired(LockNotAcquiredException e) {
         log.debug("Answered 423 Locked: {}", e.getMessage());
+        // The key as the application names it (no key prefix), as the actuator's lock lookup takes it.
         String key = e.key();
         Duration retryAfter = MIN_RETRY_AFTER;
         if (e instanceof MethodLockNotAcquiredException method) {
-            key = method.fullKey();
             // The key stayed busy for the whole wait: asking again sooner is likely to fail again.
             if (method.waitTime().compareTo(retryAfter) > 0) {
                 retryAfter = method.waitTime();

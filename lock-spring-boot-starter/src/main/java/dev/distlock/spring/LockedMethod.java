@@ -54,13 +54,35 @@ record LockedMethod(
         }
         MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(null, method, args, parameterNames);
         context.setBeanResolver(beans);
-        Object value = key.getValue(context);
-        if (value == null) {
-            throw new IllegalArgumentException("The @DistributedLock key '" + key.getExpressionString() + "' of "
-                    + describe(method) + " evaluated to null; a lock key needs a value. Check the arguments, or"
-                    + " use the Elvis operator for a default (e.g. \"#id ?: 'none'\").");
+        Object value;
+        try {
+            value = key.getValue(context);
+        } catch (RuntimeException e) {
+            throw new LockKeyException(
+                    describe(method),
+                    key.getExpressionString(),
+                    "failed: " + e + ". Check the expression against the method's arguments.",
+                    e);
         }
-        return name + ":" + value;
+        if (value == null) {
+            throw new LockKeyException(
+                    describe(method),
+                    key.getExpressionString(),
+                    "evaluated to null; a lock key needs a value. Check the arguments, or use the Elvis operator"
+                            + " for a default (e.g. \"#id ?: 'none'\").",
+                    null);
+        }
+        String text = value.toString();
+        if (text.isBlank()) {
+            // Otherwise every call would share the one lock "name:", which nobody asked for.
+            throw new LockKeyException(
+                    describe(method),
+                    key.getExpressionString(),
+                    "evaluated to a blank string; blank lock keys are refused. Validate the argument before the"
+                            + " call, or give the expression a default for blank values.",
+                    null);
+        }
+        return name + ":" + text;
     }
 
     static String describe(Method method) {

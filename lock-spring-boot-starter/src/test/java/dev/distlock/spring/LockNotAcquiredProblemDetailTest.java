@@ -85,9 +85,9 @@ class LockNotAcquiredProblemDetailTest {
                             .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
                             .andExpect(jsonPath("$.status").value(423))
                             .andExpect(jsonPath("$.title").value("Locked"))
-                            .andExpect(jsonPath("$.lockKey").value("orders:stock:SKU-1"))
+                            .andExpect(jsonPath("$.lockKey").value("stock:SKU-1"))
                             .andExpect(jsonPath("$.detail")
-                                    .value("The lock 'orders:stock:SKU-1' is held by another operation; retry later."));
+                                    .value("The lock 'stock:SKU-1' is held by another operation; retry later."));
                 }));
         assertThat(output).doesNotContain("ERROR").doesNotContain("LockNotAcquiredException");
     }
@@ -116,7 +116,7 @@ class LockNotAcquiredProblemDetailTest {
                                 .jsonPath("$.title")
                                 .isEqualTo("Locked")
                                 .jsonPath("$.lockKey")
-                                .isEqualTo("orders:stock:SKU-2")));
+                                .isEqualTo("stock:SKU-2")));
         assertThat(output).doesNotContain("ERROR").doesNotContain("LockNotAcquiredException");
     }
 

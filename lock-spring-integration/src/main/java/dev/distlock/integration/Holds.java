@@ -3,7 +3,9 @@ package dev.distlock.integration;
 import dev.distlock.core.LockHandle;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -47,6 +49,23 @@ final class Holds {
             return handles.isEmpty() ? null : handles;
         });
         return popped[0];
+    }
+
+    /**
+     * Removes and returns all the current thread's acquisitions of {@code key} when the latest one's
+     * hold was lost (the earlier ones count under the same owner, so they go with it); none when it
+     * is still valid.
+     */
+    List<Held> dropLost(String key) {
+        List<Held> dropped = new ArrayList<>();
+        held.computeIfPresent(new Owner(key, Thread.currentThread()), (owner, handles) -> {
+            if (handles.peekLast().handle().isValid()) {
+                return handles;
+            }
+            dropped.addAll(handles);
+            return null;
+        });
+        return dropped;
     }
 
     /** Replaces the lease time of the current thread's acquisitions of {@code key}. */

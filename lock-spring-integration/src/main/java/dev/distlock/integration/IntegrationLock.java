@@ -105,10 +105,21 @@ final class IntegrationLock implements DistributedLock {
         }
     }
 
+    /**
+     * A thread whose hold was lost and that fails to get the key again holds nothing afterwards:
+     * Spring Integration's leader initiator takes a failed attempt as the end of its leadership and
+     * never unlocks the lost hold, which would otherwise stay counted and stack under the next one.
+     * When the attempt succeeds, the fresh hold takes the lost one's place (its count goes on), as
+     * the initiator's heartbeat expects of a leader that acquires again and unlocks once.
+     */
     private boolean acquire(Duration waitTime, Duration ttl) throws InterruptedException {
         Optional<LockHandle> handle = ttl == null ? lock.tryAcquire(waitTime) : lock.tryAcquire(waitTime, ttl);
-        handle.ifPresent(h -> holds.push(lock.key(), h, ttl));
-        return handle.isPresent();
+        if (handle.isPresent()) {
+            holds.push(lock.key(), handle.get(), ttl);
+            return true;
+        }
+        holds.dropLost(lock.key()).forEach(lost -> lost.handle().close());
+        return false;
     }
 
     @Override

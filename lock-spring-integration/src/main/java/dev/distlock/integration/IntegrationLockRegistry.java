@@ -16,6 +16,10 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
  * thread, leased (renewed by the watchdog unless a time-to-live is given) and fenced — see
  * {@link #currentToken(String)}.
  *
+ * <p>A thread whose hold was lost (force-released, lease ran out) and that then fails to acquire
+ * the key holds nothing of it any more, so {@code LockRegistryLeaderInitiator}, which never unlocks
+ * after a failed attempt, can lead again later and hand leadership on when it yields or stops.
+ *
  * <p>{@link #renewLock(Object, Duration)} extends a fixed lease; a lease the watchdog renews needs
  * no renewal, so renewing one only checks that it is still held. {@link
  * #expireUnusedOlderThan(long)} has nothing to do: distlock keeps no state for idle keys.
@@ -31,7 +35,9 @@ public final class IntegrationLockRegistry
     }
 
     /**
-     * The lock of {@code lockKey}, which must be a {@link String}.
+     * The lock of {@code lockKey}, which must be a {@link String}. Each call returns a new lock
+     * object (so compare locks by key, not by identity); all objects of one key share the calling
+     * thread's holds, so any of them unlocks what another locked.
      *
      * @throws IllegalArgumentException for another key type, or a key the backend cannot take
      */

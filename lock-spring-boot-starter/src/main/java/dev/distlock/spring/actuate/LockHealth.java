@@ -1,5 +1,6 @@
 package dev.distlock.spring.actuate;
 
+import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockRegistry;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -36,6 +37,10 @@ final class LockHealth {
             details.put("leaseLosses", statistics.leaseLosses(registry));
             try {
                 registry.verify(timeout);
+            } catch (LockBackendException e) {
+                up = false;
+                details.put("address", e.address());
+                details.put("error", e.getMessage());
             } catch (RuntimeException e) {
                 up = false;
                 details.put("error", e.getMessage());

@@ -5,6 +5,7 @@ import dev.distlock.core.LockRegistry;
 import dev.distlock.core.leader.CampaignOptions;
 import dev.distlock.core.leader.Leadership;
 import dev.distlock.core.leader.LeadershipListener;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
@@ -16,11 +17,15 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * This application's campaigns for leadership, one {@link Leadership} per name on the application's
- * {@link LockRegistry}. Campaigns run from the context's start until its stop (stopped first on
+ * {@link LockRegistry}, for the names of {@code distributed-lock.leadership.names} and of the
+ * {@link LeaderOnly} methods. Campaigns run from the context's start until its stop (stopped first on
  * shutdown, so a leader resigns before the registry closes); grants and revocations are published as
  * {@link LeadershipGrantedEvent} and {@link LeadershipRevokedEvent}.
  */
 public final class LeaderElection implements SmartLifecycle {
+
+    /** The longest start-up waits for free names to be granted. */
+    private static final Duration START_WAIT = Duration.ofSeconds(2);
 
     private final LockRegistry registry;
     private final CampaignOptions options;
@@ -91,6 +96,38 @@ public final class LeaderElection implements SmartLifecycle {
     public synchronized void start() {
         running = true;
         names.forEach(this::begin);
+        awaitFreeNames();
+    }
+
+    /**
+     * Waits (at most {@link #START_WAIT} in all) until the campaigns for names nobody holds are
+     * granted, so that work scheduled right after start-up already leads. A name held elsewhere, or
+     * a backend that cannot tell, is not waited for.
+     */
+    private void awaitFreeNames() {
+        long deadline = System.nanoTime() + START_WAIT.toNanos();
+        for (String name : names) {
+            Leadership leadership = campaigns.get(name);
+            if (leadership == null || !free(name)) {
+                continue;
+            }
+            while (!leadership.isLeader() && System.nanoTime() - deadline < 0) {
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private boolean free(String name) {
+        try {
+            return registry.holderOf(name).isEmpty();
+        } catch (RuntimeException e) { // unsupported or unreachable: the campaign goes on without waiting
+            return false;
+        }
     }
 
     @Override

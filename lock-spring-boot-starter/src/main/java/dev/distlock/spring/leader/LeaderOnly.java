@@ -9,8 +9,9 @@ import java.lang.annotation.Target;
 /**
  * Runs the annotated method of a Spring bean only while this instance leads the name; elsewhere
  * the call returns at once with null (an empty {@code Optional} for an {@code Optional} method).
- * Made for {@code @Scheduled} methods that one instance of a cluster should run. The first call
- * starts the campaign when the name is not in {@code distributed-lock.leadership.names}.
+ * Made for {@code @Scheduled} methods that one instance of a cluster should run. The name is
+ * campaigned for from start-up (start-up waits briefly for a name nobody holds, so the first
+ * scheduled run already leads); for a bean created later, from its creation.
  *
  * <p>Leadership can end while the method runs; work that writes to a shared resource should pass
  * {@link LeaderElection#epoch(String)} with its writes so a deposed leader is refused.

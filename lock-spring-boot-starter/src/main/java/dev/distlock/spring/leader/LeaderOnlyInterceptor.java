@@ -39,7 +39,15 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
 
     private String name(Method method, Class<?> targetClass) {
         Method specific = targetClass == null ? method : AopUtils.getMostSpecificMethod(method, targetClass);
-        LeaderOnly leaderOnly = AnnotatedElementUtils.findMergedAnnotation(specific, LeaderOnly.class);
+        return nameOf(specific, environment);
+    }
+
+    /** The name {@code method}'s {@link LeaderOnly} leads, placeholders resolved; null when not annotated. */
+    static String nameOf(Method method, Environment environment) {
+        LeaderOnly leaderOnly = AnnotatedElementUtils.findMergedAnnotation(method, LeaderOnly.class);
+        if (leaderOnly == null) {
+            return null;
+        }
         String name = environment.resolveRequiredPlaceholders(leaderOnly.value());
         if (name.isBlank()) {
             throw new IllegalArgumentException("@LeaderOnly on " + method + " names no leadership; give it a name");

@@ -52,4 +52,11 @@ public final class LeadershipAutoConfiguration {
         advisor.setOrder(ASPECT_ORDER);
         return advisor;
     }
+
+    /** Campaigns for every {@link LeaderOnly} name from start-up instead of from its first call. */
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static LeaderOnlyCampaigns leaderOnlyCampaigns(ObjectProvider<LeaderElection> election, Environment environment) {
+        return new LeaderOnlyCampaigns(election, environment);
+    }
 }

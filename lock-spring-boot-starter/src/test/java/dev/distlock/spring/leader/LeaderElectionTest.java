@@ -2,6 +2,7 @@ package dev.distlock.spring.leader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.MemoryLockRegistry;
 import dev.distlock.core.MemoryLockStore;
@@ -110,12 +111,22 @@ class LeaderElectionTest {
                 assertThat(app.getBean(Jobs.class).runs()).isEqualTo(app == leader ? 1 : 0);
             }
             assertThat(leader.getBean(Events.class).received)
+                    .filteredOn(event -> ((LeadershipEvent) event).name().equals("jobs"))
                     .singleElement()
                     .isInstanceOfSatisfying(LeadershipGrantedEvent.class, granted -> {
                         assertThat(granted.name()).isEqualTo("jobs");
                         assertThat(election(leader).epoch("jobs")).contains(granted.epoch());
                     });
         })));
+    }
+
+    @Test
+    void theFirstCallOfALeaderOnlyMethodRunsWhenItsNameIsFree() {
+        // Not in distributed-lock.leadership.names: known only from the annotation.
+        runner.withPropertyValues("test.report-leadership=first-call")
+                .run(app -> assertThat(app.getBean(Jobs.class).report())
+                        .as("the first call right after start-up")
+                        .contains("report"));
     }
 
     @Test
@@ -131,6 +142,7 @@ class LeaderElectionTest {
             await(() -> election(other).isLeader("jobs"));
             assertThat(election(leader).isLeader("jobs")).isFalse();
             assertThat(leader.getBean(Events.class).received)
+                    .filteredOn(event -> ((LeadershipEvent) event).name().equals("jobs"))
                     .extracting(event -> event.getClass().getSimpleName())
                     .startsWith("LeadershipGrantedEvent", "LeadershipRevokedEvent");
             assertThat(other.getBean(Jobs.class).tick()).isTrue();
@@ -138,20 +150,22 @@ class LeaderElectionTest {
     }
 
     @Test
-    void leaderOnlyMethodCampaignsFromItsFirstCallAndReturnsEmptyUntilItLeads() {
-        runner.withPropertyValues("test.report-leadership=reports-" + System.nanoTime())
-                .run(app -> {
-                    Jobs jobs = app.getBean(Jobs.class);
-                    String name = app.getEnvironment().getProperty("test.report-leadership");
-                    assertThat(election(app).isLeader(name))
-                            .as("not campaigning before the first call")
-                            .isFalse();
-                    // The first call starts the campaign; it returns empty unless leadership came at once.
-                    jobs.report();
+    void leaderOnlyMethodReturnsEmptyWhileItsNameIsHeldElsewhereAndRunsOnceItLeads() throws Exception {
+        String name = "reports-" + System.nanoTime();
+        try (MemoryLockRegistry elsewhere =
+                MemoryLockRegistry.builder().store(STORE).build()) {
+            LockHandle held =
+                    elsewhere.obtain(name).tryAcquire(Duration.ofSeconds(5)).orElseThrow();
+            runner.withPropertyValues("test.report-leadership=" + name).run(app -> {
+                Jobs jobs = app.getBean(Jobs.class);
+                assertThat(jobs.report()).as("while held elsewhere").isEmpty();
 
-                    await(() -> election(app).isLeader(name));
-                    assertThat(jobs.report()).contains("report");
-                });
+                held.close();
+
+                await(() -> election(app).isLeader(name));
+                assertThat(jobs.report()).contains("report");
+            });
+        }
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.distlock.sample.inventory;
 
-import dev.distlock.core.LockNotAcquiredException;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -63,10 +62,8 @@ class OrderController {
         return error(HttpStatus.BAD_REQUEST, e);
     }
 
-    @ExceptionHandler(LockNotAcquiredException.class)
-    ResponseEntity<Map<String, String>> busy(RuntimeException e) {
-        return error(HttpStatus.SERVICE_UNAVAILABLE, e);
-    }
+    // Left to the starter: 423 Locked when the lock was not acquired in time, 409 for a stale fencing
+    // token, 503 while the lock backend is unreachable, each a problem detail.
 
     private static ResponseEntity<Map<String, String>> error(HttpStatus status, RuntimeException e) {
         return ResponseEntity.status(status).body(Map.of("error", String.valueOf(e.getMessage())));

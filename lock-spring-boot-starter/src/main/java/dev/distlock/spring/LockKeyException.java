@@ -1,0 +1,28 @@
+package dev.distlock.spring;
+
+/**
+ * The key expression of a {@link DistributedLock} method failed at run time or gave a blank key
+ * (blank keys are refused, {@code docs/contract.md} rule 10). The message names the method, the
+ * expression and the cause; a web request gets a {@code 500} problem detail naming the method only.
+ */
+public class LockKeyException extends IllegalArgumentException {
+
+    private final String methodName;
+    private final String expression;
+
+    LockKeyException(String methodName, String expression, String problem, Throwable cause) {
+        super("The @DistributedLock key '" + expression + "' of " + methodName + " " + problem, cause);
+        this.methodName = methodName;
+        this.expression = expression;
+    }
+
+    /** The method, as {@code Class.method()}. */
+    public String methodName() {
+        return methodName;
+    }
+
+    /** The key expression as written in the annotation. */
+    public String expression() {
+        return expression;
+    }
+}
