@@ -315,8 +315,7 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
         keeper.close();
         releases.close();
         if (lingering.isEmpty() && !releases.busy()) {
-            backend.close();
-            closedFully.countDown();
+            closeBackend();
             return;
         }
         Thread closing = new Thread(() -> closeLater(lingering), "distlock-" + backend.name() + "-closing");
@@ -336,8 +335,15 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
             hold.end(Hold.Ending.MINIMUM_HOLD_OVER);
         }
         releases.awaitBackground(LAST_RELEASES_BOUND);
-        backend.close();
-        closedFully.countDown();
+        closeBackend();
+    }
+
+    private void closeBackend() {
+        try {
+            backend.close();
+        } finally {
+            closedFully.countDown();
+        }
     }
 
     /**
