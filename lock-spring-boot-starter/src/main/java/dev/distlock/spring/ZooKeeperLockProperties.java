@@ -14,6 +14,13 @@ public class ZooKeeperLockProperties {
     /** ZooKeeper session timeout; a crashed owner's locks free themselves after it. */
     private Duration sessionTimeout = Duration.ofSeconds(30);
 
+    /**
+     * At shutdown, how long the context's close waits, at most, for holds released before their
+     * minimum (holdAtLeast) to end before it closes the Curator client built from these properties;
+     * closing it ends the session, which frees them. Holds that outlast it keep the client open.
+     */
+    private Duration shutdownLingerLimit = Duration.ofSeconds(10);
+
     public String getConnectString() {
         return connectString;
     }
@@ -36,5 +43,13 @@ public class ZooKeeperLockProperties {
 
     public void setSessionTimeout(Duration sessionTimeout) {
         this.sessionTimeout = sessionTimeout;
+    }
+
+    public Duration getShutdownLingerLimit() {
+        return shutdownLingerLimit;
+    }
+
+    public void setShutdownLingerLimit(Duration shutdownLingerLimit) {
+        this.shutdownLingerLimit = shutdownLingerLimit;
     }
 }

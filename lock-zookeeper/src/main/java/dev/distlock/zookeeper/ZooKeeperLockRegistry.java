@@ -11,7 +11,9 @@ import org.apache.curator.framework.imps.CuratorFrameworkState;
 /**
  * Distributed locks on ZooKeeper, over the application's {@link CuratorFramework} (its
  * connection string, namespace, ACL provider and authentication are used as they are; the
- * registry never closes it).
+ * registry never closes it). Closing the client ends the session and frees every node of it, holds
+ * that linger for their minimum after {@link #close()} included: close it after {@link
+ * #awaitClosed(java.time.Duration)}.
  *
  * <p>A hold is an ephemeral-sequential node, so it lasts as long as the client's session:
  * there is no lease to renew, and a crashed owner's lock frees itself after the session

@@ -15,6 +15,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -51,6 +53,8 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
     private final AsyncAcquisitions async;
     private final HolderDescription holderDescription;
     private volatile boolean closed;
+    /** Opens when {@link #close()} has ended every hold, lingering ones included, and closed the backend. */
+    private final CountDownLatch closedFully = new CountDownLatch(1);
 
     public LockEngine(LockBackend<L> backend, RegistryOptions options) {
         this(backend, options, 1, newRegistryId());
@@ -311,7 +315,7 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
         keeper.close();
         releases.close();
         if (lingering.isEmpty() && !releases.busy()) {
-            backend.close();
+            closeBackend();
             return;
         }
         Thread closing = new Thread(() -> closeLater(lingering), "distlock-" + backend.name() + "-closing");
@@ -331,7 +335,23 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
             hold.end(Hold.Ending.MINIMUM_HOLD_OVER);
         }
         releases.awaitBackground(LAST_RELEASES_BOUND);
-        backend.close();
+        closeBackend();
+    }
+
+    private void closeBackend() {
+        try {
+            backend.close();
+        } finally {
+            closedFully.countDown();
+        }
+    }
+
+    /**
+     * Waits at most {@code timeout} for {@link #close()} to end every hold, lingering minimum holds
+     * included, and close the backend; true when it has.
+     */
+    public boolean awaitClosed(Duration timeout) throws InterruptedException {
+        return closedFully.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     String fullKey(String key) {

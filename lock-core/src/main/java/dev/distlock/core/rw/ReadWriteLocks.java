@@ -108,6 +108,23 @@ public final class ReadWriteLocks implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits at most {@code timeout} for {@link #close()} to end both sides' holds, lingering minimum
+     * holds included; true when it has (at once when no engine ever started).
+     */
+    public boolean awaitClosed(Duration timeout) throws InterruptedException {
+        Engines started;
+        synchronized (this) {
+            started = engines;
+        }
+        if (started == null) {
+            return true;
+        }
+        long end = System.nanoTime() + timeout.toNanos();
+        return started.write.awaitClosed(timeout)
+                && started.read.awaitClosed(Duration.ofNanos(Math.max(0, end - System.nanoTime())));
+    }
+
     private synchronized Engines engines() {
         if (closed) {
             throw new IllegalStateException("The " + writeSide.name() + " lock registry is closed");

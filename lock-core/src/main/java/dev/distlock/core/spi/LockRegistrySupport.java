@@ -104,6 +104,19 @@ public class LockRegistrySupport implements LockRegistry {
         engine.close();
     }
 
+    /**
+     * Waits at most {@code timeout}, after {@link #close()}, until the holds that linger for their
+     * minimum have ended and the backend is closed; true when they have.
+     */
+    public boolean awaitClosed(Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        boolean closed = engine.awaitClosed(timeout);
+        if (readWriteLocks != null) {
+            closed &= readWriteLocks.awaitClosed(Duration.ofNanos(Math.max(0, end - System.nanoTime())));
+        }
+        return closed;
+    }
+
     @Override
     public String toString() {
         return getClass().getSimpleName() + "[" + engine.backendName() + " at " + engine.backendAddress() + "]";
