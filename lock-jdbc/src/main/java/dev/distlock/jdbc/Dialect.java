@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransactionRollbackException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.OptionalLong;
@@ -122,6 +123,18 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
     /** Runs a statement of {@link #prepareWaiting} and gives its rows. */
     ResultSet queryWaiting(PreparedStatement statement) throws SQLException {
         return statement.executeQuery();
+    }
+
+    /**
+     * Runs the DDL of {@code table} ({@code CREATE TABLE IF NOT EXISTS}) inside the caller's
+     * transaction; a database that can serialise it with other instances creating the same table
+     * does so here.
+     */
+    void createTable(Connection connection, String table, String ddl, CallTimeout timeout) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(timeout.querySeconds());
+            statement.execute(ddl);
+        }
     }
 
     /** How waiters learn that a key was released: by polling, unless the database can tell them. */

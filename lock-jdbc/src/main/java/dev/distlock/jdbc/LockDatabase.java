@@ -248,7 +248,8 @@ final class LockDatabase {
         }
     }
 
-    private LockBackendException failure(String key, SQLException e) {
+    /** The failure of a call as the caller sees it: naming the key, the table and the database. */
+    LockBackendException failure(String key, SQLException e) {
         String message =
                 e.getMessage() == null ? e.getClass().getName() : e.getMessage().strip();
         if (dialect.gaveUpWaiting(e)) {

@@ -1,11 +1,13 @@
 package dev.distlock.jdbc;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.Locale;
 import java.util.OptionalLong;
 import javax.sql.DataSource;
 
@@ -112,7 +114,7 @@ final class PostgresDialect extends Dialect {
 
     /** The notification channel of a table: at most 63 bytes, PostgreSQL's identifier length. */
     static String channel(TableName table) {
-        String channel = "distlock." + table.value().toLowerCase(java.util.Locale.ROOT);
+        String channel = "distlock." + table.value().toLowerCase(Locale.ROOT);
         return channel.length() <= 63 ? channel : channel.substring(0, 63);
     }
 
@@ -133,6 +135,33 @@ final class PostgresDialect extends Dialect {
                 return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
             }
         }
+    }
+
+    /**
+     * {@code CREATE TABLE IF NOT EXISTS} is not safe against a concurrent creator on PostgreSQL (the
+     * loser fails on the catalog's unique index), so creators of one table take turns: a
+     * transaction-level advisory lock on the table's name, held until the DDL commits, the wait for
+     * it bounded by {@code lock_timeout}.
+     */
+    @Override
+    void createTable(Connection connection, String table, String ddl, CallTimeout timeout) throws SQLException {
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT set_config('lock_timeout', ?, true), pg_advisory_xact_lock(?)")) {
+            statement.setString(1, timeout.serverWaitMillis() + "ms");
+            statement.setLong(2, creationLock(table));
+            statement.execute();
+        }
+        super.createTable(connection, table, ddl, timeout);
+    }
+
+    /** The advisory lock id of creating {@code table}: the same in every JVM, apart from other tables'. */
+    static long creationLock(String table) {
+        byte[] name = ("distlock.create." + table.toLowerCase(Locale.ROOT)).getBytes(StandardCharsets.UTF_8);
+        long hash = 0xcbf29ce484222325L; // FNV-1a, 64 bits
+        for (byte b : name) {
+            hash = (hash ^ (b & 0xff)) * 0x100000001b3L;
+        }
+        return hash;
     }
 
     /** Bounded by {@code lock_timeout} for the rest of the transaction, set in the same round trip. */
