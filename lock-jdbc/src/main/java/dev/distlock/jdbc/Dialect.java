@@ -137,8 +137,13 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
         }
     }
 
-    /** How waiters learn that a key was released: by polling, unless the database can tell them. */
-    ReleaseSignals releaseSignals(DataSource dataSource, String address) {
+    /**
+     * How waiters learn that a key was released: by polling, unless the database can tell them.
+     *
+     * @param listenerConnections opens a connection that may stay open for the registry's life (not the
+     *     application's pool), or null when there is none
+     */
+    ReleaseSignals releaseSignals(DataSource listenerConnections, String address) {
         return ReleaseSignals.polling();
     }
 

@@ -10,6 +10,8 @@ import java.time.OffsetDateTime;
 import java.util.Locale;
 import java.util.OptionalLong;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * PostgreSQL: one upsert takes a free, expired or missing row and returns its fence. {@code
@@ -74,6 +76,8 @@ final class PostgresDialect extends Dialect {
                 SELECT lock_key FROM ${table}
                  WHERE (owner IS NULL OR expires_at <= clock_timestamp()) AND fence < ${now_us}
                  LIMIT ? FOR UPDATE SKIP LOCKED)""";
+
+    private static final Logger log = LoggerFactory.getLogger(PostgresDialect.class);
 
     private final String take;
     private final String channel;
@@ -179,9 +183,17 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    ReleaseSignals releaseSignals(DataSource dataSource, String address) {
+    ReleaseSignals releaseSignals(DataSource listenerConnections, String address) {
+        if (listenerConnections == null) {
+            log.info(
+                    "Waiters for locks in {} poll (a release is seen within about 25 ms): the DataSource does not"
+                            + " say its URL, so no connection of its own can listen for releases; give the registry"
+                            + " one with JdbcLockRegistry.builder(..).notificationDataSource(..)",
+                    address);
+            return ReleaseSignals.polling();
+        }
         return PostgresNotifications.available()
-                ? new PostgresNotifications(dataSource, channel, address)
+                ? new PostgresNotifications(listenerConnections, channel, address)
                 : ReleaseSignals.polling();
     }
 

@@ -30,8 +30,9 @@
  * same way: each poll's transaction has the query and network timeouts of the time left, and the
  * wait for the key's anchor row is ended by the database (PostgreSQL's {@code lock_timeout},
  * MariaDB's {@code max_statement_time}). Renewals and releases are
- * bounded by a third of the lease. Not bounded by the wait time: waiting for a pooled connection,
- * which only the pool's own timeout ends (keep HikariCP's {@code connectionTimeout} no longer than
- * the wait times used).
+ * bounded by a third of the lease. Waiting for a pooled connection is bounded by the call's time
+ * left too (at least 100 ms), whatever the pool's own timeout: {@code ConnectionSource} borrows on
+ * a helper thread. The registry keeps none of the pool's connections: PostgreSQL's listener opens
+ * its own ({@code DirectConnections}).
  */
 package dev.distlock.jdbc;
