@@ -17,7 +17,7 @@ import javax.sql.DataSource;
  * and what differs in running them. Every time in the statements is the database's own clock;
  * the client binds only a lease length. Parameters, the same in every dialect: take (key, owner,
  * holder, lease µs); renew (lease µs, key, owner); deleteLive, clearLive, clearOwn (key, owner);
- * forceDelete, forceClear, holder (key); sweep (rows).
+ * forceDelete, forceClear, holder (key); sweep (rows); mine (key, owner).
  *
  * <p>Fencing tokens: a taken row's fence becomes max(fence + 1, the database clock in
  * microseconds since 1970), and a fresh row's the clock. Rows go away on release (and by {@link
@@ -32,6 +32,8 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
 
     private static final String PROBE = "SELECT lock_key, owner, holder, expires_at, fence FROM ${table} WHERE 1 = 0";
 
+    private static final String MINE = "SELECT fence FROM ${table} WHERE lock_key = ? AND owner = ? AND expires_at > ";
+
     final String renew;
     final String deleteLive;
     final String clearLive;
@@ -42,12 +44,14 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
     final String sweep;
     final String now;
     final String probe;
+    final String mine;
     private final String schemaResource;
 
     /**
      * @param nowMicros the database clock in microseconds since 1970, as an SQL expression
      * @param deleteLive deletes a live row of ${whose} once the clock has passed its fence
      * @param clearLive frees a live row of ${whose} that the clock has not passed yet
+     * @param nowTimestamp the database clock as a timestamp comparable with expires_at
      */
     Dialect(
             TableName table,
@@ -58,7 +62,8 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
             String clearLive,
             String holder,
             String sweep,
-            String now) {
+            String now,
+            String nowTimestamp) {
         this.schemaResource = "dev/distlock/jdbc/schema-" + id + ".sql";
         this.renew = sql(renew, table, nowMicros);
         this.deleteLive = sql(deleteLive, table, nowMicros).replace("${whose}", "owner = ?");
@@ -70,6 +75,7 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
         this.sweep = sql(sweep, table, nowMicros);
         this.now = now;
         this.probe = table.into(PROBE);
+        this.mine = table.into(MINE) + nowTimestamp;
     }
 
     /** The dialect of the database a connection's metadata describes. */

@@ -7,6 +7,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.Executor;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
@@ -92,8 +95,7 @@ final class LockDatabase {
 
     private static LockBackendException cannotConnect(
             TableName table, String key, String configuredAddress, Exception e) {
-        return new LockBackendException(
-                JdbcLockBackend.NAME,
+        return new DatabaseUnavailableException(
                 configuredAddress,
                 key,
                 "could not connect to the database of the lock table '" + table + "' (" + causes(e)
@@ -257,7 +259,7 @@ final class LockDatabase {
     /** The failure of a call as the caller sees it: naming the key, the table and the database. */
     LockBackendException failure(String key, SQLException e) {
         if (e instanceof ConnectionSource.NoConnection) {
-            return new LockBackendException(JdbcLockBackend.NAME, address, key, e.getMessage(), e);
+            return new DatabaseUnavailableException(address, key, e.getMessage(), e);
         }
         String message =
                 e.getMessage() == null ? e.getClass().getName() : e.getMessage().strip();
@@ -271,14 +273,30 @@ final class LockDatabase {
                     e);
         }
         DataAccessException translated = translator.translate("lock statement", null, e);
-        return new LockBackendException(
-                JdbcLockBackend.NAME,
-                address,
-                key,
-                "the lock statement on table '" + table + "' failed (SQL state " + e.getSQLState() + ": " + message
-                        + "). Check that the database is reachable and the table matches "
-                        + dialect.schemaResource(),
-                translated != null ? translated : e);
+        String problem = "the lock statement on table '" + table + "' failed (SQL state " + e.getSQLState() + ": "
+                + message + "). Check that the database is reachable and the table matches "
+                + dialect.schemaResource();
+        return unavailable(e)
+                ? new DatabaseUnavailableException(address, key, problem, translated != null ? translated : e)
+                : new LockBackendException(
+                        JdbcLockBackend.NAME, address, key, problem, translated != null ? translated : e);
+    }
+
+    /**
+     * Whether a failure says the database is unavailable for now rather than that the statement
+     * or the table is wrong: a connection failure (SQL state class 08, or the driver's connection
+     * exception types), a server shutting down or starting up, or out of connections.
+     */
+    static boolean unavailable(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        return e instanceof SQLTransientConnectionException
+                || e instanceof SQLNonTransientConnectionException
+                || e instanceof SQLRecoverableException
+                || state.startsWith("08")
+                || state.equals("57P01") // admin_shutdown
+                || state.equals("57P02") // crash_shutdown
+                || state.equals("57P03") // cannot_connect_now: starting up
+                || state.equals("53300"); // too_many_connections
     }
 
     @FunctionalInterface

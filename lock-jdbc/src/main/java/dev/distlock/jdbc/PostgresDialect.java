@@ -100,7 +100,8 @@ final class PostgresDialect extends Dialect {
                 CLEAR_LIVE,
                 HOLDER,
                 SWEEP,
-                "SELECT clock_timestamp()");
+                "SELECT clock_timestamp()",
+                "clock_timestamp()");
         this.take = sql(waiterMarks ? TAKE + MARK_WAITING : TAKE, table, NOW_US);
         this.channel = channel(table);
         this.waiterMarks = waiterMarks;
