@@ -26,7 +26,9 @@
  * seconds (H2 by its {@code LOCK_TIMEOUT}). A database that stops answering is given up by the
  * connection's network timeout, 150 ms after that, so a call ends at most about 250 ms after its
  * wait time. An attempt that failed after sending its statement frees the row it may have taken
- * before it throws (in the background when no wait time is left). Read/write locks are bounded the
+ * before it throws (in the background when no wait time is left); a plain lock's waiter rides out
+ * an unavailable database within its wait instead, looking for the row a lost take may have
+ * written by its owner ({@code JdbcLockBackend#tryAcquire}). Read/write locks are bounded the
  * same way: each poll's transaction has the query and network timeouts of the time left, and the
  * wait for the key's anchor row is ended by the database (PostgreSQL's {@code lock_timeout},
  * MariaDB's {@code max_statement_time}). Renewals and releases are
