@@ -42,7 +42,7 @@ final class ConnectionSource implements AutoCloseable {
 
     /**
      * A connection of the pool, waited for at most {@code timeout}'s {@link
-     * CallTimeout#serverWaitMillis()} (the time left, at least {@link CallTimeout#MIN_SERVER_WAIT}).
+     * CallTimeout#connectionWaitMillis()} (the time left, at least its floor).
      * The calling thread's interrupt flag is left as it was and does not end the wait: a release
      * must complete whatever the flag says.
      *
@@ -50,12 +50,13 @@ final class ConnectionSource implements AutoCloseable {
      * @throws SQLException the pool's own failure
      */
     Connection get(CallTimeout timeout) throws SQLException {
-        long waitNanos = TimeUnit.MILLISECONDS.toNanos(timeout.serverWaitMillis());
+        long waitNanos = TimeUnit.MILLISECONDS.toNanos(timeout.connectionWaitMillis());
         Request request = new Request();
         try {
             helpers.execute(request);
         } catch (RejectedExecutionException e) {
-            throw new SQLTransientConnectionException("the lock registry is closed", "08003", e);
+            // not a connection failure: nothing to ride out
+            throw new SQLException("the lock registry is closed", "55000", e);
         }
         return request.await(waitNanos);
     }

@@ -27,6 +27,9 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
     /** The longest any one lock statement waits; a longer wait polls again. */
     private static final Duration MAX_STATEMENT_WAIT = Duration.ofSeconds(60);
 
+    /** The least wait for a pooled connection of a renewal or a release. */
+    private static final Duration UPKEEP_CONNECTION_FLOOR = Duration.ofSeconds(1);
+
     /** The bound of an operator's call (who holds a key, force-release). */
     private static final Duration OPERATOR_CALL = Duration.ofSeconds(5);
 
@@ -231,8 +234,13 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
         return CallTimeout.until(deadline, min(leaseTime, MAX_STATEMENT_WAIT));
     }
 
+    /**
+     * A renewal or release is nobody's wait: it waits for a pooled connection at least {@link
+     * #UPKEEP_CONNECTION_FLOOR}, so that a short lease on a busy machine does not fail it.
+     */
     static CallTimeout upkeepTimeout(Duration leaseTime) {
-        return CallTimeout.of(min(leaseTime.dividedBy(3), MAX_STATEMENT_WAIT));
+        return CallTimeout.of(min(leaseTime.dividedBy(3), MAX_STATEMENT_WAIT))
+                .withConnectionFloor(UPKEEP_CONNECTION_FLOOR);
     }
 
     private static Duration min(Duration a, Duration b) {

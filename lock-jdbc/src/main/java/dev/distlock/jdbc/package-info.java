@@ -33,7 +33,7 @@
  * wait for the key's anchor row is ended by the database (PostgreSQL's {@code lock_timeout},
  * MariaDB's {@code max_statement_time}). Renewals and releases are
  * bounded by a third of the lease. Waiting for a pooled connection is bounded by the call's time
- * left too (at least 100 ms), whatever the pool's own timeout: {@code ConnectionSource} borrows on
+ * left too (at least 250 ms; renewals and releases 1 s), whatever the pool's own timeout: {@code ConnectionSource} borrows on
  * a helper thread. The registry keeps none of the pool's connections: PostgreSQL's listener opens
  * its own ({@code DirectConnections}).
  */
