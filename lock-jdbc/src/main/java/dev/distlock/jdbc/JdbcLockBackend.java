@@ -110,8 +110,15 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
                     if (!deadline.hasPassed()) {
                         log.debug(
                                 "The database is unavailable for '{}'; trying again within the wait", attempt.key(), e);
-                        TimeUnit.NANOSECONDS.sleep(
-                                Math.min(RIDE_OUT.pauseNanos(++failures), deadline.remainingNanos()));
+                        try {
+                            TimeUnit.NANOSECONDS.sleep(
+                                    Math.min(RIDE_OUT.pauseNanos(++failures), deadline.remainingNanos()));
+                        } catch (InterruptedException interrupted) {
+                            if (unsure) {
+                                ready.upkeep().freeLater(attempt); // the lost take may hold the row
+                            }
+                            throw interrupted;
+                        }
                     }
                     if (deadline.hasPassed()) {
                         if (unsure) {
