@@ -12,10 +12,15 @@ import java.util.concurrent.TimeUnit;
  * altogether is given up by the connection's network timeout, {@link #SLACK} after the server's
  * own bound, when the driver abandons the connection.
  *
+ * <p>Waiting for a pooled connection is bounded apart ({@link #connectionWaitMillis()}): by the
+ * time left, but at least {@code connectionFloor}, so that a busy machine's scheduling delay of a
+ * few hundred milliseconds is not taken for an exhausted pool.
+ *
  * @param deadline when the call should be over
  * @param cap the longest any one statement may take, whatever the deadline
+ * @param connectionFloor the least time the call waits for a pooled connection
  */
-record CallTimeout(Deadline deadline, Duration cap) {
+record CallTimeout(Deadline deadline, Duration cap, Duration connectionFloor) {
 
     /** The shortest wait a database is asked to bound: room for one statement of a zero-wait attempt. */
     static final Duration MIN_SERVER_WAIT = Duration.ofMillis(100);
@@ -23,16 +28,30 @@ record CallTimeout(Deadline deadline, Duration cap) {
     /** Time for the database's answer (or the answer to its own timeout) to arrive before the connection counts as dead. */
     static final Duration SLACK = Duration.ofMillis(150);
 
+    /** The least wait for a pooled connection of a call with a wait time: all of contract 8's slack. */
+    static final Duration CONNECTION_FLOOR = Duration.ofMillis(250);
+
     private static final long MAX_MILLIS = TimeUnit.HOURS.toMillis(1);
 
     /** A call that ends at {@code deadline}, each statement taking at most {@code cap}. */
     static CallTimeout until(Deadline deadline, Duration cap) {
-        return new CallTimeout(deadline, cap);
+        return new CallTimeout(deadline, cap, CONNECTION_FLOOR);
     }
 
     /** A call that may take {@code budget} from now. */
     static CallTimeout of(Duration budget) {
-        return new CallTimeout(Deadline.after(budget), budget);
+        return new CallTimeout(Deadline.after(budget), budget, CONNECTION_FLOOR);
+    }
+
+    /** This call, waiting for a pooled connection at least {@code floor}. */
+    CallTimeout withConnectionFloor(Duration floor) {
+        return new CallTimeout(deadline, cap, floor);
+    }
+
+    /** How long the call may wait for a pooled connection from now: the time left, at least {@link #connectionFloor()}. */
+    long connectionWaitMillis() {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline.remainingNanos() + 999_999);
+        return Math.max(connectionFloor.toMillis(), Math.min(MAX_MILLIS, left));
     }
 
     /** How long the database may let a statement starting now wait: the time left, at least {@link #MIN_SERVER_WAIT}. */

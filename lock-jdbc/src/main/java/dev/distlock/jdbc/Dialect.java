@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransactionRollbackException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.OptionalLong;
@@ -16,7 +17,7 @@ import javax.sql.DataSource;
  * and what differs in running them. Every time in the statements is the database's own clock;
  * the client binds only a lease length. Parameters, the same in every dialect: take (key, owner,
  * holder, lease µs); renew (lease µs, key, owner); deleteLive, clearLive, clearOwn (key, owner);
- * forceDelete, forceClear, holder (key); sweep (rows).
+ * forceDelete, forceClear, holder (key); sweep (rows); mine (key, owner).
  *
  * <p>Fencing tokens: a taken row's fence becomes max(fence + 1, the database clock in
  * microseconds since 1970), and a fresh row's the clock. Rows go away on release (and by {@link
@@ -31,6 +32,8 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
 
     private static final String PROBE = "SELECT lock_key, owner, holder, expires_at, fence FROM ${table} WHERE 1 = 0";
 
+    private static final String MINE = "SELECT fence FROM ${table} WHERE lock_key = ? AND owner = ? AND expires_at > ";
+
     final String renew;
     final String deleteLive;
     final String clearLive;
@@ -41,12 +44,14 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
     final String sweep;
     final String now;
     final String probe;
+    final String mine;
     private final String schemaResource;
 
     /**
      * @param nowMicros the database clock in microseconds since 1970, as an SQL expression
      * @param deleteLive deletes a live row of ${whose} once the clock has passed its fence
      * @param clearLive frees a live row of ${whose} that the clock has not passed yet
+     * @param nowTimestamp the database clock as a timestamp comparable with expires_at
      */
     Dialect(
             TableName table,
@@ -57,7 +62,8 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
             String clearLive,
             String holder,
             String sweep,
-            String now) {
+            String now,
+            String nowTimestamp) {
         this.schemaResource = "dev/distlock/jdbc/schema-" + id + ".sql";
         this.renew = sql(renew, table, nowMicros);
         this.deleteLive = sql(deleteLive, table, nowMicros).replace("${whose}", "owner = ?");
@@ -69,6 +75,7 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
         this.sweep = sql(sweep, table, nowMicros);
         this.now = now;
         this.probe = table.into(PROBE);
+        this.mine = table.into(MINE) + nowTimestamp;
     }
 
     /** The dialect of the database a connection's metadata describes. */
@@ -124,8 +131,25 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
         return statement.executeQuery();
     }
 
-    /** How waiters learn that a key was released: by polling, unless the database can tell them. */
-    ReleaseSignals releaseSignals(DataSource dataSource, String address) {
+    /**
+     * Runs the DDL of {@code table} ({@code CREATE TABLE IF NOT EXISTS}) inside the caller's
+     * transaction; a database that can serialise it with other instances creating the same table
+     * does so here.
+     */
+    void createTable(Connection connection, String table, String ddl, CallTimeout timeout) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(timeout.querySeconds());
+            statement.execute(ddl);
+        }
+    }
+
+    /**
+     * How waiters learn that a key was released: by polling, unless the database can tell them.
+     *
+     * @param listenerConnections opens a connection that may stay open for the registry's life (not the
+     *     application's pool), or null when there is none
+     */
+    ReleaseSignals releaseSignals(DataSource listenerConnections, String address) {
         return ReleaseSignals.polling();
     }
 

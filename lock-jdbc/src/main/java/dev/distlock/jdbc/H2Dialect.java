@@ -59,7 +59,17 @@ final class H2Dialect extends Dialect {
     private final String readFence;
 
     H2Dialect(TableName table) {
-        super(table, "h2", NOW_US, RENEW, DELETE_LIVE, CLEAR_LIVE, HOLDER, SWEEP, "SELECT CURRENT_TIMESTAMP");
+        super(
+                table,
+                "h2",
+                NOW_US,
+                RENEW,
+                DELETE_LIVE,
+                CLEAR_LIVE,
+                HOLDER,
+                SWEEP,
+                "SELECT CURRENT_TIMESTAMP",
+                "CURRENT_TIMESTAMP");
         this.take = sql(TAKE, table, NOW_US);
         this.readFence = table.into(READ_FENCE);
     }

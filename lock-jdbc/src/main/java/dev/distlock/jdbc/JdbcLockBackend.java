@@ -8,6 +8,7 @@ import dev.distlock.core.spi.LockRequest;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,8 +27,14 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
     /** The longest any one lock statement waits; a longer wait polls again. */
     private static final Duration MAX_STATEMENT_WAIT = Duration.ofSeconds(60);
 
+    /** The least wait for a pooled connection of a renewal or a release. */
+    private static final Duration UPKEEP_CONNECTION_FLOOR = Duration.ofSeconds(1);
+
     /** The bound of an operator's call (who holds a key, force-release). */
     private static final Duration OPERATOR_CALL = Duration.ofSeconds(5);
+
+    /** Pauses between attempts while the database is unavailable. */
+    static final Backoff RIDE_OUT = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(1));
 
     private static final Logger log = LoggerFactory.getLogger(JdbcLockBackend.class);
 
@@ -54,24 +61,75 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
 
     /**
      * Polls until the row is taken or the deadline passes. No attempt starts after the deadline,
-     * and the database ends each statement's row lock wait near it; that counts as "not free".
-     * When a statement fails otherwise, it may have taken the row before its answer was lost, so
-     * the attempt's row is freed before the failure is thrown (see {@link TableUpkeep#free}). The
+     * and the database ends each statement's row lock wait near it; that counts as "not free". The
      * first call sets the table up (see {@link LockTableSetup}) within its wait time.
+     *
+     * <p>While the wait lasts, an unavailable database (see {@link DatabaseUnavailableException}) is
+     * ridden out: the attempt is repeated after a pause that grows from {@link #RIDE_OUT}'s first to
+     * its last, and the call fails with the last failure once the deadline has passed (at once for
+     * a zero wait). A take whose answer was lost may have taken the row; until the call ends, its
+     * row is looked for by its owner (unique per hold) before and after each take, and adopted when
+     * found, its lease counted from before the first take whose answer was lost. When the call
+     * fails, or any other failure ends it, the row the attempt may have taken is freed (see {@link
+     * TableUpkeep#free}).
      */
     @Override
     public Optional<JdbcLease> tryAcquire(LockRequest request) throws InterruptedException {
         Attempt attempt = Attempt.of(request);
         Deadline deadline = request.deadline();
-        LockTableSetup.Ready ready = setup.ready(attempt.key(), CallTimeout.until(deadline, MAX_STATEMENT_WAIT));
-        ReleaseSignals signals = ready.signals();
+        LockTableSetup.Ready ready = null;
         ReleaseSignals.Subscription released = null;
+        long unsureSince = 0; // when the first take whose answer was lost was sent
+        boolean unsure = false;
+        int failures = 0;
         try {
             for (int poll = 0; ; ) {
                 CallTimeout timeout = attemptTimeout(deadline, request.leaseTime());
                 long requestedAt = System.nanoTime();
-                OptionalLong fence = take(ready, attempt, timeout, deadline);
+                OptionalLong fence;
+                try {
+                    if (ready == null) {
+                        ready = setup.ready(attempt.key(), CallTimeout.until(deadline, MAX_STATEMENT_WAIT));
+                    }
+                    fence = unsure ? ready.table().mine(attempt, timeout) : OptionalLong.empty();
+                    if (fence.isPresent()) {
+                        requestedAt = unsureSince;
+                    } else {
+                        fence = take(ready, attempt, timeout, deadline, unsure);
+                        if (fence.isEmpty() && unsure) {
+                            // the lost take may have committed after the look before this one
+                            fence = ready.table().mine(attempt, timeout);
+                            requestedAt = unsureSince;
+                        }
+                    }
+                } catch (DatabaseUnavailableException e) {
+                    if (ready != null && !unsure) {
+                        unsure = true;
+                        unsureSince = requestedAt;
+                    }
+                    if (!deadline.hasPassed()) {
+                        log.debug(
+                                "The database is unavailable for '{}'; trying again within the wait", attempt.key(), e);
+                        try {
+                            TimeUnit.NANOSECONDS.sleep(
+                                    Math.min(RIDE_OUT.pauseNanos(++failures), deadline.remainingNanos()));
+                        } catch (InterruptedException interrupted) {
+                            if (unsure) {
+                                ready.upkeep().freeLater(attempt); // the lost take may hold the row
+                            }
+                            throw interrupted;
+                        }
+                    }
+                    if (deadline.hasPassed()) {
+                        if (unsure) {
+                            ready.upkeep().free(attempt, deadline, e);
+                        }
+                        throw e;
+                    }
+                    continue;
+                }
                 if (fence.isPresent()) {
+                    unsure = false;
                     return Optional.of(new JdbcLease(
                             attempt.key(),
                             attempt.owner(),
@@ -80,14 +138,17 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
                             request.leaseTime()));
                 }
                 if (deadline.hasPassed()) {
+                    if (unsure) {
+                        ready.upkeep().freeLater(attempt); // a lost take could still commit
+                    }
                     return Optional.empty();
                 }
                 if (released == null) {
                     // Listen before the next poll, so that a release between the two is not missed.
-                    released = signals.subscribe(attempt.key());
+                    released = ready.signals().subscribe(attempt.key());
                     continue;
                 }
-                released.await(Math.min(signals.backoff().pauseNanos(++poll), deadline.remainingNanos()));
+                released.await(Math.min(ready.signals().backoff().pauseNanos(++poll), deadline.remainingNanos()));
             }
         } finally {
             if (released != null) {
@@ -96,13 +157,19 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
         }
     }
 
+    /**
+     * One take; a lost connection is thrown for the caller to ride out, any other failure frees
+     * what the attempt may have taken before it is thrown.
+     */
     private static OptionalLong take(
-            LockTableSetup.Ready ready, Attempt attempt, CallTimeout timeout, Deadline deadline) {
+            LockTableSetup.Ready ready, Attempt attempt, CallTimeout timeout, Deadline deadline, boolean unsure) {
         try {
             return ready.table().take(attempt, timeout);
         } catch (LockStatementTimeoutException busy) {
             log.debug("Lock statement for '{}' gave up waiting; the row counts as taken", attempt.key(), busy);
             return OptionalLong.empty();
+        } catch (DatabaseUnavailableException unavailable) {
+            throw unavailable;
         } catch (RuntimeException unknown) {
             ready.upkeep().free(attempt, deadline, unknown);
             throw unknown;
@@ -174,8 +241,13 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
         return CallTimeout.until(deadline, min(leaseTime, MAX_STATEMENT_WAIT));
     }
 
+    /**
+     * A renewal or release is nobody's wait: it waits for a pooled connection at least {@link
+     * #UPKEEP_CONNECTION_FLOOR}, so that a short lease on a busy machine does not fail it.
+     */
     static CallTimeout upkeepTimeout(Duration leaseTime) {
-        return CallTimeout.of(min(leaseTime.dividedBy(3), MAX_STATEMENT_WAIT));
+        return CallTimeout.of(min(leaseTime.dividedBy(3), MAX_STATEMENT_WAIT))
+                .withConnectionFloor(UPKEEP_CONNECTION_FLOOR);
     }
 
     private static Duration min(Duration a, Duration b) {

@@ -14,7 +14,7 @@ import javax.sql.DataSource;
  * {@link DataSource}. A held key's row carries its owner, the holder's description, an expiry
  * computed by the database's clock and a {@code fence} column that gives the fencing tokens; a
  * release deletes the row. Lock statements run in their own short transactions on connections
- * borrowed only for the statement.
+ * borrowed only for the statement, each waited for no longer than the call's own time.
  */
 public final class JdbcLockRegistry extends LockRegistrySupport {
 
@@ -57,6 +57,7 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
     public static final class Builder extends RegistryBuilder<Builder, JdbcLockRegistry> {
 
         private final DataSource dataSource;
+        private DataSource notificationDataSource;
         private TableName tableName = new TableName(TableName.DEFAULT);
         private boolean initializeSchema;
         private boolean releaseNotifications = true;
@@ -87,11 +88,22 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
 
         /**
          * Whether waiters on PostgreSQL are woken by {@code LISTEN}/{@code NOTIFY} when a key is
-         * released (default true). The registry then keeps one connection of the pool for listening
-         * once it first waits; turn it off for a pool too small to spare one. Other databases poll.
+         * released (default true). The registry then keeps one connection open for listening once it
+         * first waits, never one of the pool's (see {@link #notificationDataSource}). Other databases poll.
          */
         public Builder releaseNotifications(boolean releaseNotifications) {
             this.releaseNotifications = releaseNotifications;
+            return this;
+        }
+
+        /**
+         * Where PostgreSQL's listening connection comes from: a DataSource that opens connections
+         * of its own, not the application's pool. By default one is opened with the URL, user,
+         * password and driver properties of the registry's DataSource (HikariCP's, Spring's and
+         * the drivers' own data sources say them); when it says none, waiters poll.
+         */
+        public Builder notificationDataSource(DataSource notificationDataSource) {
+            this.notificationDataSource = Objects.requireNonNull(notificationDataSource, "notificationDataSource");
             return this;
         }
 
@@ -121,7 +133,13 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
         @Override
         public JdbcLockRegistry build() {
             LockTableSetup setup = new LockTableSetup(
-                    dataSource, tableName, initializeSchema, releaseNotifications, sweepInterval, clock);
+                    dataSource,
+                    notificationDataSource,
+                    tableName,
+                    initializeSchema,
+                    releaseNotifications,
+                    sweepInterval,
+                    clock);
             return new JdbcLockRegistry(
                     new JdbcLockBackend(setup),
                     tableName,

@@ -7,6 +7,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.Executor;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
@@ -20,7 +23,7 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
  * the key, the database and what to do.
  *
  * <p>Every call borrows a connection from the pool and returns it at once, so neither a waiter nor
- * a holder keeps one. Connections come straight from the {@link DataSource}, never from a
+ * a holder keeps one, and waits for it no longer than its own time (see {@link ConnectionSource}). Connections come straight from the {@link DataSource}, never from a
  * transaction bound to the caller's thread (as {@code JdbcTemplate} would take them): a lock row
  * must be visible to everyone as soon as it is written, whatever transaction the caller is in.
  */
@@ -29,23 +32,24 @@ final class LockDatabase {
     /** Network timeouts are set through it; the drivers in use apply them to the socket and ignore it. */
     private static final Executor DIRECT = Runnable::run;
 
-    final DataSource dataSource;
+    final ConnectionSource connections;
     final TableName table;
     final Dialect dialect;
     final String address;
     private final SQLExceptionTranslator translator;
 
-    private LockDatabase(DataSource dataSource, TableName table, Dialect dialect, String address, String product) {
-        this(dataSource, table, dialect, address, new SQLErrorCodeSQLExceptionTranslator(product));
+    private LockDatabase(
+            ConnectionSource connections, TableName table, Dialect dialect, String address, String product) {
+        this(connections, table, dialect, address, new SQLErrorCodeSQLExceptionTranslator(product));
     }
 
     private LockDatabase(
-            DataSource dataSource,
+            ConnectionSource connections,
             TableName table,
             Dialect dialect,
             String address,
             SQLExceptionTranslator translator) {
-        this.dataSource = dataSource;
+        this.connections = connections;
         this.table = table;
         this.dialect = dialect;
         this.address = address;
@@ -54,22 +58,21 @@ final class LockDatabase {
 
     /** The same database, its table run in another dialect (one the table's columns call for). */
     LockDatabase withDialect(Dialect other) {
-        return other == dialect ? this : new LockDatabase(dataSource, table, other, address, translator);
+        return other == dialect ? this : new LockDatabase(connections, table, other, address, translator);
     }
 
     /**
-     * Connects once to learn the database, its dialect and its address. Waiting for the connection
-     * is bounded by the pool (its connection timeout), as for every call.
+     * Connects once to learn the database, its dialect and its address, waiting for the connection
+     * no longer than {@code timeout}, as every call.
      *
      * @param key the key of the call that needs the database, null for none
      * @param configuredAddress where the DataSource is configured to connect, for the message when it cannot
      */
-    static LockDatabase connect(DataSource dataSource, TableName table, String key, String configuredAddress) {
-        DataSource target =
-                dataSource instanceof TransactionAwareDataSourceProxy proxy ? proxy.getTargetDataSource() : dataSource;
+    static LockDatabase connect(
+            ConnectionSource connections, TableName table, String key, String configuredAddress, CallTimeout timeout) {
         Connection connection;
         try {
-            connection = target.getConnection();
+            connection = connections.get(timeout);
         } catch (SQLException | RuntimeException e) {
             // RuntimeException: a pool that starts on its first call may fail as it starts (HikariCP does).
             throw cannotConnect(table, key, configuredAddress, e);
@@ -78,16 +81,21 @@ final class LockDatabase {
             DatabaseMetaData metaData = connection.getMetaData();
             String product = metaData.getDatabaseProductName();
             Dialect dialect = Dialect.of(product, metaData.getDatabaseProductVersion(), table);
-            return new LockDatabase(target, table, dialect, JdbcUrls.withoutCredentials(metaData.getURL()), product);
+            return new LockDatabase(
+                    connections, table, dialect, JdbcUrls.withoutCredentials(metaData.getURL()), product);
         } catch (SQLException e) {
             throw cannotConnect(table, key, configuredAddress, e);
         }
     }
 
+    /** The DataSource lock calls borrow from: the application's, unwrapped from Spring's transaction-aware proxy. */
+    static DataSource target(DataSource dataSource) {
+        return dataSource instanceof TransactionAwareDataSourceProxy proxy ? proxy.getTargetDataSource() : dataSource;
+    }
+
     private static LockBackendException cannotConnect(
             TableName table, String key, String configuredAddress, Exception e) {
-        return new LockBackendException(
-                JdbcLockBackend.NAME,
+        return new DatabaseUnavailableException(
                 configuredAddress,
                 key,
                 "could not connect to the database of the lock table '" + table + "' (" + causes(e)
@@ -114,8 +122,8 @@ final class LockDatabase {
     /**
      * Runs {@code work} on a connection of its own, committing it unless the pool's connections
      * auto-commit; a failed or cancelled statement is rolled back before the connection goes back.
-     * Waiting for the connection is bounded by the pool (its connection timeout); once connected,
-     * the connection's network timeout bounds every read from the database.
+     * Waiting for the connection is bounded by the call's time left (see {@link ConnectionSource});
+     * once connected, the connection's network timeout bounds every read from the database.
      */
     <T> T run(String key, CallTimeout timeout, Work<T> work) {
         try {
@@ -139,7 +147,7 @@ final class LockDatabase {
     }
 
     private <T> T call(CallTimeout timeout, boolean transaction, Work<T> work) throws SQLException {
-        try (Connection connection = dataSource.getConnection()) {
+        try (Connection connection = connections.get(timeout)) {
             int networkTimeout = limitNetworkWait(connection, timeout);
             try {
                 boolean autoCommit = connection.getAutoCommit();
@@ -248,7 +256,11 @@ final class LockDatabase {
         }
     }
 
-    private LockBackendException failure(String key, SQLException e) {
+    /** The failure of a call as the caller sees it: naming the key, the table and the database. */
+    LockBackendException failure(String key, SQLException e) {
+        if (e instanceof ConnectionSource.NoConnection) {
+            return new DatabaseUnavailableException(address, key, e.getMessage(), e);
+        }
         String message =
                 e.getMessage() == null ? e.getClass().getName() : e.getMessage().strip();
         if (dialect.gaveUpWaiting(e)) {
@@ -261,14 +273,30 @@ final class LockDatabase {
                     e);
         }
         DataAccessException translated = translator.translate("lock statement", null, e);
-        return new LockBackendException(
-                JdbcLockBackend.NAME,
-                address,
-                key,
-                "the lock statement on table '" + table + "' failed (SQL state " + e.getSQLState() + ": " + message
-                        + "). Check that the database is reachable and the table matches "
-                        + dialect.schemaResource(),
-                translated != null ? translated : e);
+        String problem = "the lock statement on table '" + table + "' failed (SQL state " + e.getSQLState() + ": "
+                + message + "). Check that the database is reachable and the table matches "
+                + dialect.schemaResource();
+        return unavailable(e)
+                ? new DatabaseUnavailableException(address, key, problem, translated != null ? translated : e)
+                : new LockBackendException(
+                        JdbcLockBackend.NAME, address, key, problem, translated != null ? translated : e);
+    }
+
+    /**
+     * Whether a failure says the database is unavailable for now rather than that the statement
+     * or the table is wrong: a connection failure (SQL state class 08, or the driver's connection
+     * exception types), a server shutting down or starting up, or out of connections.
+     */
+    static boolean unavailable(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        return e instanceof SQLTransientConnectionException
+                || e instanceof SQLNonTransientConnectionException
+                || e instanceof SQLRecoverableException
+                || state.startsWith("08")
+                || state.equals("57P01") // admin_shutdown
+                || state.equals("57P02") // crash_shutdown
+                || state.equals("57P03") // cannot_connect_now: starting up
+                || state.equals("53300"); // too_many_connections
     }
 
     @FunctionalInterface

@@ -8,10 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.core.io.ByteArrayResource;
-import org.springframework.jdbc.datasource.init.ScriptUtils;
 
 /** Checks that the lock table is there and usable, and creates it from the dialect's DDL when asked. */
 final class LockSchema {
@@ -36,20 +35,62 @@ final class LockSchema {
         if (!create) {
             throw new LockBackendException(JdbcLockBackend.NAME, db.address, key, missingTable(missing), missing);
         }
-        db.run(key, timeout, connection -> {
-            ScriptUtils.executeSqlScript(connection, new ByteArrayResource(script().getBytes(StandardCharsets.UTF_8)));
-            return null;
-        });
-        SQLException stillMissing = probe(key, timeout);
-        if (stillMissing != null) {
-            throw new LockBackendException(
-                    JdbcLockBackend.NAME,
-                    db.address,
-                    key,
-                    "created the lock table '" + db.table + "' but it is still not usable: "
-                            + LockDatabase.causes(stillMissing),
-                    stillMissing);
+        create(db, "lock table", db.table.toString(), script(), key, timeout, () -> probe(key, timeout));
+    }
+
+    /**
+     * Runs {@code ddl} (a {@code CREATE TABLE IF NOT EXISTS}), serialised with other instances
+     * where the database can (see {@link Dialect#createTable}), then checks the table. Instances
+     * started together may still race on a database's catalog, and a creator that lost the race
+     * fails although the table is there now: a failure counts only when the table is still not
+     * usable afterwards.
+     *
+     * @param usable null when the table can be read, else why not
+     */
+    static void create(
+            LockDatabase db,
+            String kind,
+            String table,
+            String ddl,
+            String key,
+            CallTimeout timeout,
+            Supplier<SQLException> usable) {
+        SQLException failed = null;
+        try {
+            db.transaction(timeout, connection -> {
+                db.dialect.createTable(connection, table, ddl, timeout);
+                return null;
+            });
+        } catch (SQLException e) {
+            if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+                throw db.failure(key, e); // the database, not the table
+            }
+            failed = e;
         }
+        SQLException stillMissing = usable.get();
+        if (stillMissing == null) {
+            if (failed != null) {
+                log.debug(
+                        "Creating the {} '{}' in {} failed, but another instance created it",
+                        kind,
+                        table,
+                        db.address,
+                        failed);
+            }
+            return;
+        }
+        SQLException reason = failed != null ? failed : stillMissing;
+        if (failed != null) {
+            reason.addSuppressed(stillMissing);
+        }
+        throw new LockBackendException(
+                JdbcLockBackend.NAME,
+                db.address,
+                key,
+                "could not create the " + kind + " '" + table + "' (" + LockDatabase.causes(reason)
+                        + "). Check that the database user may create tables, or create it yourself (e.g. from a"
+                        + " Flyway or Liquibase migration) with this DDL:\n" + ddl,
+                reason);
     }
 
     /**

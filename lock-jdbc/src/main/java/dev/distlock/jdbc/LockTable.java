@@ -28,6 +28,22 @@ final class LockTable {
         return db.run(attempt.key(), timeout, connection -> dialect.take(connection, attempt, timeout));
     }
 
+    /**
+     * The fence of the key's row if {@code attempt}'s owner holds it, unexpired: a take whose answer
+     * was lost may have written it.
+     */
+    OptionalLong mine(Attempt attempt, CallTimeout timeout) {
+        return db.run(attempt.key(), timeout, connection -> {
+            try (PreparedStatement statement = dialect.prepare(connection, dialect.mine, timeout)) {
+                statement.setString(1, attempt.key());
+                statement.setString(2, attempt.owner());
+                try (ResultSet rs = statement.executeQuery()) {
+                    return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+                }
+            }
+        });
+    }
+
     /** Extends the lease from the database's now, if {@code owner} still holds an unexpired lease. */
     boolean renew(String key, String owner, Duration lease, CallTimeout timeout) {
         long micros = Attempt.leaseMicros(lease);

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * address learnt), the table checked or created, the clocks compared, and the waiters' release
  * signals and the table's upkeep started. Building a registry touches none of this, so it can be
  * built while the database is down; the first lock call or {@code verify} does it, bounded by its
- * own wait time (at least {@link #SET_UP_FLOOR}; waiting for a connection is bounded by the pool).
+ * own wait time (at least {@link #SET_UP_FLOOR}).
  * Done once; a failure is not kept: the next call tries again.
  */
 final class LockTableSetup implements AutoCloseable {
@@ -37,6 +37,8 @@ final class LockTableSetup implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LockTableSetup.class);
 
     private final DataSource dataSource;
+    private final ConnectionSource connections;
+    private final DataSource notificationDataSource;
     private final TableName tableName;
     private final boolean initializeSchema;
     private final boolean releaseNotifications;
@@ -57,14 +59,21 @@ final class LockTableSetup implements AutoCloseable {
             TableUpkeep upkeep,
             Duration clockOffset) {}
 
+    /**
+     * @param notificationDataSource where a connection that stays open (PostgreSQL's listener) comes
+     *     from; null for one opened with {@code dataSource}'s settings
+     */
     LockTableSetup(
             DataSource dataSource,
+            DataSource notificationDataSource,
             TableName tableName,
             boolean initializeSchema,
             boolean releaseNotifications,
             Duration sweepInterval,
             Clock clock) {
         this.dataSource = dataSource;
+        this.connections = new ConnectionSource(LockDatabase.target(dataSource));
+        this.notificationDataSource = notificationDataSource;
         this.tableName = tableName;
         this.initializeSchema = initializeSchema;
         this.releaseNotifications = releaseNotifications;
@@ -92,7 +101,7 @@ final class LockTableSetup implements AutoCloseable {
         lock(key, timeout);
         try {
             if (database == null) {
-                database = LockDatabase.connect(dataSource, tableName, key, configuredAddress);
+                database = LockDatabase.connect(connections, tableName, key, configuredAddress, timeout);
             }
             return database;
         } finally {
@@ -131,11 +140,18 @@ final class LockTableSetup implements AutoCloseable {
                 throw new LockBackendException(JdbcLockBackend.NAME, db.address, key, "the registry is closed");
             }
             ReleaseSignals signals = releaseNotifications
-                    ? db.dialect.releaseSignals(db.dataSource, db.address)
+                    ? db.dialect.releaseSignals(listenerConnections(), db.address)
                     : ReleaseSignals.polling();
             ready = new Ready(db, table, schema, signals, new TableUpkeep(table, db.address, sweepInterval), offset);
             return ready;
         }
+    }
+
+    /** Connections apart from the application's pool, for one that stays open; null when there are none. */
+    private DataSource listenerConnections() {
+        return notificationDataSource != null
+                ? notificationDataSource
+                : DirectConnections.like(dataSource).orElse(null);
     }
 
     /**
@@ -201,6 +217,7 @@ final class LockTableSetup implements AutoCloseable {
             current.signals().close();
             current.upkeep().close();
         }
+        connections.close();
     }
 
     /**

@@ -1,13 +1,17 @@
 package dev.distlock.jdbc;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.Locale;
 import java.util.OptionalLong;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * PostgreSQL: one upsert takes a free, expired or missing row and returns its fence. {@code
@@ -73,6 +77,8 @@ final class PostgresDialect extends Dialect {
                  WHERE (owner IS NULL OR expires_at <= clock_timestamp()) AND fence < ${now_us}
                  LIMIT ? FOR UPDATE SKIP LOCKED)""";
 
+    private static final Logger log = LoggerFactory.getLogger(PostgresDialect.class);
+
     private final String take;
     private final String channel;
     private final boolean waiterMarks;
@@ -94,7 +100,8 @@ final class PostgresDialect extends Dialect {
                 CLEAR_LIVE,
                 HOLDER,
                 SWEEP,
-                "SELECT clock_timestamp()");
+                "SELECT clock_timestamp()",
+                "clock_timestamp()");
         this.take = sql(waiterMarks ? TAKE + MARK_WAITING : TAKE, table, NOW_US);
         this.channel = channel(table);
         this.waiterMarks = waiterMarks;
@@ -112,7 +119,7 @@ final class PostgresDialect extends Dialect {
 
     /** The notification channel of a table: at most 63 bytes, PostgreSQL's identifier length. */
     static String channel(TableName table) {
-        String channel = "distlock." + table.value().toLowerCase(java.util.Locale.ROOT);
+        String channel = "distlock." + table.value().toLowerCase(Locale.ROOT);
         return channel.length() <= 63 ? channel : channel.substring(0, 63);
     }
 
@@ -135,6 +142,33 @@ final class PostgresDialect extends Dialect {
         }
     }
 
+    /**
+     * {@code CREATE TABLE IF NOT EXISTS} is not safe against a concurrent creator on PostgreSQL (the
+     * loser fails on the catalog's unique index), so creators of one table take turns: a
+     * transaction-level advisory lock on the table's name, held until the DDL commits, the wait for
+     * it bounded by {@code lock_timeout}.
+     */
+    @Override
+    void createTable(Connection connection, String table, String ddl, CallTimeout timeout) throws SQLException {
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT set_config('lock_timeout', ?, true), pg_advisory_xact_lock(?)")) {
+            statement.setString(1, timeout.serverWaitMillis() + "ms");
+            statement.setLong(2, creationLock(table));
+            statement.execute();
+        }
+        super.createTable(connection, table, ddl, timeout);
+    }
+
+    /** The advisory lock id of creating {@code table}: the same in every JVM, apart from other tables'. */
+    static long creationLock(String table) {
+        byte[] name = ("distlock.create." + table.toLowerCase(Locale.ROOT)).getBytes(StandardCharsets.UTF_8);
+        long hash = 0xcbf29ce484222325L; // FNV-1a, 64 bits
+        for (byte b : name) {
+            hash = (hash ^ (b & 0xff)) * 0x100000001b3L;
+        }
+        return hash;
+    }
+
     /** Bounded by {@code lock_timeout} for the rest of the transaction, set in the same round trip. */
     @Override
     PreparedStatement prepareWaiting(Connection connection, String sql, CallTimeout timeout) throws SQLException {
@@ -150,9 +184,17 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    ReleaseSignals releaseSignals(DataSource dataSource, String address) {
+    ReleaseSignals releaseSignals(DataSource listenerConnections, String address) {
+        if (listenerConnections == null) {
+            log.info(
+                    "Waiters for locks in {} poll (a release is seen within about 25 ms): the DataSource does not"
+                            + " say its URL, so no connection of its own can listen for releases; give the registry"
+                            + " one with JdbcLockRegistry.builder(..).notificationDataSource(..)",
+                    address);
+            return ReleaseSignals.polling();
+        }
         return PostgresNotifications.available()
-                ? new PostgresNotifications(dataSource, channel, address)
+                ? new PostgresNotifications(listenerConnections, channel, address)
                 : ReleaseSignals.polling();
     }
 

@@ -16,10 +16,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Wakes PostgreSQL waiters when a release deletes their key's row ({@code pg_notify} on the
- * table's channel, sent when the release commits). One connection per registry listens, taken
- * from the pool when the registry first waits and kept until it closes; waiters hold none. Polls
- * go on behind it with longer pauses, so a lost notification (or a listener that could not
- * connect) costs latency, never a missed release.
+ * table's channel, sent when the release commits). One connection per registry listens, opened
+ * on a thread of its own when the registry first waits and kept until it closes; it comes from a
+ * DataSource of its own (see {@link DirectConnections}), never from the application's pool, and
+ * waiters hold none. Until it listens, and behind it, waiters poll (with longer pauses once it
+ * listens), so a lost notification, or a listener that could not connect, costs latency, never a
+ * missed release; waiters never wait for it to connect.
  */
 final class PostgresNotifications implements ReleaseSignals {
 
@@ -33,7 +35,7 @@ final class PostgresNotifications implements ReleaseSignals {
 
     private static final Logger log = LoggerFactory.getLogger(PostgresNotifications.class);
 
-    private final DataSource dataSource;
+    private final DataSource listenerConnections;
     private final String channel;
     private final String address;
     private final ConcurrentHashMap<String, Set<Semaphore>> waiters = new ConcurrentHashMap<>();
@@ -42,8 +44,9 @@ final class PostgresNotifications implements ReleaseSignals {
     private Thread listener;
     private long nextTryNanos = System.nanoTime();
 
-    PostgresNotifications(DataSource dataSource, String channel, String address) {
-        this.dataSource = dataSource;
+    /** @param listenerConnections opens the listening connection; not the application's pool */
+    PostgresNotifications(DataSource listenerConnections, String channel, String address) {
+        this.listenerConnections = listenerConnections;
         this.channel = channel;
         this.address = address;
     }
@@ -101,14 +104,21 @@ final class PostgresNotifications implements ReleaseSignals {
         }
     }
 
+    /** Starts the listener thread, unless it runs, or failed less than {@link #RETRY_NANOS} ago. */
     private synchronized void startListening() {
-        if (listening || closed || System.nanoTime() - nextTryNanos < 0) {
+        if (listener != null || closed || System.nanoTime() - nextTryNanos < 0) {
             return;
         }
         nextTryNanos = System.nanoTime() + RETRY_NANOS;
+        listener = new Thread(this::listen, "distlock-jdbc-listener");
+        listener.setDaemon(true);
+        listener.start();
+    }
+
+    private void listen() {
         Connection connection = null;
         try {
-            connection = dataSource.getConnection();
+            connection = listenerConnections.getConnection();
             try (Statement statement = connection.createStatement()) {
                 statement.execute("LISTEN \"" + channel + "\"");
             }
@@ -116,19 +126,7 @@ final class PostgresNotifications implements ReleaseSignals {
                 connection.commit(); // LISTEN takes effect at commit
             }
             PGConnection notifications = connection.unwrap(PGConnection.class);
-            Connection listened = connection;
             listening = true;
-            listener = new Thread(() -> listen(listened, notifications), "distlock-jdbc-listener");
-            listener.setDaemon(true);
-            listener.start();
-        } catch (SQLException | RuntimeException e) {
-            log.debug("Could not listen for lock releases on {} ({}); waiters poll", address, e.toString());
-            closeQuietly(connection);
-        }
-    }
-
-    private void listen(Connection connection, PGConnection notifications) {
-        try {
             while (!closed) {
                 PGNotification[] received = notifications.getNotifications(READ_MILLIS);
                 if (received != null) {
@@ -138,13 +136,16 @@ final class PostgresNotifications implements ReleaseSignals {
                 }
             }
             try (Statement statement = connection.createStatement()) {
-                statement.execute("UNLISTEN \"" + channel + "\""); // the connection goes back to the pool
+                statement.execute("UNLISTEN \"" + channel + "\""); // in case the connection goes back to a pool
             }
         } catch (SQLException | RuntimeException e) {
             log.debug("Stopped listening for lock releases on {} ({}); waiters poll", address, e.toString());
         } finally {
             listening = false;
             closeQuietly(connection);
+            synchronized (this) {
+                listener = null;
+            }
             waiters.values().forEach(PostgresNotifications::wake);
         }
     }

@@ -56,15 +56,30 @@ final class ReadWriteSchema {
     }
 
     private void check(LockDatabase db, ReadWriteStatements sql, String key, CallTimeout timeout) throws SQLException {
-        if (initializeSchema) {
-            db.call(timeout, connection -> {
-                try (Statement create = connection.createStatement()) {
-                    create.execute(sql.ddl);
-                }
-                return null;
-            });
+        SQLException missing = probe(db, sql, timeout);
+        if (missing == null) {
             return;
         }
+        if (!initializeSchema) {
+            throw new LockBackendException(
+                    JdbcLockBackend.NAME,
+                    db.address,
+                    key,
+                    LockSchema.missingTable("read/write lock table", sql.table, db.address, missing, "", sql.ddl),
+                    missing);
+        }
+        LockSchema.create(db, "read/write lock table", sql.table, sql.ddl, key, timeout, () -> {
+            try {
+                return probe(db, sql, timeout);
+            } catch (SQLException e) {
+                throw db.failure(key, e);
+            }
+        });
+    }
+
+    /** Null when the table can be read, else why not; a database that cannot be reached throws. */
+    private static SQLException probe(LockDatabase db, ReadWriteStatements sql, CallTimeout timeout)
+            throws SQLException {
         try {
             db.call(timeout, connection -> {
                 try (Statement select = connection.createStatement()) {
@@ -72,16 +87,12 @@ final class ReadWriteSchema {
                 }
                 return null;
             });
+            return null;
         } catch (SQLException e) {
             if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
                 throw e; // the database, not the table
             }
-            throw new LockBackendException(
-                    JdbcLockBackend.NAME,
-                    db.address,
-                    key,
-                    LockSchema.missingTable("read/write lock table", sql.table, db.address, e, "", sql.ddl),
-                    e);
+            return e;
         }
     }
 }

@@ -64,6 +64,11 @@ final class TableUpkeep implements AutoCloseable {
         freeLater(attempt, leaseEnds);
     }
 
+    /** As {@link #free}, in the background only: for an attempt that gives up without a failure to report. */
+    void freeLater(Attempt attempt) {
+        freeLater(attempt, System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(attempt.leaseMicros()));
+    }
+
     private void freeLater(Attempt attempt, long leaseEndsNanos) {
         if (executor.isShutdown()) {
             return;

@@ -26,12 +26,15 @@
  * seconds (H2 by its {@code LOCK_TIMEOUT}). A database that stops answering is given up by the
  * connection's network timeout, 150 ms after that, so a call ends at most about 250 ms after its
  * wait time. An attempt that failed after sending its statement frees the row it may have taken
- * before it throws (in the background when no wait time is left). Read/write locks are bounded the
+ * before it throws (in the background when no wait time is left); a plain lock's waiter rides out
+ * an unavailable database within its wait instead, looking for the row a lost take may have
+ * written by its owner ({@code JdbcLockBackend#tryAcquire}). Read/write locks are bounded the
  * same way: each poll's transaction has the query and network timeouts of the time left, and the
  * wait for the key's anchor row is ended by the database (PostgreSQL's {@code lock_timeout},
  * MariaDB's {@code max_statement_time}). Renewals and releases are
- * bounded by a third of the lease. Not bounded by the wait time: waiting for a pooled connection,
- * which only the pool's own timeout ends (keep HikariCP's {@code connectionTimeout} no longer than
- * the wait times used).
+ * bounded by a third of the lease. Waiting for a pooled connection is bounded by the call's time
+ * left too (at least 250 ms; renewals and releases 1 s), whatever the pool's own timeout: {@code ConnectionSource} borrows on
+ * a helper thread. The registry keeps none of the pool's connections: PostgreSQL's listener opens
+ * its own ({@code DirectConnections}).
  */
 package dev.distlock.jdbc;

@@ -26,8 +26,8 @@ class OperatorCallsIT {
     private static final String HOLDER = "inventory-service@host-a pid 4242 thread order-worker-7";
 
     private static JdbcLockBackend backend(HikariDataSource pool, String table) {
-        return new JdbcLockBackend(
-                new LockTableSetup(pool, new TableName(table), false, false, Duration.ofMinutes(1), Clock.systemUTC()));
+        return new JdbcLockBackend(new LockTableSetup(
+                pool, null, new TableName(table), false, false, Duration.ofMinutes(1), Clock.systemUTC()));
     }
 
     private static LockRequest request(String key, String registry) {

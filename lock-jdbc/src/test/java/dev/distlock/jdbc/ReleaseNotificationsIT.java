@@ -32,7 +32,7 @@ class ReleaseNotificationsIT {
     private ReleaseSignals.Subscription released;
 
     @BeforeEach
-    void listenOnOnePoolAndReleaseThroughAnother() {
+    void listenOnOnePoolAndReleaseThroughAnother() throws InterruptedException {
         DATABASE.require();
         listening = DATABASE.pool("distlock-listening", 2);
         releasing = DATABASE.pool("distlock-releasing", 2);
@@ -43,6 +43,15 @@ class ReleaseNotificationsIT {
         waiter = JdbcLockRegistry.builder(listening).tableName(table).build();
         signals = new PostgresDialect(new TableName(table)).releaseSignals(listening, DATABASE.hostPart());
         released = signals.subscribe(key);
+        awaitListening();
+    }
+
+    /** The listener connects on a thread of its own; until it listens, waiters poll. */
+    private void awaitListening() throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (signals.backoff() != PostgresNotifications.SAFETY_NET && System.nanoTime() - end < 0) {
+            Thread.sleep(10);
+        }
     }
 
     @AfterEach
