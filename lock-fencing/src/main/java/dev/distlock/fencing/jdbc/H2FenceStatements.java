@@ -1,0 +1,85 @@
+package dev.distlock.fencing.jdbc;
+
+import dev.distlock.core.fencing.Fence;
+import dev.distlock.core.fencing.FencingClaim;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+
+/**
+ * H2. An existing row is locked by {@code SELECT ... FOR UPDATE}; a missing one is inserted by a
+ * MERGE, which fails with a duplicate key (23505) when another transaction inserted it first: H2
+ * rolls back only that statement, and the next read waits for the other transaction's row. H2 has
+ * no shared row locks, so a fenced read locks the row as a write does.
+ */
+final class H2FenceStatements extends FenceStatements {
+
+    private static final String INSERT = """
+            MERGE INTO ${table} AS f
+            USING (VALUES (CAST(? AS VARCHAR(200)), CAST(? AS VARCHAR(64)), CAST(? AS VARCHAR(4096)),
+                           CAST(? AS BIGINT)))
+                  AS r (resource, backend, lock_key, highest)
+               ON f.resource = r.resource
+            WHEN NOT MATCHED THEN
+                INSERT (resource, backend, lock_key, highest, updated_at)
+                VALUES (r.resource, r.backend, r.lock_key, r.highest, CURRENT_TIMESTAMP)""";
+
+    private final String insert;
+
+    H2FenceStatements(FenceTableName table) {
+        super(table, "h2", "CURRENT_TIMESTAMP", "FOR UPDATE");
+        this.insert = table.into(INSERT);
+    }
+
+    /**
+     * H2 ends row lock waits at the session's LOCK_TIMEOUT, whatever the query timeout: set it to the
+     * store's timeout for the check, and back after.
+     */
+    @Override
+    <T> T boundingWaits(Connection connection, int querySeconds, Work<T> work) throws SQLException {
+        long previous;
+        try (Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT LOCK_TIMEOUT()")) {
+            rs.next();
+            previous = rs.getLong(1);
+        }
+        setLockTimeout(connection, querySeconds * 1000L);
+        try {
+            return work.run(connection);
+        } finally {
+            setLockTimeout(connection, previous);
+        }
+    }
+
+    private static void setLockTimeout(Connection connection, long millis) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SET LOCK_TIMEOUT " + millis);
+        }
+    }
+
+    @Override
+    Optional<Fence> lockRow(Connection connection, String resource, FencingClaim claim, int querySeconds)
+            throws SQLException {
+        Optional<Fence> existing = read(connection, selectForUpdate, resource, querySeconds);
+        if (existing.isPresent()) {
+            return existing;
+        }
+        try {
+            update(
+                    connection,
+                    insert,
+                    querySeconds,
+                    resource,
+                    claim.backend(),
+                    claim.lockKey(),
+                    claim.token().value());
+        } catch (SQLException e) {
+            if (!"23505".equals(e.getSQLState())) {
+                throw e;
+            }
+        }
+        return read(connection, selectForUpdate, resource, querySeconds);
+    }
+}

@@ -1,0 +1,230 @@
+package dev.distlock.fencing.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.fencing.Fence;
+import dev.distlock.core.fencing.FenceRule;
+import dev.distlock.core.fencing.FencingClaim;
+import dev.distlock.core.testing.FreePorts;
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.InvalidDataAccessResourceUsageException;
+
+/** Bad input and failures of the SQL fence store: each fails at once, with a message that says what to do. */
+class JdbcFenceStoreFailuresIT {
+
+    private static final FencingClaim CLAIM = new FencingClaim("redis", "stock:SKU-1", FencingToken.of(10));
+
+    private final List<HikariDataSource> pools = new ArrayList<>();
+    private final String table = FenceDatabase.uniqueTableName("failures");
+
+    private HikariDataSource pool(FenceDatabase database, int size) {
+        database.require();
+        HikariDataSource pool = database.pool("fence-failures", size);
+        pools.add(pool);
+        return pool;
+    }
+
+    @AfterEach
+    void dropTable() {
+        if (!pools.isEmpty()) {
+            FenceDatabase.dropTables(pools.get(0), table);
+        }
+        pools.forEach(HikariDataSource::close);
+    }
+
+    @ParameterizedTest
+    @EnumSource(FenceDatabase.class)
+    void missingTableFailsWithItsDdl(FenceDatabase database) {
+        JdbcFenceStore store =
+                JdbcFenceStore.builder(pool(database, 2)).tableName(table).build();
+
+        assertThatThrownBy(() -> store.admitWrite("stock:SKU-1", CLAIM))
+                .isInstanceOf(InvalidDataAccessResourceUsageException.class)
+                .hasMessageContaining("The fence table '" + table + "' is missing")
+                .hasMessageContaining(database == FenceDatabase.H2 ? "jdbc:h2:mem:fencing" : "127.0.0.1")
+                .hasMessageContaining("initializeSchema(true)")
+                .hasMessageContaining("CREATE TABLE IF NOT EXISTS " + table + " (");
+    }
+
+    @ParameterizedTest
+    @EnumSource(FenceDatabase.class)
+    void instancesCreatingTheTableAtOnceAllSucceed(FenceDatabase database) throws Exception {
+        int instances = 6;
+        List<JdbcFenceStore> stores = new ArrayList<>();
+        for (int i = 0; i < instances; i++) {
+            stores.add(JdbcFenceStore.builder(pool(database, 1))
+                    .tableName(table)
+                    .initializeSchema(true)
+                    .build());
+        }
+        CountDownLatch start = new CountDownLatch(1);
+        List<CompletableFuture<Fence>> firstUses = new ArrayList<>();
+        for (int i = 0; i < instances; i++) {
+            JdbcFenceStore store = stores.get(i);
+            FencingClaim claim = new FencingClaim("redis", "stock:SKU-1", FencingToken.of(100 + i));
+            firstUses.add(CompletableFuture.supplyAsync(() -> {
+                await(start);
+                return store.admitWrite("stock:SKU-1", claim);
+            }));
+        }
+        start.countDown();
+        int refused = 0;
+        for (CompletableFuture<Fence> use : firstUses) {
+            try {
+                use.get(60, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                // A lower token that came after a higher one is refused: the rule, not the creation.
+                assertThat(e.getCause()).isInstanceOf(dev.distlock.core.fencing.StaleTokenException.class);
+                refused++;
+            }
+        }
+        assertThat(refused).isLessThan(instances);
+        assertThat(stores.get(0).fenceOf("stock:SKU-1").map(Fence::highest))
+                .contains(FencingToken.of(100 + instances - 1));
+    }
+
+    @ParameterizedTest
+    @EnumSource(FenceDatabase.class)
+    void checkWaitingForAFenceRowHeldTooLongFailsAtTheStoreTimeoutAndChangesNothing(FenceDatabase database)
+            throws Exception {
+        HikariDataSource pool = pool(database, 3);
+        JdbcFenceStore store = JdbcFenceStore.builder(pool)
+                .tableName(table)
+                .initializeSchema(true)
+                .timeout(Duration.ofSeconds(1))
+                .build();
+        store.admitWrite("stock:SKU-1", CLAIM);
+        try (Connection holder = pool.getConnection()) {
+            holder.setAutoCommit(false);
+            store.admitWrite(holder, "stock:SKU-1", CLAIM); // a holder still in its transaction
+
+            FencingClaim next = new FencingClaim("redis", "stock:SKU-1", FencingToken.of(20));
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> store.admitWrite("stock:SKU-1", next))
+                    .isInstanceOf(DataAccessException.class)
+                    .hasMessageContaining("resource 'stock:SKU-1'")
+                    .hasMessageContaining("fence table '" + table + "'");
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .as("bounded by the store's timeout (1 s), with room for a loaded machine")
+                    .isLessThan(Duration.ofSeconds(20));
+            holder.rollback();
+        }
+        assertThat(store.fenceOf("stock:SKU-1").map(Fence::highest)).contains(CLAIM.token());
+    }
+
+    @Test
+    void unreachableDatabaseFailsWithinThePoolsConnectionTimeout() {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + FreePorts.next() + "/test?connectTimeout=2");
+        config.setUsername("postgres");
+        config.setConnectionTimeout(2_000);
+        config.setInitializationFailTimeout(-1);
+        try (HikariDataSource down = new HikariDataSource(config)) {
+            JdbcFenceStore store = JdbcFenceStore.builder(down)
+                    .tableName(table)
+                    .initializeSchema(true)
+                    .build();
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> store.admitWrite("stock:SKU-1", CLAIM))
+                    .isInstanceOf(DataAccessResourceFailureException.class)
+                    .hasMessageContaining("could not connect")
+                    .hasMessageContaining("fence table '" + table + "'");
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
+        }
+    }
+
+    @Test
+    void blankOrOverlongResourceNamesAreRefusedBeforeTheDatabaseIsAsked() {
+        JdbcFenceStore store = JdbcFenceStore.builder(new UnusableDataSource()).build();
+        String overlong = "r".repeat(FenceRule.MAX_RESOURCE_LENGTH + 1);
+
+        assertThatThrownBy(() -> store.admitWrite(" ", CLAIM))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("non-blank name");
+        assertThatThrownBy(() -> store.admitRead(null, CLAIM)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.admitWrite(overlong, CLAIM))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the limit is " + FenceRule.MAX_RESOURCE_LENGTH);
+        assertThatThrownBy(() -> store.fenceOf("")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void invalidTableNameIsRefusedWhenTheStoreIsBuilt() {
+        assertThatThrownBy(() -> JdbcFenceStore.builder(new UnusableDataSource())
+                        .tableName("fence; DROP TABLE stock")
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Invalid fence table name");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A DataSource that fails the test if anything connects. */
+    private static final class UnusableDataSource implements DataSource {
+        @Override
+        public Connection getConnection() {
+            throw new AssertionError("the database was asked");
+        }
+
+        @Override
+        public Connection getConnection(String username, String password) {
+            throw new AssertionError("the database was asked");
+        }
+
+        @Override
+        public PrintWriter getLogWriter() {
+            return null;
+        }
+
+        @Override
+        public void setLogWriter(PrintWriter out) {}
+
+        @Override
+        public void setLoginTimeout(int seconds) {}
+
+        @Override
+        public int getLoginTimeout() {
+            return 0;
+        }
+
+        @Override
+        public Logger getParentLogger() {
+            return Logger.getGlobal();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> iface) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> iface) {
+            return false;
+        }
+    }
+}
