@@ -58,7 +58,10 @@ final class Backends implements AutoCloseable {
             case "etcd" -> {
                 Client client = Client.builder().endpoints("http://" + address).build();
                 closeables.add(client);
-                yield EtcdLockRegistry.builder(client).address(address).leaseTime(LEASE).build();
+                yield EtcdLockRegistry.builder(client)
+                        .address(address)
+                        .leaseTime(LEASE)
+                        .build();
             }
             case "postgresql" -> {
                 HikariConfig config = new HikariConfig();

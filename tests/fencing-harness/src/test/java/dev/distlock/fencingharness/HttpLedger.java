@@ -50,15 +50,14 @@ final class HttpLedger implements Ledger {
 
     @Override
     public List<String> entries() throws IOException, InterruptedException {
-        HttpResponse<String> read = http.send(
-                request(base + "/open/" + name, null).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> read =
+                http.send(request(base + "/open/" + name, null).GET().build(), HttpResponse.BodyHandlers.ofString());
         check(read);
         return Ledger.split(read.body());
     }
 
     private static HttpRequest.Builder request(String uri, FencingClaim claim) {
-        HttpRequest.Builder request =
-                HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(20));
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(20));
         if (claim != null) {
             request.header(FenceHeader.NAME, FenceHeader.format(claim));
         }
@@ -67,8 +66,8 @@ final class HttpLedger implements Ledger {
 
     private static void check(HttpResponse<String> response) {
         if (response.statusCode() != 200) {
-            throw new IllegalStateException(
-                    "Ledger service answered " + response.statusCode() + " to " + response.uri() + ": " + response.body());
+            throw new IllegalStateException("Ledger service answered " + response.statusCode() + " to " + response.uri()
+                    + ": " + response.body());
         }
     }
 }

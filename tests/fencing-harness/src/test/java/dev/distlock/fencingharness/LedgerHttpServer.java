@@ -64,7 +64,8 @@ final class LedgerHttpServer implements AutoCloseable {
 
         @Override
         public void addInterceptors(InterceptorRegistry registry) {
-            registry.addInterceptor(new FencedEndpointInterceptor(new MemoryFenceStore(), List.of(), Duration.ofSeconds(30)));
+            registry.addInterceptor(
+                    new FencedEndpointInterceptor(new MemoryFenceStore(), List.of(), Duration.ofSeconds(30)));
         }
 
         @Bean

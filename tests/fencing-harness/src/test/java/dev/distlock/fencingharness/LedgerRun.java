@@ -30,7 +30,10 @@ final class LedgerRun {
 
     static final String[] FAULTS = {"pause", "force-release", "kill"};
     private static final Duration RUN_LIMIT = Duration.ofMinutes(3);
-    private static final Duration TAKEOVER_LIMIT = Duration.ofSeconds(45);
+    private static final Duration TAKEOVER_LIMIT = Duration.ofSeconds(20);
+    // In the SQL transaction form the paused holder keeps the fence row locked, so no one else can
+    // write until it resumes: waiting for a takeover would only wait out the limit.
+    private static final Duration BLOCKED_TAKEOVER_LIMIT = Duration.ofSeconds(4);
 
     /** The figures of one run. */
     record Figures(
@@ -85,8 +88,24 @@ final class LedgerRun {
                 int faultAt = w + 1;
                 workers.add(
                         threads
-                                ? thread(w, parent, ledger, new LedgerWorker.Plan(lockKey, "w" + w, ops, faultAt, fenced, Backends.LEASE), events)
-                                : child(w, backend, backendAddress, store, storeAddress, name, lockKey, ops, faultAt, fenced, events));
+                                ? thread(
+                                        w,
+                                        parent,
+                                        ledger,
+                                        new LedgerWorker.Plan(lockKey, "w" + w, ops, faultAt, fenced, Backends.LEASE),
+                                        events)
+                                : child(
+                                        w,
+                                        backend,
+                                        backendAddress,
+                                        store,
+                                        storeAddress,
+                                        name,
+                                        lockKey,
+                                        ops,
+                                        faultAt,
+                                        fenced,
+                                        events));
             }
             if (!threads) {
                 awaitReady(events, workers.size());
@@ -94,7 +113,8 @@ final class LedgerRun {
                     ((Child) worker).go();
                 }
             }
-            return watch(backend, store, fenced, threads, parent, ledger, lockKey, workers, events, started);
+            Duration takeover = store.equals("sql-tx") && fenced ? BLOCKED_TAKEOVER_LIMIT : TAKEOVER_LIMIT;
+            return watch(backend, store, fenced, threads, parent, ledger, lockKey, workers, events, started, takeover);
         } finally {
             for (Worker worker : workers) {
                 worker.close();
@@ -112,7 +132,8 @@ final class LedgerRun {
             String lockKey,
             List<Worker> workers,
             BlockingQueue<Event> events,
-            long started)
+            long started,
+            Duration takeoverLimit)
             throws Exception {
         Set<String> accepted = new HashSet<>();
         int attempted = 0;
@@ -170,7 +191,7 @@ final class LedgerRun {
             // No other worker can take over (all done) or none did in time: resume anyway; the figures show it.
             for (Map.Entry<Integer, Long> paused : List.copyOf(awaitingTakeover.entrySet())) {
                 boolean othersDone = finished.size() >= workers.size() - 1;
-                if (othersDone || System.nanoTime() - paused.getValue() > TAKEOVER_LIMIT.toNanos()) {
+                if (othersDone || System.nanoTime() - paused.getValue() > takeoverLimit.toNanos()) {
                     awaitingTakeover.remove(paused.getKey());
                     workers.get(paused.getKey()).resume();
                 }
@@ -181,7 +202,8 @@ final class LedgerRun {
         entries.forEach(entry -> counts.merge(entry, 1, Integer::sum));
         int lost = (int) accepted.stream().filter(op -> !counts.containsKey(op)).count();
         int duplicated = counts.values().stream().mapToInt(count -> count - 1).sum();
-        int unaccounted = (int) counts.keySet().stream().filter(op -> !accepted.contains(op)).count();
+        int unaccounted = (int)
+                counts.keySet().stream().filter(op -> !accepted.contains(op)).count();
         return new Figures(
                 backend,
                 threads ? store + " (threads)" : store,
@@ -205,12 +227,14 @@ final class LedgerRun {
         while (ready < workers) {
             Event event = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
             if (event == null) {
-                throw new IllegalStateException("Only " + ready + " of " + workers + " worker JVMs started within 90 s");
+                throw new IllegalStateException(
+                        "Only " + ready + " of " + workers + " worker JVMs started within 90 s");
             }
             if (event.line().equals("READY")) {
                 ready++;
             } else if (event.line().startsWith("EXIT")) {
-                throw new IllegalStateException("Worker " + event.worker() + " ended before it was ready: " + event.line());
+                throw new IllegalStateException(
+                        "Worker " + event.worker() + " ended before it was ready: " + event.line());
             }
         }
     }

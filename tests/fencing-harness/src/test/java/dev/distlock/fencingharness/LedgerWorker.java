@@ -106,7 +106,10 @@ final class LedgerWorker {
 
     private static void stopSelf() {
         try {
-            new ProcessBuilder("kill", "-STOP", Long.toString(ProcessHandle.current().pid()))
+            new ProcessBuilder(
+                            "kill",
+                            "-STOP",
+                            Long.toString(ProcessHandle.current().pid()))
                     .redirectError(new File("/dev/null"))
                     .start()
                     .waitFor(60, TimeUnit.SECONDS);
