@@ -102,7 +102,8 @@ class FencingHarnessIT {
                 }
             }
         } else {
-            // Every backend and every store at least once, fenced; every store once without fencing.
+            // Every backend and every store at least once, fenced; every store once without fencing, on
+            // the memory backend's threads (no JVMs to start), and once with child JVMs.
             fenced.add(new String[] {"memory", "redis"});
             fenced.add(new String[] {"memory", "http"});
             fenced.add(new String[] {"redis", "redis"});
@@ -111,8 +112,9 @@ class FencingHarnessIT {
             fenced.add(new String[] {"postgresql", "sql-tx"});
             fenced.add(new String[] {"redis", "sql-column"});
             for (String store : stores) {
-                unfenced.add(new String[] {"redis", store});
+                unfenced.add(new String[] {"memory", store});
             }
+            unfenced.add(new String[] {"redis", "redis"});
         }
         Instant began = Instant.now();
         List<LedgerRun.Figures> results = new ArrayList<>();
@@ -173,7 +175,11 @@ class FencingHarnessIT {
         try (Backends parent = new Backends(backend, backendAddress);
                 Ledger ledger = Ledger.open(store, storeAddress, name)) {
             // Tables are created on first use; the first use is here, not in three workers at once.
-            parent.registry().obtain("warm-up").tryAcquire(Duration.ofSeconds(30)).orElseThrow().close();
+            parent.registry()
+                    .obtain("warm-up")
+                    .tryAcquire(Duration.ofSeconds(30))
+                    .orElseThrow()
+                    .close();
             if (fenced && ledger instanceof SqlLedgers.Warmable warmable) {
                 warmable.warmUp();
             }

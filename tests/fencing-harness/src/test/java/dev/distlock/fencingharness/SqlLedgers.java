@@ -32,7 +32,7 @@ final class SqlLedgers {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
         config.setUsername("postgres");
-        config.setMaximumPoolSize(2);
+        config.setMaximumPoolSize(4);
         HikariDataSource dataSource = new HikariDataSource(config);
         return switch (store) {
             case "sql-tx" -> new Transactional(dataSource, name);
