@@ -8,6 +8,7 @@ import dev.distlock.core.fencing.Fence;
 import dev.distlock.core.fencing.FenceMismatchException;
 import dev.distlock.core.fencing.FencingClaim;
 import dev.distlock.core.fencing.StaleTokenException;
+import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.redis.RedisServers;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -157,6 +160,21 @@ class RedisFenceStoreIT {
     void fenceKeySharesTheClusterSlotOfTheValueKey() {
         assertThat(store.fenceKey("stock:42")).isEqualTo("distlock:fence:{stock:42}");
         assertThat(store.fenceKey("user:{7}:cart")).isEqualTo("distlock:fence:user:{7}:cart");
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aStoppedServerFailsTheCallWithinTheClientsCommandTimeout() {
+        try (RedisServers own = new RedisServers()) {
+            ManagedProcess server = own.start();
+            LettuceConnectionFactory ownFactory = own.factory(server);
+            RedisFenceStore ownStore = RedisFenceStore.builder(ownFactory).build();
+            ownStore.set("down", claim("down", 1), "before");
+            server.stop();
+
+            assertThatThrownBy(() -> ownStore.set("down", claim("down", 2), "after"))
+                    .isInstanceOf(DataAccessException.class);
+        }
     }
 
     @Test

@@ -45,6 +45,7 @@ final class LedgerRun {
             int accepted,
             int stale,
             int killedInFlight,
+            int takeovers,
             int lost,
             int duplicated,
             int unaccounted,
@@ -140,6 +141,7 @@ final class LedgerRun {
         int stale = 0;
         int killed = 0;
         int errors = 0;
+        int takeovers = 0;
         List<String> faults = new ArrayList<>();
         Set<Integer> finished = new HashSet<>();
         Map<Integer, Long> awaitingTakeover = new HashMap<>(); // worker -> since (nanos)
@@ -159,6 +161,7 @@ final class LedgerRun {
                         for (Integer paused : List.copyOf(awaitingTakeover.keySet())) {
                             if (paused != event.worker()) {
                                 awaitingTakeover.remove(paused);
+                                takeovers++;
                                 workers.get(paused).resume();
                             }
                         }
@@ -213,6 +216,7 @@ final class LedgerRun {
                 accepted.size(),
                 stale,
                 killed,
+                takeovers,
                 lost,
                 duplicated,
                 unaccounted,
