@@ -58,9 +58,11 @@ final class Backends implements AutoCloseable {
             case "etcd" -> {
                 Client client = Client.builder().endpoints("http://" + address).build();
                 closeables.add(client);
+                // A loaded machine: a JVM's first etcd calls load jetcd's classes, which can take seconds.
                 yield EtcdLockRegistry.builder(client)
                         .address(address)
                         .leaseTime(LEASE)
+                        .requestTimeout(Duration.ofSeconds(15))
                         .build();
             }
             case "postgresql" -> {
