@@ -10,7 +10,7 @@ import org.springframework.util.ClassUtils;
 /**
  * What a native image needs beyond what Spring finds on its own: the backends' Lua scripts and
  * SQL files (read as class path resources), the failure analyzer (created by reflection from
- * spring.factories), and the Redis client customizers (JDK proxies of Spring Boot interfaces).
+ * spring.factories), and the Redis and HTTP client customizers (JDK proxies of Spring Boot interfaces).
  */
 class DistributedLockRuntimeHints implements RuntimeHintsRegistrar {
 
@@ -21,12 +21,19 @@ class DistributedLockRuntimeHints implements RuntimeHintsRegistrar {
             "dev/distlock/fencing/jdbc/*.sql",
             "dev/distlock/fencing/redis/*.lua");
 
-    /** The Spring Boot interfaces {@link RedisClientTuning} implements as JDK proxies (Boot 4.x and 3.5 names). */
+    /** The Spring Boot interfaces implemented as JDK proxies (Boot 4.x and 3.5 names). */
     static final List<String> PROXIED_CUSTOMIZERS = List.of(
             "org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer",
             "org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer",
             "org.springframework.boot.autoconfigure.data.redis.LettuceClientOptionsBuilderCustomizer",
-            "org.springframework.boot.autoconfigure.data.redis.ClientResourcesBuilderCustomizer");
+            "org.springframework.boot.autoconfigure.data.redis.ClientResourcesBuilderCustomizer",
+            // The HTTP clients' Distlock-Fence header customizers (fencing.http.CustomizerFactoryBean).
+            "org.springframework.boot.restclient.RestClientCustomizer",
+            "org.springframework.boot.restclient.RestTemplateCustomizer",
+            "org.springframework.boot.webclient.WebClientCustomizer",
+            "org.springframework.boot.web.client.RestClientCustomizer",
+            "org.springframework.boot.web.client.RestTemplateCustomizer",
+            "org.springframework.boot.web.reactive.function.client.WebClientCustomizer");
 
     @Override
     public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
