@@ -9,6 +9,7 @@ import dev.distlock.fencing.http.FenceHeaderInterceptor;
 import dev.distlock.fencing.http.FencedEndpointInterceptor;
 import dev.distlock.fencing.http.FencedPath;
 import dev.distlock.spring.ReactiveLockContext;
+import dev.distlock.spring.fencing.FencingClaims;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +49,7 @@ public final class FencedHttpAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         FenceHeaderInterceptor distlockFenceHeaderInterceptor(ObjectProvider<LockRegistry> registries) {
-            return new FenceHeaderInterceptor(new HoldClaims(registries)::ofThread);
+            return new FenceHeaderInterceptor(new FencingClaims(registries)::find);
         }
 
         @Bean
@@ -121,11 +122,11 @@ public final class FencedHttpAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         FenceHeaderExchangeFilter distlockFenceHeaderExchangeFilter(ObjectProvider<LockRegistry> registries) {
-            HoldClaims claims = new HoldClaims(registries);
+            FencingClaims claims = new FencingClaims(registries);
             return new FenceHeaderExchangeFilter(
                     context -> Optional.ofNullable(context.<LockHandle>getOrDefault(ReactiveLockContext.KEY, null))
-                            .map(claims::claim),
-                    claims::ofThread);
+                            .map(claims::of),
+                    claims::find);
         }
 
         @Bean
