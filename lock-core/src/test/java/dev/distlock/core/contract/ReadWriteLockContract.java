@@ -51,9 +51,20 @@ public abstract class ReadWriteLockContract {
     /** A new registry over the server under test, built with {@code options}; the kit closes it. */
     protected abstract LockRegistry createRegistry(RegistryOptions options);
 
-    /** The lease of the lease-expiry tests; override where the backend has a coarser minimum. */
+    /**
+     * The short lease of the tests about expiry and loss: their fixed leases, and the watchdog lease of
+     * {@link #shortLeaseRegistry()}. Override where the backend has a coarser minimum.
+     */
     protected Duration leaseTime() {
         return Duration.ofMillis(1000);
+    }
+
+    /**
+     * The watchdog lease of {@link #registryA}, {@link #registryB} and {@link #newRegistry()}: long
+     * enough that a renewal delayed by a loaded machine never loses a hold in a test about something else.
+     */
+    protected Duration holdLeaseTime() {
+        return Duration.ofSeconds(10);
     }
 
     /** How late a wake-up or a timed-out wait may return, given the backend's round trips. */
@@ -85,6 +96,11 @@ public abstract class ReadWriteLockContract {
     }
 
     protected final LockRegistry newRegistry() {
+        return newRegistry(RegistryOptions.defaults().withLeaseTime(holdLeaseTime()));
+    }
+
+    /** A registry whose watchdog lease is {@link #leaseTime()}, for the tests about expiry, renewal and loss. */
+    protected final LockRegistry shortLeaseRegistry() {
         return newRegistry(RegistryOptions.defaults().withLeaseTime(leaseTime()));
     }
 
@@ -362,10 +378,11 @@ public abstract class ReadWriteLockContract {
 
     @Test
     void readerWhoseLeaseRanOutDoesNotBlockWriters() throws Exception {
+        LockRegistry expiring = shortLeaseRegistry();
         String key = key();
         // A reader that never releases: its process died, so only the lease ends it.
         LockHandle crashed =
-                read(registryA, key).tryAcquire(Duration.ZERO, leaseTime()).orElseThrow();
+                read(expiring, key).tryAcquire(Duration.ZERO, leaseTime()).orElseThrow();
         Optional<LockHandle> writer =
                 write(registryB, key).tryAcquire(leaseTime().plus(timingSlack()).multipliedBy(3));
         assertThat(writer).isPresent();
@@ -375,8 +392,9 @@ public abstract class ReadWriteLockContract {
 
     @Test
     void writerWhoseLeaseRanOutDoesNotBlockReaders() throws Exception {
+        LockRegistry expiring = shortLeaseRegistry();
         String key = key();
-        write(registryA, key).tryAcquire(Duration.ZERO, leaseTime()).orElseThrow();
+        write(expiring, key).tryAcquire(Duration.ZERO, leaseTime()).orElseThrow();
         Optional<LockHandle> reader =
                 read(registryB, key).tryAcquire(leaseTime().plus(timingSlack()).multipliedBy(3));
         assertThat(reader).isPresent();
@@ -445,8 +463,9 @@ public abstract class ReadWriteLockContract {
 
     @Test
     void downgradedReaderWhoseWriteHoldRanOutIsRefusedTheWriteLockAtOnce() throws Exception {
+        LockRegistry expiring = shortLeaseRegistry();
         String key = key();
-        FencedReadWriteLock lock = registryA.readWriteLock(key);
+        FencedReadWriteLock lock = expiring.readWriteLock(key);
         // The acquisitions that must succeed wait as long as they need: each is a round trip, and a
         // zero wait gives it only the contract's 250 ms overrun, which a loaded machine can exceed.
         // A fixed lease, never renewed: the write hold runs out while the thread keeps reading.
