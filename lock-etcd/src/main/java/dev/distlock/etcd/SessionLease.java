@@ -345,9 +345,37 @@ final class SessionLease implements AutoCloseable {
             current = null;
         }
         if (session != null) {
+            keepLingeringEntries(session);
             session.ended = true;
             revoke(session.id, requests.timeout());
         }
+    }
+
+    /**
+     * Revoking the session lease deletes every entry on it, so an entry still kept for a later end
+     * (a minimum hold its owner already released) first moves onto a lease of its own for the time
+     * it has left: closing a registry must not cut it short, any more than a crash does.
+     */
+    private void keepLingeringEntries(Session session) {
+        long now = System.nanoTime();
+        holds.forEach((lease, tracked) -> {
+            long left = tracked.dueNanos - now;
+            if (lease.session() != session || tracked.onOwnLease || left <= 0) {
+                return;
+            }
+            try {
+                moveToOwnLease(lease, tracked, Duration.ofNanos(left), requests.timeout());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                log.warn(
+                        "Lock '{}' on etcd: could not keep its entry for the {} ms left of its minimum hold"
+                                + " after the registry closed; it goes with the session lease: {}",
+                        lease.key(),
+                        TimeUnit.NANOSECONDS.toMillis(left),
+                        e.toString());
+            }
+        });
     }
 
     /** One granted session lease. */
