@@ -79,6 +79,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
         byte[] holder = LockScripts.holderBytes(request.holder());
         Deadline deadline = request.deadline();
         long backoff = MIN_BACKOFF_NANOS;
+        RideOut rideOut = new RideOut(address, request.key());
         while (true) {
             long start = System.nanoTime();
             // A round gets nodeTimeout, and never ends later than nodeTimeout after the deadline.
@@ -100,18 +101,21 @@ final class RedlockBackend implements LockBackend<RedisLease> {
                 throw new InterruptedException(
                         "Interrupted while acquiring lock '" + request.key() + "' on " + address);
             }
-            // Refusals end the attempt at once; silence (a slow or frozen majority) only once the
-            // deadline has passed, so a busy moment does not fail a caller who may still wait.
+            // A majority out of reach (down, reconnecting, silent) is ridden out while the wait
+            // lasts; what the round took was freed above, so no retry holds twice (contract 8).
             boolean unreachable = round.failures().size() + round.pending() > nodes.size() - quorum;
             if (unreachable && (round.failures().size() > nodes.size() - quorum || deadline.hasPassed())) {
-                throw new LockBackendException(
+                LockBackendException failure = new LockBackendException(
                         "redis",
                         address,
                         request.key(),
                         (round.failures().size() + round.pending()) + " of " + nodes.size()
                                 + " Redlock nodes did not answer (" + round.problems() + "); a lock needs " + quorum
                                 + ". Bring the nodes back or check the network.");
+                rideOut.failed(failure, deadline); // returns after a back-off, or throws when the wait is over
+                continue;
             }
+            rideOut.answered();
             if (deadline.hasPassed()) {
                 return Optional.empty();
             }

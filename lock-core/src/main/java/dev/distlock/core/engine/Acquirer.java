@@ -50,7 +50,7 @@ final class Acquirer<L extends BackendLease> {
                     }
                 }
             }
-            Optional<Hold<L>> taken = take(key, state, deadline, leaseTime, renewed, owner);
+            Optional<Hold<L>> taken = take(key, state, deadline, waitTime.isZero(), leaseTime, renewed, owner);
             if (taken.isEmpty()) {
                 outcome = Outcome.TIMEOUT;
                 return Optional.empty();
@@ -86,9 +86,18 @@ final class Acquirer<L extends BackendLease> {
         }
     }
 
-    /** Passes the key's local gate and takes the key on the server; the new hold owns the gate. */
+    /**
+     * Passes the key's local gate and takes the key on the server; the new hold owns the gate. Only
+     * a zero wait asks the server once its deadline has passed (contract 8).
+     */
     private Optional<Hold<L>> take(
-            String key, KeyState<L> state, Deadline deadline, Duration leaseTime, boolean renewed, Thread owner)
+            String key,
+            KeyState<L> state,
+            Deadline deadline,
+            boolean zeroWait,
+            Duration leaseTime,
+            boolean renewed,
+            Thread owner)
             throws InterruptedException {
         Waiters.Waiter waiter = engine.waiters.enter();
         L lease = null;
@@ -97,14 +106,13 @@ final class Acquirer<L extends BackendLease> {
         try {
             if (state.gate.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS)) {
                 try {
-                    lease = engine.backend
-                            .tryAcquire(new LockRequest(
-                                    state.fullKey,
-                                    newOwner(owner),
-                                    leaseTime,
-                                    deadline,
-                                    engine.holderDescription(owner)))
-                            .orElse(null);
+                    LockRequest request = new LockRequest(
+                            state.fullKey, newOwner(owner), leaseTime, deadline, engine.holderDescription(owner));
+                    // A wait that ran out before the server was asked (queued on the gate, say) has
+                    // timed out; asking now would count as a zero wait and fail on a passing error.
+                    if (zeroWait || !deadline.hasPassed()) {
+                        lease = engine.backend.tryAcquire(request).orElse(null);
+                    }
                 } catch (RuntimeException e) {
                     engine.backendError(state.fullKey, e);
                     throw e;
