@@ -16,6 +16,8 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+import org.springframework.transaction.UnexpectedRollbackException;
+import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
@@ -222,7 +224,7 @@ public final class JdbcFenceStore implements FenceStore {
                 DataSourceUtils.releaseConnection(connection, dataSource);
             }
         } catch (RuntimeException e) {
-            markRollbackOnly();
+            markRollbackOnly(e);
             throw e;
         }
     }
@@ -265,9 +267,28 @@ public final class JdbcFenceStore implements FenceStore {
         }
     }
 
-    private void markRollbackOnly() {
+    /**
+     * Fails the current transaction, whichever manager runs it. A rollback-only mark on the JDBC
+     * connection is honoured only by DataSourceTransactionManager (JpaTransactionManager, for one,
+     * asks its EntityManager instead), so a synchronization also vetoes the commit: every
+     * synchronizing transaction manager rolls back when one fails before commit.
+     */
+    private void markRollbackOnly(RuntimeException refusal) {
         if (TransactionSynchronizationManager.getResource(dataSource) instanceof ConnectionHolder holder) {
             holder.setRollbackOnly();
+        }
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new CommitVeto(refusal));
+        }
+    }
+
+    /** Rolls back the transaction it is registered with instead of committing it. */
+    private record CommitVeto(RuntimeException refusal) implements TransactionSynchronization {
+
+        @Override
+        public void beforeCommit(boolean readOnly) {
+            throw new UnexpectedRollbackException(
+                    "Transaction rolled back because the fence store refused it: " + refusal.getMessage(), refusal);
         }
     }
 
