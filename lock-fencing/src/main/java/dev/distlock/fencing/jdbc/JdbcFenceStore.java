@@ -27,7 +27,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  *
  * <p>{@link #admitWrite(String, FencingClaim)} and {@link #admitRead(String, FencingClaim)} join
  * the current Spring-managed transaction on the store's {@link DataSource} (so {@code JdbcTemplate},
- * {@code JdbcClient} and JPA writes in it are covered) and mark it rollback-only when they refuse;
+ * {@code JdbcClient} and JPA writes in it are covered) and make it roll back when they refuse;
  * outside a transaction they check and raise in one transaction of their own. The {@link
  * Connection} forms take part in the caller's own JDBC transaction. Call them first in the
  * transaction, before any read the write depends on; see {@code docs/fencing.md}.
@@ -207,7 +207,7 @@ public final class JdbcFenceStore implements FenceStore {
         }
     }
 
-    /** Joins the current Spring transaction; any failure marks it rollback-only. */
+    /** Joins the current Spring transaction; any failure makes it roll back. */
     private <T> T inSpringTransaction(String action, String resource, FencingClaim claim, Work<T> work) {
         try {
             FenceTable fenceTable = table();
@@ -224,7 +224,7 @@ public final class JdbcFenceStore implements FenceStore {
                 DataSourceUtils.releaseConnection(connection, dataSource);
             }
         } catch (RuntimeException e) {
-            markRollbackOnly(e);
+            failTransaction(e);
             throw e;
         }
     }
@@ -273,22 +273,22 @@ public final class JdbcFenceStore implements FenceStore {
      * asks its EntityManager instead), so a synchronization also vetoes the commit: every
      * synchronizing transaction manager rolls back when one fails before commit.
      */
-    private void markRollbackOnly(RuntimeException refusal) {
+    private void failTransaction(RuntimeException failure) {
         if (TransactionSynchronizationManager.getResource(dataSource) instanceof ConnectionHolder holder) {
             holder.setRollbackOnly();
         }
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new CommitVeto(refusal));
+            TransactionSynchronizationManager.registerSynchronization(new CommitVeto(failure));
         }
     }
 
     /** Rolls back the transaction it is registered with instead of committing it. */
-    private record CommitVeto(RuntimeException refusal) implements TransactionSynchronization {
+    private record CommitVeto(RuntimeException failure) implements TransactionSynchronization {
 
         @Override
         public void beforeCommit(boolean readOnly) {
             throw new UnexpectedRollbackException(
-                    "Transaction rolled back because the fence store refused it: " + refusal.getMessage(), refusal);
+                    "Transaction rolled back because a fence check in it failed: " + failure.getMessage(), failure);
         }
     }
 
