@@ -7,6 +7,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
+import dev.distlock.core.rw.LockMode;
+import dev.distlock.core.spi.OwnerId;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -27,6 +30,8 @@ class ReadWriteOutageIT {
     private static final Duration SLACK = Duration.ofMillis(250);
 
     private static final Duration NOISE = Duration.ofMillis(250);
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private record Outage(JdbcLockRegistry holder, JdbcLockRegistry waiter, StallingProxy proxy, String key) {}
 
@@ -172,5 +177,60 @@ class ReadWriteOutageIT {
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(SLACK.plus(NOISE));
             }
         });
+    }
+
+    /**
+     * A decision whose commit answer was lost wrote the hold; the retry of the same call (same
+     * owner) finds and adopts it instead of taking the key twice or waiting behind itself.
+     */
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void retryOfADecisionWhoseAnswerWasLostAdoptsTheHoldItWrote(TestDatabase database) throws Exception {
+        database.require();
+        String lockTable = TestDatabase.uniqueTableName("rwadopt");
+        try (HikariDataSource direct = database.pool("distlock-direct", 2);
+                LockTableSetup setup = new LockTableSetup(
+                        direct,
+                        null,
+                        new TableName(lockTable),
+                        true,
+                        false,
+                        Duration.ofMinutes(1),
+                        Clock.systemUTC())) {
+            JdbcReadWriteTable table = new JdbcReadWriteTable(setup, lockTable, true);
+            try {
+                for (LockMode mode : LockMode.values()) {
+                    String key = "rw-adopt-" + mode + "-" + System.nanoTime();
+                    OwnerId owner = new OwnerId("adopting", 1, 1);
+                    long intent = mode == LockMode.WRITE ? 3_000_000 : 0;
+                    long lost = table.attempt(key, mode, owner, 60_000_000, intent, "h", CallTimeout.of(TIMEOUT));
+                    assertThat(lost)
+                            .as("the first decision took the key (%s)", mode)
+                            .isPositive();
+
+                    long retried = table.attempt(key, mode, owner, 60_000_000, intent, "h", CallTimeout.of(TIMEOUT));
+                    assertThat(retried)
+                            .as("the retry adopted the hold with its token (%s)", mode)
+                            .isEqualTo(lost);
+
+                    assertThat(table.release(key, mode, owner.value(), CallTimeout.of(TIMEOUT)))
+                            .isTrue();
+                    long other = table.attempt(
+                            key,
+                            LockMode.WRITE,
+                            new OwnerId("other", 1, 1),
+                            60_000_000,
+                            0,
+                            "h",
+                            CallTimeout.of(TIMEOUT));
+                    assertThat(other)
+                            .as("one release freed the key: the call held it once (%s)", mode)
+                            .isPositive();
+                }
+            } finally {
+                database.dropTable(direct, lockTable + "_rw");
+                database.dropTable(direct, lockTable);
+            }
+        }
     }
 }
