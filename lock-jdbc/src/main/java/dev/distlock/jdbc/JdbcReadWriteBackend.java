@@ -66,6 +66,13 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
      * Polls until granted or the deadline passes; each poll is bounded like the plain lock's
      * attempts (see {@link CallTimeout}), so no call outlives its wait time by more than their slack.
      * A waiting writer that gives up withdraws its intent, unless the database just failed it.
+     *
+     * <p>While the wait lasts, an unavailable database (see {@link DatabaseUnavailableException}) is
+     * ridden out as the plain lock rides it out: tried again after pauses from {@link
+     * JdbcLockBackend#RIDE_OUT}, failing with the last failure once the deadline has passed (at once
+     * for a zero wait). A decision whose answer was lost may have written this owner's hold; the next
+     * decision adopts it (its lease counted from before the lost one), and a call that gives up frees
+     * it, and a writer's intent, through {@link LostTakes}.
      */
     @Override
     public Optional<Lease> tryAcquire(LockRequest request) throws InterruptedException {
@@ -73,30 +80,63 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
         long intent = mode == LockMode.WRITE && !deadline.hasPassed() ? micros(INTENT) : 0;
         long pause = FIRST_POLL_NANOS;
         boolean withdraw = intent > 0;
+        boolean unsure = false; // a decision's answer was lost: it may hold or queue for this call
+        long unsureSince = 0;
+        int failures = 0;
         try {
             while (true) {
                 CallTimeout timeout = JdbcLockBackend.attemptTimeout(deadline, request.leaseTime());
                 long requestedAt = System.nanoTime();
-                long token = attempt(request, intent, timeout);
+                long token;
+                try {
+                    token = attempt(request, intent, timeout);
+                } catch (DatabaseUnavailableException e) {
+                    if (!unsure) {
+                        unsure = true;
+                        unsureSince = requestedAt;
+                    }
+                    if (!deadline.hasPassed()) {
+                        TimeUnit.NANOSECONDS.sleep(
+                                Math.min(JdbcLockBackend.RIDE_OUT.pauseNanos(++failures), deadline.remainingNanos()));
+                    }
+                    if (deadline.hasPassed()) {
+                        withdraw = false;
+                        table.lostTakes()
+                                .free(request.key(), micros(request.leaseTime()), deadline, e, release(request));
+                        throw e;
+                    }
+                    continue;
+                }
                 if (token > 0) {
                     withdraw = false;
                     return Optional.of(new Lease(
                             request.key(),
                             request.owner().value(),
                             FencingToken.of(token),
-                            requestedAt,
+                            unsure ? unsureSince : requestedAt,
                             request.leaseTime()));
                 }
                 if (deadline.hasPassed()) {
+                    if (unsure) {
+                        freeLater(request); // a lost decision could still commit
+                    }
                     return Optional.empty();
                 }
                 long jittered = pause / 2 + ThreadLocalRandom.current().nextLong(pause / 2 + 1);
                 TimeUnit.NANOSECONDS.sleep(Math.min(jittered, deadline.remainingNanos()));
                 pause = Math.min(MAX_POLL_NANOS, pause * 2);
             }
+        } catch (InterruptedException e) {
+            if (unsure) {
+                freeLater(request);
+            }
+            throw e;
         } catch (RuntimeException e) {
             // A database that failed the attempt would most likely fail the withdrawal too, after
             // another timeout; the intent ends by itself (at most INTENT).
+            if (unsure && !(e instanceof DatabaseUnavailableException)) {
+                freeLater(request);
+            }
             withdraw = false;
             throw e;
         } finally {
@@ -104,6 +144,23 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
                 withdrawQuietly(request, deadline);
             }
         }
+    }
+
+    /** In the background: what a lost decision of this call may have written. */
+    private void freeLater(LockRequest request) {
+        table.lostTakes().freeLater(request.key(), micros(request.leaseTime()), release(request));
+    }
+
+    /** Deletes this call's hold and, for a writer, its intent; touches no other owner's rows. */
+    private LostTakes.Release release(LockRequest request) {
+        String key = request.key();
+        String owner = request.owner().value();
+        return timeout -> {
+            table.release(key, mode, owner, timeout);
+            if (mode == LockMode.WRITE) {
+                table.withdraw(key, owner, timeout);
+            }
+        };
     }
 
     private long attempt(LockRequest request, long intent, CallTimeout timeout) throws InterruptedException {

@@ -21,13 +21,20 @@ final class JdbcReadWriteTable {
     private static final int DEADLOCK_TRIES = 3;
 
     private final ReadWriteSchema schema;
+    private final LostTakes lostTakes;
 
     JdbcReadWriteTable(LockTableSetup setup, String lockTable, boolean initializeSchema) {
         this.schema = new ReadWriteSchema(setup, lockTable, initializeSchema);
+        this.lostTakes = setup.lostTakes();
     }
 
     String address() {
         return schema.address();
+    }
+
+    /** Frees what acquisitions that gave up may have taken, in the background when need be. */
+    LostTakes lostTakes() {
+        return lostTakes;
     }
 
     /**
@@ -36,6 +43,8 @@ final class JdbcReadWriteTable {
      *
      * @return the token, or 0 when not granted (also when the database gave up waiting for the
      *     key's anchor row within the call's time)
+     * @throws DatabaseUnavailableException when the database was unavailable; the decision may
+     *     have been committed, and a later one of the same owner adopts the hold it took
      * @throws LockBackendException when the database failed otherwise
      */
     long attempt(
@@ -88,6 +97,13 @@ final class JdbcReadWriteTable {
         long now = anchor[1];
         rows.update(s.deleteExpired, key, now);
         ReadWriteRows.Holds holds = rows.holds(key, owner.value());
+        // The owner is unique per hold: a live row of its own was written by an earlier try of this
+        // call whose commit answer was lost. Adopting it keeps one call from holding twice.
+        long own = mode == LockMode.READ ? holds.ownRead() : holds.ownWrite();
+        if (own > 0) {
+            rows.update(s.deleteIntent, key, owner.value());
+            return own;
+        }
         if (mode == LockMode.READ) {
             if (!ReadWriteOwners.mayRead(holds.writer(), holds.writerWaiting(), owner)) {
                 return 0L;
@@ -199,13 +215,12 @@ final class JdbcReadWriteTable {
                             + ". Another transaction held the key's rows, or the database was too slow.",
                     e);
         }
-        return new LockBackendException(
-                JdbcLockBackend.NAME,
-                address(),
-                key,
-                what + " failed (SQLState " + e.getSQLState() + "): " + e.getMessage()
-                        + ". Check that the database is reachable and the table exists ("
-                        + "DDL in lock-jdbc's dev/distlock/jdbc/schema-rw-*.sql).",
-                e);
+        String problem = what + " failed (SQLState " + e.getSQLState() + "): " + e.getMessage()
+                + ". Check that the database is reachable and the table exists ("
+                + "DDL in lock-jdbc's dev/distlock/jdbc/schema-rw-*.sql).";
+        if (e instanceof ConnectionSource.NoConnection || LockDatabase.unavailable(e)) {
+            return new DatabaseUnavailableException(address(), key, problem, e);
+        }
+        return new LockBackendException(JdbcLockBackend.NAME, address(), key, problem, e);
     }
 }

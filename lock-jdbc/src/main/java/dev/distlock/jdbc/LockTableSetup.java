@@ -46,6 +46,7 @@ final class LockTableSetup implements AutoCloseable {
     private final Clock clock;
     private final String configuredAddress;
     private final ReentrantLock settingUp = new ReentrantLock();
+    private final LostTakes lostTakes = new LostTakes();
     private volatile LockDatabase database;
     private volatile Ready ready;
     private boolean closed;
@@ -123,6 +124,11 @@ final class LockTableSetup implements AutoCloseable {
         }
     }
 
+    /** Frees what acquisitions that gave up may have taken; closed with this set-up. */
+    LostTakes lostTakes() {
+        return lostTakes;
+    }
+
     /** Ready already, or null: for calls that need nothing from a table never used. */
     Ready readyOrNull() {
         return ready;
@@ -142,7 +148,8 @@ final class LockTableSetup implements AutoCloseable {
             ReleaseSignals signals = releaseNotifications
                     ? db.dialect.releaseSignals(listenerConnections(), db.address)
                     : ReleaseSignals.polling();
-            ready = new Ready(db, table, schema, signals, new TableUpkeep(table, db.address, sweepInterval), offset);
+            ready = new Ready(
+                    db, table, schema, signals, new TableUpkeep(table, db.address, sweepInterval, lostTakes), offset);
             return ready;
         }
     }
@@ -217,6 +224,7 @@ final class LockTableSetup implements AutoCloseable {
             current.signals().close();
             current.upkeep().close();
         }
+        lostTakes.close();
         connections.close();
     }
 

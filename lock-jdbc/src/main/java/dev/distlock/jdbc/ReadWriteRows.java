@@ -13,8 +13,11 @@ import java.sql.SQLException;
  */
 final class ReadWriteRows {
 
-    /** What a key's rows say, as seen by {@code owner}: its writer, whether readers hold it, whether another writer waits. */
-    record Holds(String writer, boolean readers, boolean writerWaiting) {}
+    /**
+     * What a key's rows say, as seen by {@code owner}: its writer, whether readers hold it, whether
+     * another writer waits, and the tokens of {@code owner}'s own read and write holds (0: none).
+     */
+    record Holds(String writer, boolean readers, boolean writerWaiting, long ownRead, long ownWrite) {}
 
     private final Connection connection;
     private final ReadWriteStatements sql;
@@ -60,20 +63,29 @@ final class ReadWriteRows {
         String writer = null;
         boolean readers = false;
         boolean writerWaiting = false;
+        long ownRead = 0;
+        long ownWrite = 0;
         try (PreparedStatement select = dialect.prepare(connection, sql.holds, timeout)) {
             select.setString(1, key);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
+                    boolean own = rows.getString(1).equals(owner);
                     switch (rows.getString(2).charAt(0)) {
-                        case 'w' -> writer = rows.getString(1);
-                        case 'r' -> readers = true;
+                        case 'w' -> {
+                            writer = rows.getString(1);
+                            ownWrite = own ? rows.getLong(3) : ownWrite;
+                        }
+                        case 'r' -> {
+                            readers = true;
+                            ownRead = own ? rows.getLong(3) : ownRead;
+                        }
                         case 'q' -> writerWaiting |= !rows.getString(1).equals(owner);
                         default -> {}
                     }
                 }
             }
         }
-        return new Holds(writer, readers, writerWaiting);
+        return new Holds(writer, readers, writerWaiting, ownRead, ownWrite);
     }
 
     boolean hasLiveRows(String key, long now) throws SQLException {

@@ -35,7 +35,7 @@ final class ReadWriteStatements {
         this.probe = "SELECT 1 FROM " + t + " WHERE 1 = 0";
         this.lockAnchor = "SELECT fence, " + now + " FROM " + t + " WHERE lock_key = ? AND owner = '' FOR UPDATE";
         this.deleteExpired = "DELETE FROM " + t + " WHERE lock_key = ? AND owner <> '' AND expires_us <= ?";
-        this.holds = "SELECT owner, mode FROM " + t + " WHERE lock_key = ? AND owner <> ''";
+        this.holds = "SELECT owner, mode, fence FROM " + t + " WHERE lock_key = ? AND owner <> ''";
         this.setFence = "UPDATE " + t + " SET fence = ? WHERE lock_key = ? AND owner = ''";
         this.insert =
                 "INSERT INTO " + t + " (lock_key, owner, mode, expires_us, fence, holder) VALUES (?, ?, ?, ?, ?, ?)";
