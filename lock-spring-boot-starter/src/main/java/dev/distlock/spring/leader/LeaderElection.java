@@ -7,6 +7,7 @@ import dev.distlock.core.leader.Leadership;
 import dev.distlock.core.leader.LeadershipListener;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -95,20 +96,23 @@ public final class LeaderElection implements SmartLifecycle {
     @Override
     public synchronized void start() {
         running = true;
+        // Asked before the campaigns begin: once they do, a name this instance is about to lead
+        // already has a holder (this instance) while its leadership is not yet granted.
+        List<String> free = names.stream().filter(this::free).toList();
         names.forEach(this::begin);
-        awaitFreeNames();
+        awaitLeadership(free);
     }
 
     /**
-     * Waits (at most {@link #START_WAIT} in all) until the campaigns for names nobody holds are
-     * granted, so that work scheduled right after start-up already leads. A name held elsewhere, or
-     * a backend that cannot tell, is not waited for.
+     * Waits (at most {@link #START_WAIT} in all) until the campaigns for names nobody held at
+     * start-up are granted, so that work scheduled right after start-up already leads. A name held
+     * elsewhere, or a backend that cannot tell, is not waited for.
      */
-    private void awaitFreeNames() {
+    private void awaitLeadership(List<String> free) {
         long deadline = System.nanoTime() + START_WAIT.toNanos();
-        for (String name : names) {
+        for (String name : free) {
             Leadership leadership = campaigns.get(name);
-            if (leadership == null || !free(name)) {
+            if (leadership == null) {
                 continue;
             }
             while (!leadership.isLeader() && System.nanoTime() - deadline < 0) {
