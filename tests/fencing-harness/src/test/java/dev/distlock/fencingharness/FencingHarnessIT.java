@@ -140,12 +140,14 @@ class FencingHarnessIT {
                         .as("%s: duplicated updates", name)
                         .isZero();
                 if (!figures.store().startsWith("sql-tx")) {
-                    // A paused or evicted holder resumed after a newer one wrote: the store must refuse it.
-                    assertThat(figures.takeovers())
-                            .as("%s: holders resumed after a newer holder wrote", name)
-                            .isPositive();
+                    // The run made a stale writer (a paused or evicted holder writing after a newer one
+                    // took the key) and the store refused it; every holder resumed after a newer one
+                    // wrote was refused. (A paused holder resumed by the time limit, when no other
+                    // worker wrote meanwhile, counts as no takeover; on a slow machine that can be all
+                    // of them, so the takeover count alone is not required to be positive.)
                     assertThat(figures.stale())
                             .as("%s: stale writes refused", name)
+                            .isPositive()
                             .isGreaterThanOrEqualTo(figures.takeovers());
                 }
             } else {
