@@ -1,6 +1,6 @@
 package dev.distlock.spring;
 
-import dev.distlock.core.spi.LockRegistrySupport;
+import dev.distlock.zookeeper.ZooKeeperLockRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -29,7 +29,7 @@ final class OwnedCuratorClient implements DisposableBean {
 
     private final CuratorFramework client;
     private final Duration lingerLimit;
-    private final List<LockRegistrySupport> registries = new CopyOnWriteArrayList<>();
+    private final List<ZooKeeperLockRegistry> registries = new CopyOnWriteArrayList<>();
 
     OwnedCuratorClient(CuratorFramework client, Duration lingerLimit) {
         this.client = client;
@@ -41,7 +41,7 @@ final class OwnedCuratorClient implements DisposableBean {
     }
 
     /** Closes the client only after {@code registry} closed and its lingering minimum holds ended. */
-    void closeAfter(LockRegistrySupport registry) {
+    void closeAfter(ZooKeeperLockRegistry registry) {
         registries.add(registry);
     }
 
@@ -49,7 +49,7 @@ final class OwnedCuratorClient implements DisposableBean {
     public void destroy() {
         // Closing is idempotent: whichever of the registry and this bean is destroyed first, the
         // registry's holds end (and its lingering ones start their last stretch) before the wait.
-        registries.forEach(LockRegistrySupport::close);
+        registries.forEach(ZooKeeperLockRegistry::close);
         if (allClosedWithin(lingerLimit)) {
             client.close();
             return;
@@ -73,7 +73,7 @@ final class OwnedCuratorClient implements DisposableBean {
     private boolean allClosedWithin(Duration bound) {
         long end = System.nanoTime() + bound.toNanos();
         try {
-            for (LockRegistrySupport registry : registries) {
+            for (ZooKeeperLockRegistry registry : registries) {
                 if (!registry.awaitClosed(Duration.ofNanos(Math.max(0, end - System.nanoTime())))) {
                     return false;
                 }
