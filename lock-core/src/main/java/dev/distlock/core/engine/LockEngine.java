@@ -303,6 +303,9 @@ public final class LockEngine<L extends BackendLease> implements AutoCloseable {
         List<Hold<L>> lingering = new ArrayList<>();
         for (Hold<L> hold : holds) {
             if (hold.state() != Hold.State.LINGERING) {
+                // A lease that ran out is lost, whether or not the lease keeper said so yet: its
+                // release then runs in the background instead of waiting on the server here.
+                hold.loseIfExpired();
                 hold.end(Hold.Ending.CLOSED);
             } else if (sessions) {
                 lingering.add(hold);
