@@ -67,15 +67,6 @@ public interface LockRegistry extends AutoCloseable {
         throw new UnsupportedOperationException("The " + backend() + " registry cannot force-release a key");
     }
 
-    /**
-     * Campaigns for leadership of {@code name} on this registry's backend: at most one leader at a
-     * time, each term fenced by its token ({@link dev.distlock.core.leader.Leadership#epoch()}).
-     */
-    default dev.distlock.core.leader.Leadership campaign(
-            String name, dev.distlock.core.leader.LeadershipListener listener) {
-        return dev.distlock.core.leader.Leadership.campaign(this, name, listener);
-    }
-
     /** The holds of this registry right now. */
     default List<HoldInfo> holds() {
         return List.of();
