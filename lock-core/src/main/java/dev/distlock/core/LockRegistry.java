@@ -31,6 +31,14 @@ public interface LockRegistry extends AutoCloseable {
     String backend();
 
     /**
+     * The prefix this registry puts before every key on the server ({@link RegistryOptions#keyPrefix()});
+     * empty when it puts none. Keys passed to and reported by the registry's observers carry it.
+     */
+    default String keyPrefix() {
+        return "";
+    }
+
+    /**
      * Runs {@code task} while holding {@code key}, waiting at most {@code waitTime} for it.
      *
      * @throws LockNotAcquiredException if the key did not come free in time, or the thread

@@ -48,6 +48,11 @@ public class LockRegistrySupport implements LockRegistry {
         return engine.backendName();
     }
 
+    @Override
+    public String keyPrefix() {
+        return engine.options().keyPrefix();
+    }
+
     /** The registry's settings. */
     public RegistryOptions options() {
         return engine.options();
