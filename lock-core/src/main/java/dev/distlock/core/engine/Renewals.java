@@ -2,6 +2,7 @@ package dev.distlock.core.engine;
 
 import dev.distlock.core.DurationText;
 import dev.distlock.core.spi.BackendLease;
+import dev.distlock.core.spi.Interrupts;
 import dev.distlock.core.spi.LockBackend;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -191,7 +192,7 @@ final class Renewals<L extends BackendLease> {
 
     private boolean call(Hold<L> hold, java.util.function.BooleanSupplier renewal) {
         try {
-            return Releases.uninterrupted(renewal);
+            return Interrupts.cleared(renewal::getAsBoolean);
         } catch (RuntimeException e) {
             engine.backendError(hold.keyState.fullKey, e);
             throw e;
