@@ -234,10 +234,7 @@ final class Renewals<L extends BackendLease> {
         long end = hold.leaseEndNanos();
         keeper.at(hold, LeaseKeeper.Slot.LEASE_END, end, () -> {
             if (hold.leaseEndNanos() == end && hold.state() == Hold.State.HELD) {
-                hold.lose(
-                        hold.isRenewing()
-                                ? "the lease ran out while a renewal got no answer"
-                                : "the lease ran out before a renewal succeeded");
+                hold.loseForLeaseEnd(hold.isRenewing() ? "a renewal got no answer" : null);
             }
         });
     }
@@ -247,8 +244,7 @@ final class Renewals<L extends BackendLease> {
             return;
         }
         long start = System.nanoTime();
-        if (hold.leaseLeft(start) <= 0) {
-            hold.lose("the lease ran out before a renewal succeeded");
+        if (hold.leaseRanOut(start, null)) {
             return;
         }
         boolean held;
@@ -260,9 +256,7 @@ final class Renewals<L extends BackendLease> {
             if (hold.state() != Hold.State.HELD) {
                 return;
             }
-            if (hold.leaseLeft(System.nanoTime()) <= 0) {
-                hold.lose("the lease ran out while renewal failed: " + e.getMessage());
-            } else {
+            if (!hold.leaseRanOut(System.nanoTime(), "renewal failed: " + e.getMessage())) {
                 LockEngine.log.debug("Renewal of lock '{}' failed; retrying", hold.key, e);
                 scheduleRenewalRetry(hold);
             }
