@@ -31,6 +31,14 @@ public interface LockRegistry extends AutoCloseable {
     String backend();
 
     /**
+     * The prefix this registry puts before every key on the server ({@link RegistryOptions#keyPrefix()});
+     * empty when it puts none. Keys passed to and reported by the registry's observers carry it.
+     */
+    default String keyPrefix() {
+        return "";
+    }
+
+    /**
      * Runs {@code task} while holding {@code key}, waiting at most {@code waitTime} for it.
      *
      * @throws LockNotAcquiredException if the key did not come free in time, or the thread
@@ -65,15 +73,6 @@ public interface LockRegistry extends AutoCloseable {
      */
     default boolean forceRelease(String key) {
         throw new UnsupportedOperationException("The " + backend() + " registry cannot force-release a key");
-    }
-
-    /**
-     * Campaigns for leadership of {@code name} on this registry's backend: at most one leader at a
-     * time, each term fenced by its token ({@link dev.distlock.core.leader.Leadership#epoch()}).
-     */
-    default dev.distlock.core.leader.Leadership campaign(
-            String name, dev.distlock.core.leader.LeadershipListener listener) {
-        return dev.distlock.core.leader.Leadership.campaign(this, name, listener);
     }
 
     /** The holds of this registry right now. */

@@ -1,8 +1,8 @@
 package dev.distlock.etcd;
 
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.rw.ReadWriteLocks;
 import dev.distlock.core.spi.LockRegistrySupport;
+import dev.distlock.core.spi.ReadWriteLocks;
 import dev.distlock.core.spi.RegistryBuilder;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;

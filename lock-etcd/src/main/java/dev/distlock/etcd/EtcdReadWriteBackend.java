@@ -2,11 +2,11 @@ package dev.distlock.etcd;
 
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.rw.LockMode;
-import dev.distlock.core.rw.ReadWriteLocks;
 import dev.distlock.core.spi.LeaseListener;
 import dev.distlock.core.spi.LockBackend;
+import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.LockRequest;
+import dev.distlock.core.spi.ReadWriteLocks;
 import io.etcd.jetcd.ByteSequence;
 import java.time.Duration;
 import java.util.Optional;

@@ -2,6 +2,7 @@ package dev.distlock.etcd;
 
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.spi.Deadline;
+import dev.distlock.core.spi.Interrupts;
 import io.etcd.jetcd.common.exception.ErrorCode;
 import io.etcd.jetcd.common.exception.EtcdException;
 import io.grpc.Status;
@@ -88,21 +89,8 @@ final class EtcdRequests {
      * of an interrupted thread must still free the key. The interrupt is kept for the caller.
      */
     <T> T awaitUninterruptibly(Supplier<CompletableFuture<T>> request, long timeoutNanos, String key, String action) {
-        boolean interrupted = Thread.interrupted();
         long end = System.nanoTime() + timeoutNanos;
-        try {
-            while (true) {
-                try {
-                    return await(request, Math.max(0, end - System.nanoTime()), key, action);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return Interrupts.cleared(() -> await(request, Math.max(0, end - System.nanoTime()), key, action));
     }
 
     private LockBackendException noAnswer(

@@ -1,6 +1,6 @@
 package dev.distlock.etcd;
 
-import dev.distlock.core.rw.LockMode;
+import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.OwnerId;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.op.Op;

@@ -1,7 +1,7 @@
 package dev.distlock.etcd;
 
-import dev.distlock.core.rw.ReadWriteOwners;
 import dev.distlock.core.spi.OwnerId;
+import dev.distlock.core.spi.ReadWriteOwners;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

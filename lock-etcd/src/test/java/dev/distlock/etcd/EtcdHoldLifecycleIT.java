@@ -98,8 +98,8 @@ class EtcdHoldLifecycleIT {
     void forceReleasedLeaderStopsLeadingSoOnlyTheNewLeaderLeads() throws Exception {
         try (LockRegistry first = etcd.newRegistry(OPTIONS);
                 LockRegistry second = etcd.newRegistry(OPTIONS);
-                Leadership a = first.campaign("evicted-leader", new Quiet());
-                Leadership b = second.campaign("evicted-leader", new Quiet())) {
+                Leadership a = Leadership.campaign(first, "evicted-leader", new Quiet());
+                Leadership b = Leadership.campaign(second, "evicted-leader", new Quiet())) {
             awaitTrue(() -> a.isLeader() || b.isLeader(), Duration.ofSeconds(10));
             Leadership leader = a.isLeader() ? a : b;
             Leadership other = leader == a ? b : a;

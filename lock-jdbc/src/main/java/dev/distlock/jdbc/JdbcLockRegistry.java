@@ -1,8 +1,8 @@
 package dev.distlock.jdbc;
 
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.rw.ReadWriteLocks;
 import dev.distlock.core.spi.LockRegistrySupport;
+import dev.distlock.core.spi.ReadWriteLocks;
 import dev.distlock.core.spi.RegistryBuilder;
 import java.time.Clock;
 import java.time.Duration;

@@ -2,12 +2,12 @@ package dev.distlock.jdbc;
 
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.rw.LockMode;
-import dev.distlock.core.rw.ReadWriteLocks;
 import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockBackend;
+import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.LockRequest;
+import dev.distlock.core.spi.ReadWriteLocks;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;

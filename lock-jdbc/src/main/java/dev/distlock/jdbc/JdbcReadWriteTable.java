@@ -1,9 +1,9 @@
 package dev.distlock.jdbc;
 
 import dev.distlock.core.LockBackendException;
-import dev.distlock.core.rw.LockMode;
-import dev.distlock.core.rw.ReadWriteOwners;
+import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.OwnerId;
+import dev.distlock.core.spi.ReadWriteOwners;
 import java.sql.Connection;
 import java.sql.SQLException;
 

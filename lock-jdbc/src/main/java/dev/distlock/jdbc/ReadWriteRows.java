@@ -1,6 +1,6 @@
 package dev.distlock.jdbc;
 
-import dev.distlock.core.rw.LockMode;
+import dev.distlock.core.spi.LockMode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -7,7 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
-import dev.distlock.core.rw.LockMode;
+import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.OwnerId;
 import java.time.Clock;
 import java.time.Duration;

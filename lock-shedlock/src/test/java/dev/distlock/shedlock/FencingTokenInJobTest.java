@@ -3,7 +3,7 @@ package dev.distlock.shedlock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.FencingToken;
-import dev.distlock.core.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

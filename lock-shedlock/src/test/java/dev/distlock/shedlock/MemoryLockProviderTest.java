@@ -1,8 +1,8 @@
 package dev.distlock.shedlock;
 
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.MemoryLockRegistry;
-import dev.distlock.core.MemoryLockStore;
+import dev.distlock.core.memory.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockStore;
 
 class MemoryLockProviderTest extends LockProviderKit {
 

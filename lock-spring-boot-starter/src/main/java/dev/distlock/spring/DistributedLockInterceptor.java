@@ -7,7 +7,6 @@ import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.LockedTask;
-import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.spring.DistributedLock.OnFailure;
 import java.lang.reflect.Method;
 import java.util.Map;
@@ -130,13 +129,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
                 locked.waitTime(),
                 LockedMethod.describe(locked.method()),
                 holderOf(registry, key),
-                keyPrefix(registry));
-    }
-
-    private static String keyPrefix(LockRegistry registry) {
-        return registry instanceof LockRegistrySupport support
-                ? support.options().keyPrefix()
-                : "";
+                registry.keyPrefix());
     }
 
     /** Who holds the key, for the message; empty when the backend cannot tell or does not answer. */

@@ -41,7 +41,7 @@ public enum LockBackendType {
                     + " otherwise create it with the DDL shown, and distributed-lock.jdbc.table-name must name it."),
 
     /** In-memory locks, within this JVM only (lock-core). */
-    MEMORY("dev.distlock.core.MemoryLockRegistry", "lock-core", "");
+    MEMORY("dev.distlock.core.memory.MemoryLockRegistry", "lock-core", "");
 
     private final String registryClass;
     private final String artifactId;

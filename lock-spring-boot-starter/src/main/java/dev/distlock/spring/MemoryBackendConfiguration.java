@@ -1,7 +1,7 @@
 package dev.distlock.spring;
 
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

@@ -1,5 +1,6 @@
 package dev.distlock.spring;
 
+import dev.distlock.core.LockRegistry;
 import dev.distlock.zookeeper.ZooKeeperLockRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -49,7 +50,7 @@ final class OwnedCuratorClient implements DisposableBean {
     public void destroy() {
         // Closing is idempotent: whichever of the registry and this bean is destroyed first, the
         // registry's holds end (and its lingering ones start their last stretch) before the wait.
-        registries.forEach(ZooKeeperLockRegistry::close);
+        registries.forEach(LockRegistry::close);
         if (allClosedWithin(lingerLimit)) {
             client.close();
             return;

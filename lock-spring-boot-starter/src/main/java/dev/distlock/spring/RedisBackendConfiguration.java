@@ -1,7 +1,6 @@
 package dev.distlock.spring;
 
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedlockLockRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -34,7 +33,7 @@ class RedisBackendConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(LockRegistry.class)
-    LockRegistrySupport lockRegistry(
+    LockRegistry lockRegistry(
             DistributedLockProperties properties, ObjectProvider<RedisConnectionFactory> connectionFactories) {
         RedisLockProperties redis = properties.getRedis();
         if (redis.getMode() == RedisLockProperties.RedisMode.REDLOCK) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.test.generate.TestGenerationContext;
 import org.springframework.boot.test.util.TestPropertyValues;

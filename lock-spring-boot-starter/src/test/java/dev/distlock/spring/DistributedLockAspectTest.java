@@ -9,7 +9,7 @@ import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockRegistry;
 import dev.distlock.spring.DistributedLock.OnFailure;
 import java.time.Duration;
 import java.util.List;

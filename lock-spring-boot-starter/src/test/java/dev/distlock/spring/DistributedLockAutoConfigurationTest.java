@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockRegistry;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.etcd.EtcdLockRegistry;
 import dev.distlock.jdbc.JdbcLockRegistry;

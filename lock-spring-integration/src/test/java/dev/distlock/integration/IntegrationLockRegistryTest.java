@@ -3,8 +3,8 @@ package dev.distlock.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.distlock.core.MemoryLockRegistry;
-import dev.distlock.core.MemoryLockStore;
+import dev.distlock.core.memory.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockStore;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;

@@ -3,9 +3,9 @@ package dev.distlock.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.MemoryLockRegistry;
-import dev.distlock.core.MemoryLockStore;
 import dev.distlock.core.leader.LeaderLog;
+import dev.distlock.core.memory.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockStore;
 import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisServers;

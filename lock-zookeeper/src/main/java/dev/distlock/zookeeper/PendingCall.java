@@ -1,5 +1,6 @@
 package dev.distlock.zookeeper;
 
+import dev.distlock.core.spi.Interrupts;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -70,23 +71,8 @@ final class PendingCall implements BackgroundCallback {
     /** Like {@link #await}, but an interrupt only shortens nothing: it is kept for the caller. */
     CuratorEvent awaitUninterruptibly(long nanos) {
         long end = System.nanoTime() + Math.max(0, nanos);
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    if (answered.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                        return event;
-                    }
-                    return abandon();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return Interrupts.deferred(() ->
+                answered.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS) ? event : abandon());
     }
 
     /** Gives up waiting; returns the answer if it arrived in the meantime. */

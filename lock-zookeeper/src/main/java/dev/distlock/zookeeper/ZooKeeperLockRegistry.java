@@ -1,8 +1,8 @@
 package dev.distlock.zookeeper;
 
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.rw.ReadWriteLocks;
 import dev.distlock.core.spi.LockRegistrySupport;
+import dev.distlock.core.spi.ReadWriteLocks;
 import dev.distlock.core.spi.RegistryBuilder;
 import java.util.Objects;
 import org.apache.curator.framework.CuratorFramework;

@@ -1,13 +1,13 @@
 package dev.distlock.zookeeper;
 
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.rw.LockMode;
-import dev.distlock.core.rw.ReadWriteLocks;
-import dev.distlock.core.rw.ReadWriteOwners;
 import dev.distlock.core.spi.LeaseListener;
 import dev.distlock.core.spi.LockBackend;
+import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.LockRequest;
 import dev.distlock.core.spi.OwnerId;
+import dev.distlock.core.spi.ReadWriteLocks;
+import dev.distlock.core.spi.ReadWriteOwners;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;

@@ -4,6 +4,7 @@ import dev.distlock.core.FencedLock;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.spi.BackendLease;
+import dev.distlock.core.spi.Interrupts;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -95,21 +96,7 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
 
     @Override
     public void lock() {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    acquire();
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Interrupts.deferred(this::acquire);
     }
 
     @Override

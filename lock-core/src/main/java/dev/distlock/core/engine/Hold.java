@@ -238,13 +238,41 @@ final class Hold<L extends BackendLease> {
         return true;
     }
 
+    /**
+     * The verdict on a renewed hold at {@code now}: true when its lease has run out, and then a held
+     * hold is declared lost ({@link #loseForLeaseEnd}). The one place that decides it for the lease
+     * keeper's renewals.
+     *
+     * @param renewal what the renewal under way met ("renewal failed: ..."), null when none was
+     */
+    boolean leaseRanOut(long now, String renewal) {
+        if (leaseLeft(now) > 0) {
+            return false;
+        }
+        loseForLeaseEnd(renewal);
+        return true;
+    }
+
+    /**
+     * Declares a renewed hold lost because its lease ran out: the one wording of that reason.
+     *
+     * @param renewal what the renewal under way met ("a renewal got no answer"), null when none was
+     * @return false when the hold was no longer held
+     */
+    boolean loseForLeaseEnd(String renewal) {
+        return lose(
+                renewal == null
+                        ? "the lease ran out before a renewal succeeded"
+                        : "the lease ran out while " + renewal);
+    }
+
     /** Declares the hold lost when its local lease has run out but the lease keeper has not yet said so. */
     void loseIfExpired() {
         if (state() != State.HELD || leaseLeft(System.nanoTime()) > 0) {
             return;
         }
         if (renewed) {
-            lose("the lease ran out before a renewal succeeded");
+            loseForLeaseEnd(null);
         } else if (leaseEndNanos - System.nanoTime() > 0) {
             lose(Renewals.SESSION_UNCONFIRMED);
         } else {

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The semantics kept here are the contract in {@code docs/contract.md}.
  */
-public final class LockEngine<L extends BackendLease> implements AutoCloseable {
+final class LockEngine<L extends BackendLease> implements AutoCloseable {
 
     static final Logger log = LoggerFactory.getLogger(LockEngine.class);
 

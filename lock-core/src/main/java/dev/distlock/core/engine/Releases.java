@@ -1,6 +1,7 @@
 package dev.distlock.core.engine;
 
 import dev.distlock.core.spi.BackendLease;
+import dev.distlock.core.spi.Interrupts;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -109,20 +110,9 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
         }
     }
 
+    /** Releases on the server with the caller's interrupt flag cleared, and sets it again afterwards. */
     private boolean uninterrupted(Hold<L> hold) {
-        return uninterrupted(() -> engine.backend.release(hold.lease));
-    }
-
-    /** Runs a backend call with the caller's interrupt flag cleared, and sets it again afterwards. */
-    static boolean uninterrupted(java.util.function.BooleanSupplier call) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            return call.getAsBoolean();
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return Interrupts.cleared(() -> engine.backend.release(hold.lease));
     }
 
     /** Waits up to {@code bound} for the background releases after {@link #close}. */

@@ -2,6 +2,7 @@ package dev.distlock.core.engine;
 
 import dev.distlock.core.DurationText;
 import dev.distlock.core.spi.BackendLease;
+import dev.distlock.core.spi.Interrupts;
 import dev.distlock.core.spi.LockBackend;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -191,7 +192,7 @@ final class Renewals<L extends BackendLease> {
 
     private boolean call(Hold<L> hold, java.util.function.BooleanSupplier renewal) {
         try {
-            return Releases.uninterrupted(renewal);
+            return Interrupts.cleared(renewal::getAsBoolean);
         } catch (RuntimeException e) {
             engine.backendError(hold.keyState.fullKey, e);
             throw e;
@@ -233,10 +234,7 @@ final class Renewals<L extends BackendLease> {
         long end = hold.leaseEndNanos();
         keeper.at(hold, LeaseKeeper.Slot.LEASE_END, end, () -> {
             if (hold.leaseEndNanos() == end && hold.state() == Hold.State.HELD) {
-                hold.lose(
-                        hold.isRenewing()
-                                ? "the lease ran out while a renewal got no answer"
-                                : "the lease ran out before a renewal succeeded");
+                hold.loseForLeaseEnd(hold.isRenewing() ? "a renewal got no answer" : null);
             }
         });
     }
@@ -246,8 +244,7 @@ final class Renewals<L extends BackendLease> {
             return;
         }
         long start = System.nanoTime();
-        if (hold.leaseLeft(start) <= 0) {
-            hold.lose("the lease ran out before a renewal succeeded");
+        if (hold.leaseRanOut(start, null)) {
             return;
         }
         boolean held;
@@ -259,9 +256,7 @@ final class Renewals<L extends BackendLease> {
             if (hold.state() != Hold.State.HELD) {
                 return;
             }
-            if (hold.leaseLeft(System.nanoTime()) <= 0) {
-                hold.lose("the lease ran out while renewal failed: " + e.getMessage());
-            } else {
+            if (!hold.leaseRanOut(System.nanoTime(), "renewal failed: " + e.getMessage())) {
                 LockEngine.log.debug("Renewal of lock '{}' failed; retrying", hold.key, e);
                 scheduleRenewalRetry(hold);
             }

@@ -7,22 +7,19 @@ import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockObserver;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.engine.LockEngine;
-import dev.distlock.core.rw.ReadWriteLocks;
+import dev.distlock.core.engine.Engines;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The base of every backend's public registry class: it hands the backend to the shared
- * {@link LockEngine}, which supplies reentrancy, the local gate per key, owner ids, lease keeping
- * and lease-loss marking. A backend's registry adds only its builder and what it owns.
+ * The base of every backend's public registry class: it hands the backend to the shared engine,
+ * which supplies reentrancy, the local gate per key, owner ids, lease keeping and lease-loss
+ * marking. A backend's registry adds only its builder and what it owns.
  */
 public class LockRegistrySupport implements LockRegistry {
 
-    private final LockEngine<?> engine;
-    private final ReadWriteLocks readWriteLocks;
+    private final RegistryEngine engine;
 
     protected <L extends BackendLease> LockRegistrySupport(LockBackend<L> backend, RegistryOptions options) {
         this(backend, null, options);
@@ -31,16 +28,14 @@ public class LockRegistrySupport implements LockRegistry {
     /** A registry that also offers read/write locks, served by {@code readWriteLocks} and closed with it. */
     protected <L extends BackendLease> LockRegistrySupport(
             LockBackend<L> backend, ReadWriteLocks readWriteLocks, RegistryOptions options) {
-        this.engine = new LockEngine<>(backend, options);
-        this.readWriteLocks = readWriteLocks;
+        // The one place the SPI reaches the engine: it starts it (see docs/architecture.md).
+        this.engine = Engines.start(backend, readWriteLocks, options);
     }
 
     @Override
     public FencedReadWriteLock readWriteLock(String key) {
-        if (readWriteLocks == null) {
-            return LockRegistry.super.readWriteLock(key);
-        }
-        return readWriteLocks.lock(key);
+        FencedReadWriteLock lock = engine.readWriteLock(key);
+        return lock != null ? lock : LockRegistry.super.readWriteLock(key);
     }
 
     @Override
@@ -51,6 +46,11 @@ public class LockRegistrySupport implements LockRegistry {
     @Override
     public String backend() {
         return engine.backendName();
+    }
+
+    @Override
+    public String keyPrefix() {
+        return engine.options().keyPrefix();
     }
 
     /** The registry's settings. */
@@ -75,20 +75,12 @@ public class LockRegistrySupport implements LockRegistry {
 
     @Override
     public List<HoldInfo> holds() {
-        if (readWriteLocks == null) {
-            return engine.holds();
-        }
-        List<HoldInfo> holds = new ArrayList<>(engine.holds());
-        holds.addAll(readWriteLocks.holds());
-        return holds;
+        return engine.holds();
     }
 
     @Override
     public void addObserver(LockObserver observer) {
         engine.addObserver(observer);
-        if (readWriteLocks != null) {
-            readWriteLocks.addObserver(observer);
-        }
     }
 
     /** Keys this registry currently tracks locally (held or waited for); idle keys are not kept. */
@@ -98,9 +90,6 @@ public class LockRegistrySupport implements LockRegistry {
 
     @Override
     public void close() {
-        if (readWriteLocks != null) {
-            readWriteLocks.close();
-        }
         engine.close();
     }
 
@@ -109,12 +98,7 @@ public class LockRegistrySupport implements LockRegistry {
      * minimum have ended and the backend is closed; true when they have.
      */
     public boolean awaitClosed(Duration timeout) throws InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        boolean closed = engine.awaitClosed(timeout);
-        if (readWriteLocks != null) {
-            closed &= readWriteLocks.awaitClosed(Duration.ofNanos(Math.max(0, end - System.nanoTime())));
-        }
-        return closed;
+        return engine.awaitClosed(timeout);
     }
 
     @Override

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.MemoryLockRegistry;
-import dev.distlock.core.MemoryLockStore;
+import dev.distlock.core.memory.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

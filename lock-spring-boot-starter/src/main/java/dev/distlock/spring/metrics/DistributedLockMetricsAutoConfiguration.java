@@ -1,7 +1,5 @@
 package dev.distlock.spring.metrics;
 
-import dev.distlock.core.LockRegistry;
-import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.spring.DistributedLock;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -65,13 +63,7 @@ public final class DistributedLockMetricsAutoConfiguration {
         static LockObserverRegistrar distributedLockMeters(
                 ObjectProvider<MeterRegistry> meters, ObjectProvider<LockNames> names) {
             return new LockObserverRegistrar(
-                    "meters", registry -> new LockMeters(meters.getObject(), names.getObject(), keyPrefix(registry)));
-        }
-
-        private static String keyPrefix(LockRegistry registry) {
-            return registry instanceof LockRegistrySupport support
-                    ? support.options().keyPrefix()
-                    : "";
+                    "meters", registry -> new LockMeters(meters.getObject(), names.getObject(), registry.keyPrefix()));
         }
     }
 

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.MemoryLockRegistry;
-import dev.distlock.core.MemoryLockStore;
+import dev.distlock.core.memory.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockStore;
 import dev.distlock.spring.DistributedLock;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
 import dev.distlock.spring.LockContext;

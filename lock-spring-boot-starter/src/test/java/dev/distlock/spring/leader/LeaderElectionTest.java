@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.MemoryLockRegistry;
-import dev.distlock.core.MemoryLockStore;
+import dev.distlock.core.memory.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockStore;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
 import java.time.Duration;
 import java.util.List;

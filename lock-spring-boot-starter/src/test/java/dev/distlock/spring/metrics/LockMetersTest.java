@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockRegistry;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -3,7 +3,7 @@ package dev.distlock.fencingharness;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockRegistry;
 import dev.distlock.etcd.EtcdLockRegistry;
 import dev.distlock.jdbc.JdbcLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;

@@ -1,6 +1,4 @@
-package dev.distlock.core.rw;
-
-import dev.distlock.core.spi.OwnerId;
+package dev.distlock.core.spi;
 
 /**
  * How a backend tells that two owners are the same thread of the same registry, which lets the

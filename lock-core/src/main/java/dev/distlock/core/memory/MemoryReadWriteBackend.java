@@ -1,8 +1,9 @@
-package dev.distlock.core.rw;
+package dev.distlock.core.memory;
 
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.LockBackend;
+import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.LockRequest;
 import java.time.Duration;
 import java.util.Optional;

@@ -1,5 +1,7 @@
-package dev.distlock.core;
+package dev.distlock.core.memory;
 
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.contract.LockRegistryContract;
 
 class MemoryLockRegistryContractTest extends LockRegistryContract {

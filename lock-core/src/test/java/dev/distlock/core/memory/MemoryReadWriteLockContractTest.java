@@ -1,8 +1,6 @@
-package dev.distlock.core.rw;
+package dev.distlock.core.memory;
 
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.MemoryLockRegistry;
-import dev.distlock.core.MemoryLockStore;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.contract.ReadWriteLockContract;
 

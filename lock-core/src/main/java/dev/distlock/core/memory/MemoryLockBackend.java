@@ -1,5 +1,7 @@
-package dev.distlock.core;
+package dev.distlock.core.memory;
 
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockHolder;
 import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockRequest;

@@ -1,6 +1,8 @@
-package dev.distlock.core.rw;
+package dev.distlock.core.memory;
 
+import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.OwnerId;
+import dev.distlock.core.spi.ReadWriteOwners;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -17,7 +19,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Tokens: a write takes the next value of the counter; a read gets the counter's current
  * value, which is at least the key's latest write token and below its next one.
  */
-public final class MemoryReadWriteStore {
+final class MemoryReadWriteStore {
 
     private static final long FOREVER_NANOS = TimeUnit.DAYS.toNanos(365L * 100);
 

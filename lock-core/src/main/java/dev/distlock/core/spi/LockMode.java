@@ -1,4 +1,4 @@
-package dev.distlock.core.rw;
+package dev.distlock.core.spi;
 
 /** The side of a read/write lock a request is for. */
 public enum LockMode {

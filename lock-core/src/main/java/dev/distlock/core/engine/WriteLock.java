@@ -1,4 +1,4 @@
-package dev.distlock.core.rw;
+package dev.distlock.core.engine;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.FencingToken;

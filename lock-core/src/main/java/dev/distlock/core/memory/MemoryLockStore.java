@@ -1,4 +1,4 @@
-package dev.distlock.core;
+package dev.distlock.core.memory;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -20,7 +20,7 @@ public final class MemoryLockStore {
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, Slot> slots = new HashMap<>();
     private long lastToken;
-    private final dev.distlock.core.rw.MemoryReadWriteStore readWrite = new dev.distlock.core.rw.MemoryReadWriteStore();
+    private final MemoryReadWriteStore readWrite = new MemoryReadWriteStore();
 
     /** Takes {@code key} for {@code owner}, waiting {@code waitNanos} at most; null when that ran out. */
     Grant tryAcquire(String key, String owner, String holder, long leaseNanos, long waitNanos)
@@ -120,7 +120,7 @@ public final class MemoryLockStore {
     }
 
     /** The read/write locks' side of this store, shared by the registries built over it. */
-    dev.distlock.core.rw.MemoryReadWriteStore readWrite() {
+    MemoryReadWriteStore readWrite() {
         return readWrite;
     }
 
