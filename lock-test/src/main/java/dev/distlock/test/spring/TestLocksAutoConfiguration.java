@@ -1,0 +1,34 @@
+package dev.distlock.test.spring;
+
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.spring.DistributedLockAutoConfiguration;
+import dev.distlock.spring.DistributedLockProperties;
+import dev.distlock.test.ControlledLockRegistry;
+import dev.distlock.test.LockControl;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The controlled registry in place of the application's, for {@link AutoConfigureTestLocks}: it
+ * comes before the starter's configuration, whose backends then find a registry and make none.
+ * Lease time and key prefix come from {@code distributed-lock.*} as for a real backend.
+ */
+@AutoConfiguration(before = DistributedLockAutoConfiguration.class)
+public final class TestLocksAutoConfiguration {
+
+    @Bean(destroyMethod = "close")
+    ControlledLockRegistry lockRegistry(DistributedLockProperties properties) {
+        RegistryOptions options = new RegistryOptions(
+                properties.getLeaseTime(),
+                properties.getKeyPrefix() == null ? "" : properties.getKeyPrefix(),
+                properties.getHolderName() == null
+                        ? ""
+                        : properties.getHolderName().trim());
+        return ControlledLockRegistry.builder().options(options).build();
+    }
+
+    @Bean
+    LockControl lockControl(ControlledLockRegistry lockRegistry) {
+        return lockRegistry.control();
+    }
+}
