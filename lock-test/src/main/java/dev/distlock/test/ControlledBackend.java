@@ -23,7 +23,11 @@ import java.util.stream.Collectors;
  */
 final class ControlledBackend implements LockBackend<ControlledLease> {
 
-    static final String NAME = "test";
+    /**
+     * It is an in-process backend, and names itself as the in-memory one does: the contract allows
+     * the five backends' names, and fencing claims and meters of the application see a known one.
+     */
+    static final String NAME = "memory";
 
     /** The longest pause between two tries of an acquisition during an outage. */
     private static final long MOST_BACK_OFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
@@ -50,7 +54,7 @@ final class ControlledBackend implements LockBackend<ControlledLease> {
 
     @Override
     public String address() {
-        return "simulated server " + Integer.toHexString(System.identityHashCode(server));
+        return "simulated server (lock-test) " + Integer.toHexString(System.identityHashCode(server));
     }
 
     @Override
