@@ -1,8 +1,10 @@
 package dev.distlock.test;
 
 import dev.distlock.core.FencingToken;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
@@ -16,6 +18,31 @@ public final class LockHistory {
 
     synchronized void add(LockEvent event) {
         events.add(event);
+        notifyAll();
+    }
+
+    /**
+     * Waits until an event of {@code kind} for {@code key} is recorded (or was already), so a test
+     * can let its threads meet without sleeping: e.g. until the code under test holds its lock.
+     *
+     * @return the first such event
+     * @throws AssertionError when none came within {@code timeout}, with the history so far
+     */
+    public synchronized LockEvent await(LockEvent.Kind kind, String key, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (LockEvent event : events) {
+                if (event.kind() == kind && event.key().equals(key)) {
+                    return event;
+                }
+            }
+            long left = end - System.nanoTime();
+            if (left <= 0) {
+                throw new AssertionError(
+                        "No " + kind + " event for lock '" + key + "' within " + timeout + "; " + this);
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
     }
 
     synchronized void clear() {

@@ -85,6 +85,23 @@ class HistoryTest {
         }
     }
 
+    @Test
+    void awaitReturnsWhenAnotherThreadTakesTheLock() throws Exception {
+        CompletableFuture<Void> worker = CompletableFuture.runAsync(() -> acquireAndRelease("c"));
+
+        LockEvent acquired = control.history().await(LockEvent.Kind.ACQUIRED, "c", Duration.ofSeconds(30));
+
+        assertThat(acquired.thread()).isNotEqualTo(Thread.currentThread().getName());
+        worker.get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void awaitFailsWithTheHistoryWhenNothingCame() {
+        assertThatThrownBy(() -> control.history().await(LockEvent.Kind.ACQUIRED, "never", Duration.ofMillis(1)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("'never'");
+    }
+
     private void acquireAndRelease(String key) {
         try {
             registry.obtain(key)
