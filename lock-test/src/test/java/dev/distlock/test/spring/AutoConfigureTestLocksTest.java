@@ -33,8 +33,8 @@ class AutoConfigureTestLocksTest {
     @SpringBootApplication
     static class Application {
         @Bean
-        PaymentJob paymentJob(LockControl control) {
-            return new PaymentJob(control);
+        PaymentJob paymentJob(LockControl control, dev.distlock.core.LockRegistry registry) {
+            return new PaymentJob(control, registry, new dev.distlock.core.fencing.MemoryFenceStore(), batch -> {});
         }
     }
 

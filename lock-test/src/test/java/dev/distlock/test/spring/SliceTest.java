@@ -22,8 +22,8 @@ class SliceTest {
     @Configuration(proxyBeanMethods = false)
     static class Config {
         @Bean
-        PaymentJob paymentJob(LockControl control) {
-            return new PaymentJob(control);
+        PaymentJob paymentJob(LockControl control, dev.distlock.core.LockRegistry registry) {
+            return new PaymentJob(control, registry, new dev.distlock.core.fencing.MemoryFenceStore(), batch -> {});
         }
     }
 
