@@ -31,23 +31,22 @@ public final class TestLockServer {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final Map<String, Slot> slots = new HashMap<>();
+    private final Map<String, ServerSlot> slots = new HashMap<>();
     private final List<ControlledBackend> backends = new CopyOnWriteArrayList<>();
     private final Faults faults = new Faults();
     private final LockHistory history = new LockHistory();
     private final MemoryReadWriteStore readWrite = new MemoryReadWriteStore();
-    private final long startNanos = System.nanoTime();
-    private volatile long offsetNanos;
+    private final TestClock clock = new TestClock();
     private long lastToken;
 
     /** The server's clock, in nanoseconds: the JVM's monotonic clock plus what tests advanced it by. */
     long now() {
-        return System.nanoTime() + offsetNanos;
+        return clock.now();
     }
 
     /** How long the server has run on its clock. */
     Duration elapsed() {
-        return Duration.ofNanos(now() - startNanos);
+        return clock.elapsed();
     }
 
     /** The read/write locks' side, kept by the in-memory backend's store (not steered by the control). */
@@ -79,12 +78,13 @@ public final class TestLockServer {
         try {
             while (true) {
                 long now = now();
-                Slot slot = slots.get(request.key());
+                ServerSlot slot = slots.get(request.key());
                 if (slot == null || !slot.live(now)) {
                     long token = ++lastToken;
                     ControlledLease lease = new ControlledLease(
                             request.key(), request.owner().value(), FencingToken.of(token), requestedAt);
-                    Slot taken = new Slot(appKey, lease.owner(), request.holder(), token, backend, lease);
+                    ServerSlot taken = new ServerSlot(
+                            request.key(), appKey, lease.owner(), request.holder(), token, backend, lease);
                     taken.leasedFor(now, request.leaseTime().toNanos());
                     slots.put(request.key(), taken);
                     record(LockEvent.Kind.ACQUIRED, appKey, lease.token(), lease.owner(), "");
@@ -105,7 +105,7 @@ public final class TestLockServer {
     boolean renew(ControlledLease lease, Duration leaseTime) {
         lock.lock();
         try {
-            Slot slot = slots.get(lease.key());
+            ServerSlot slot = slots.get(lease.key());
             long now = now();
             if (slot == null || !slot.owner.equals(lease.owner()) || !slot.live(now)) {
                 return false;
@@ -121,7 +121,7 @@ public final class TestLockServer {
     boolean release(ControlledLease lease) {
         lock.lock();
         try {
-            Slot slot = slots.get(lease.key());
+            ServerSlot slot = slots.get(lease.key());
             if (slot == null || !slot.owner.equals(lease.owner())) {
                 return false;
             }
@@ -139,7 +139,7 @@ public final class TestLockServer {
     Optional<LockHolder> holderOf(String fullKey) {
         lock.lock();
         try {
-            Slot slot = slots.get(fullKey);
+            ServerSlot slot = slots.get(fullKey);
             long now = now();
             if (slot == null || !slot.live(now)) {
                 return Optional.empty();
@@ -156,7 +156,7 @@ public final class TestLockServer {
     boolean forceRelease(String fullKey) {
         lock.lock();
         try {
-            Slot slot = slots.get(fullKey);
+            ServerSlot slot = slots.get(fullKey);
             if (slot == null || !slot.live(now())) {
                 return false;
             }
@@ -170,7 +170,7 @@ public final class TestLockServer {
 
     /** Ends the lease of this application's hold of {@code fullKey} now, and tells its registry at once. */
     Optional<FencingToken> loseLease(String fullKey, String reason) {
-        Slot slot;
+        ServerSlot slot;
         lock.lock();
         try {
             slot = slots.get(fullKey);
@@ -191,14 +191,14 @@ public final class TestLockServer {
         lock.lock();
         try {
             long now = now();
-            Slot slot = slots.get(fullKey);
+            ServerSlot slot = slots.get(fullKey);
             if (slot != null && slot.live(now)) {
                 throw new IllegalStateException("Lock '" + appKey + "' is held by " + slot.holder + " (token "
                         + slot.token + "); release it, or lose its lease with loseLease, before another instance"
                         + " takes it");
             }
             long token = ++lastToken;
-            Slot taken = new Slot(appKey, "elsewhere:" + holder, holder, token, null, null);
+            ServerSlot taken = new ServerSlot(fullKey, appKey, "elsewhere:" + holder, holder, token, null, null);
             if (time == null) {
                 taken.forever = true;
             } else {
@@ -215,7 +215,7 @@ public final class TestLockServer {
     boolean releaseElsewhere(String fullKey) {
         lock.lock();
         try {
-            Slot slot = slots.get(fullKey);
+            ServerSlot slot = slots.get(fullKey);
             if (slot == null || slot.backend != null || !slot.live(now())) {
                 return false;
             }
@@ -240,15 +240,15 @@ public final class TestLockServer {
         for (ControlledBackend backend : backends) {
             renewed.addAll(backend.watchdogTokens());
         }
-        List<Slot> lost = new ArrayList<>();
+        List<ServerSlot> lost = new ArrayList<>();
         lock.lock();
         try {
             long target = now() + time.toNanos();
             while (true) {
-                Slot next = null;
+                ServerSlot next = null;
                 long at = target;
                 boolean renewal = false;
-                for (Slot slot : slots.values()) {
+                for (ServerSlot slot : slots.values()) {
                     boolean watchdog = slot.backend != null && renewed.contains(slot.lease.token());
                     if (watchdog && slot.nextRenewalAt - at < 0) {
                         next = slot;
@@ -261,15 +261,14 @@ public final class TestLockServer {
                         renewal = false;
                     }
                 }
-                offsetNanos += Math.max(0, at - now());
+                clock.moveTo(at);
                 if (next == null) {
                     break;
                 }
                 if (renewal) {
                     renewOnClock(next, at);
                 } else {
-                    String fullKey = next.backend == null ? keyOf(next) : next.lease.key();
-                    free(fullKey);
+                    free(next.fullKey);
                     if (next.backend == null) {
                         record(
                                 LockEvent.Kind.FREED_ELSEWHERE,
@@ -292,12 +291,12 @@ public final class TestLockServer {
         } finally {
             lock.unlock();
         }
-        for (Slot slot : lost) {
+        for (ServerSlot slot : lost) {
             slot.backend.leaseLost(slot.lease, "its lease ran out on the test clock without a renewal");
         }
     }
 
-    private void renewOnClock(Slot slot, long at) {
+    private void renewOnClock(ServerSlot slot, long at) {
         if (faults.fails(at)) {
             slot.nextRenewalAt = at + Math.min(RENEWAL_RETRY_NANOS, slot.leaseNanos / 10);
             record(
@@ -314,11 +313,11 @@ public final class TestLockServer {
 
     /** Empties the server: other instances' holds go, and this application's holds are lost. */
     void clear() {
-        List<Slot> lost = new ArrayList<>();
+        List<ServerSlot> lost = new ArrayList<>();
         lock.lock();
         try {
             long now = now();
-            for (Slot slot : slots.values()) {
+            for (ServerSlot slot : slots.values()) {
                 if (slot.backend != null && slot.live(now)) {
                     lost.add(slot);
                 }
@@ -328,7 +327,7 @@ public final class TestLockServer {
         } finally {
             lock.unlock();
         }
-        for (Slot slot : lost) {
+        for (ServerSlot slot : lost) {
             slot.backend.leaseLost(slot.lease, "the test's lock control was reset");
         }
     }
@@ -338,50 +337,9 @@ public final class TestLockServer {
                 new LockEvent(kind, appKey, token, owner, Thread.currentThread().getName(), elapsed(), detail));
     }
 
-    private String keyOf(Slot wanted) {
-        return slots.entrySet().stream()
-                .filter(entry -> entry.getValue() == wanted)
-                .map(Map.Entry::getKey)
-                .findFirst()
-                .orElseThrow();
-    }
-
     /** Under {@code lock}. */
     private void free(String fullKey) {
         slots.remove(fullKey);
         changed.signalAll();
-    }
-
-    /** One held key: this application's hold ({@code backend} set) or another instance's. */
-    private static final class Slot {
-        final String appKey;
-        final String owner;
-        final String holder;
-        final long token;
-        final ControlledBackend backend;
-        final ControlledLease lease;
-        boolean forever;
-        long expiresAt;
-        long leaseNanos;
-        long nextRenewalAt;
-
-        Slot(String appKey, String owner, String holder, long token, ControlledBackend backend, ControlledLease lease) {
-            this.appKey = appKey;
-            this.owner = owner;
-            this.holder = holder;
-            this.token = token;
-            this.backend = backend;
-            this.lease = lease;
-        }
-
-        void leasedFor(long now, long nanos) {
-            leaseNanos = nanos;
-            expiresAt = now + nanos;
-            nextRenewalAt = now + nanos / 3;
-        }
-
-        boolean live(long now) {
-            return forever || expiresAt - now > 0;
-        }
     }
 }
