@@ -151,8 +151,9 @@ final class ControlledBackend implements LockBackend<ControlledLease> {
     /** One call to the server: held up while the backend is slow, failed while it is unreachable. */
     private void call(String fullKey) {
         long delay = server.faults().delay(server.now());
-        if (delay > 0) {
-            LockSupport.parkNanos(delay);
+        long end = System.nanoTime() + delay;
+        for (long left = delay; left > 0; left = end - System.nanoTime()) {
+            LockSupport.parkNanos(left); // as a slow server: the call takes the delay whatever interrupts it
         }
         if (server.faults().fails(server.now())) {
             String key = fullKey == null ? null : appKey(fullKey);

@@ -22,7 +22,7 @@ public final class ControlledLockRegistry extends LockRegistrySupport {
     private ControlledLockRegistry(ControlledBackend backend, TestLockServer server, RegistryOptions options) {
         super(backend, ReadWriteLocks.inMemory(server.readWrite(), options), options);
         backend.attach(this);
-        this.control = new LockControl(server, backend, this);
+        this.control = new LockControl(server, this);
     }
 
     private ControlledLockRegistry(TestLockServer server, RegistryOptions options) {

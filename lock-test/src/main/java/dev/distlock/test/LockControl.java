@@ -4,7 +4,6 @@ import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockRegistry;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * What a test steers and inspects in a {@link ControlledLockRegistry}: other instances' holds,
@@ -14,13 +13,11 @@ import java.util.Optional;
 public final class LockControl {
 
     private final TestLockServer server;
-    private final ControlledBackend backend;
     private final LockRegistry registry;
     private final String keyPrefix;
 
-    LockControl(TestLockServer server, ControlledBackend backend, ControlledLockRegistry registry) {
+    LockControl(TestLockServer server, ControlledLockRegistry registry) {
         this.server = server;
-        this.backend = backend;
         this.registry = registry;
         this.keyPrefix = registry.options().keyPrefix();
     }
@@ -176,14 +173,5 @@ public final class LockControl {
             throw new IllegalArgumentException(what + " must be positive, was " + time);
         }
         return time;
-    }
-
-    /** The backend this control steers; for the registry's own use. */
-    ControlledBackend backend() {
-        return backend;
-    }
-
-    Optional<FencingToken> currentToken(String key) {
-        return registry.obtain(key).currentToken();
     }
 }
