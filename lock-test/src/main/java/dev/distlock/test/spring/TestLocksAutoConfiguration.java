@@ -5,6 +5,7 @@ import dev.distlock.spring.DistributedLockAutoConfiguration;
 import dev.distlock.spring.DistributedLockProperties;
 import dev.distlock.test.ControlledLockRegistry;
 import dev.distlock.test.LockControl;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
@@ -21,14 +22,18 @@ public final class TestLocksAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @Primary
-    ControlledLockRegistry lockRegistry(DistributedLockProperties properties) {
+    ControlledLockRegistry lockRegistry(
+            DistributedLockProperties properties, ObjectProvider<LockControlCustomizer> customizers) {
         RegistryOptions options = new RegistryOptions(
                 properties.getLeaseTime(),
                 properties.getKeyPrefix() == null ? "" : properties.getKeyPrefix(),
                 properties.getHolderName() == null
                         ? ""
                         : properties.getHolderName().trim());
-        return ControlledLockRegistry.builder().options(options).build();
+        ControlledLockRegistry registry =
+                ControlledLockRegistry.builder().options(options).build();
+        customizers.orderedStream().forEach(customizer -> customizer.customize(registry.control()));
+        return registry;
     }
 
     @Bean
