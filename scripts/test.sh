@@ -92,7 +92,7 @@ log "Spring Boot 4.1: full build and tests"
 
 log "Spring Boot 3.5: starter and sample"
 # clean: classes compiled against Spring Boot 4.1 must not be reused against 3.5's Spring Framework 6.
-"${MAVEN[@]}" -Pboot35 clean verify -pl lock-spring-boot-starter,samples/inventory-service "$@"
+"${MAVEN[@]}" -Pboot35 clean verify -pl lock-spring-boot-starter,lock-test,samples/inventory-service "$@"
 
 # Virtual threads: one module needs Java 21 or later (the machine's second JDK).
 jdk21=""

@@ -4,12 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockRegistry;
 import dev.distlock.spring.DistributedLock;
+import dev.distlock.test.LockControl;
+import dev.distlock.test.LockEvent;
+import dev.distlock.test.spring.AutoConfigureTestLocks;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -22,9 +28,14 @@ import org.springframework.transaction.annotation.Transactional;
  * the stock), an operator evicts the holder, the next order runs. With {@code @Fenced} no update is
  * lost: the next order's transaction waits for the evicted one's (or the evicted one is refused),
  * so the stock left is the initial stock less the orders that were accepted. The control is the
- * same order without the fence: both orders are accepted and one of the two updates is lost.
+ * same order without the fence: both orders are accepted and one of the two updates is lost. A lease
+ * lost mid-order (the holder paused past its lease) is the same story without an operator.
+ *
+ * <p>The locks are the test support's: the test waits for the order to hold its lock (and, for the
+ * control, to have read the stock) instead of sleeping.
  */
 @SpringBootTest(properties = "inventory.checkout-time=3s")
+@AutoConfigureTestLocks
 class ForceReleaseMidOrderTest {
 
     private static final int STOCK = 100;
@@ -41,21 +52,32 @@ class ForceReleaseMidOrderTest {
     @Autowired
     LockRegistry registry;
 
+    @Autowired
+    LockControl locks;
+
     /** The purchase of {@link InventoryService#buy} with the lock and the transaction but without {@code @Fenced}. */
     static class UnfencedOrders {
 
         private final InventoryService inventory;
         private final StockRepository stock;
+        /** Opens when an order has read the stock, so the test evicts it between its read and its write. */
+        private final CountDownLatch read = new CountDownLatch(1);
 
         UnfencedOrders(InventoryService inventory, StockRepository stock) {
             this.inventory = inventory;
             this.stock = stock;
         }
 
+        /** Through the bean's proxy: the latch of the instance that runs the orders. */
+        public CountDownLatch stockRead() {
+            return read;
+        }
+
         @DistributedLock(name = "stock", key = "#sku", waitTime = "30s")
         @Transactional
         public int buy(String sku, int quantity) {
             int left = inventory.available(sku, quantity);
+            read.countDown();
             inventory.checkout();
             stock.write(sku, left - quantity);
             stock.recordSale(sku, quantity, null);
@@ -73,40 +95,65 @@ class ForceReleaseMidOrderTest {
 
     @Test
     void evictingAHolderMidOrderLosesNoUpdate() throws Exception {
-        List<Integer> accepted = evictMidOrderThenOrderAgain("SKU-EVICT", (sku, quantity) -> {
-            inventory.buy(sku, quantity);
-            return quantity;
-        });
+        String sku = "SKU-EVICT";
+        List<Integer> accepted = evictMidOrderThenOrderAgain(sku, this::fencedOrder, null, this::forceRelease);
         assertThat(accepted).as("orders accepted").isNotEmpty();
-        assertThat(stock.quantity("SKU-EVICT"))
+        assertThat(stock.quantity(sku))
+                .contains(STOCK - accepted.stream().mapToInt(Integer::intValue).sum());
+    }
+
+    @Test
+    void losingTheLeaseMidOrderLosesNoUpdate() throws Exception {
+        String sku = "SKU-LEASE-LOST";
+        List<Integer> accepted = evictMidOrderThenOrderAgain(
+                sku,
+                this::fencedOrder,
+                null,
+                key -> assertThat(locks.loseLease(key))
+                        .as("the order's hold lost its lease")
+                        .isNotNull());
+        assertThat(accepted).as("orders accepted").isNotEmpty();
+        assertThat(stock.quantity(sku))
                 .contains(STOCK - accepted.stream().mapToInt(Integer::intValue).sum());
     }
 
     @Test
     void controlWithoutTheFenceLosesTheUpdateOfOneOfTwoAcceptedOrders() throws Exception {
-        List<Integer> accepted = evictMidOrderThenOrderAgain("SKU-EVICT-CONTROL", unfenced::buy);
+        List<Integer> accepted = evictMidOrderThenOrderAgain(
+                "SKU-EVICT-CONTROL", unfenced::buy, unfenced.stockRead(), this::forceRelease);
         assertThat(accepted).as("both orders accepted").containsExactlyInAnyOrder(2, 3);
         assertThat(stock.quantity("SKU-EVICT-CONTROL").orElseThrow())
                 .as("stock left after two accepted orders of 2 and 3")
                 .isNotEqualTo(STOCK - 5);
     }
 
+    private int fencedOrder(String sku, int quantity) {
+        inventory.buy(sku, quantity);
+        return quantity;
+    }
+
+    private void forceRelease(String key) {
+        assertThat(registry.forceRelease(key)).as("the holder was evicted").isTrue();
+    }
+
     /**
-     * Order 1 (2 items) takes the lock and spends 3 s in checkout; once it holds the lock, the key is
-     * force-released and order 2 (3 items) runs. Returns the quantities of the orders that succeeded.
+     * Order 1 (2 items) takes the lock and spends 3 s in checkout; once it holds the lock (and has
+     * opened {@code read}, when given: has read the stock), {@code evict} takes the key from it and order 2
+     * (3 items) runs. Returns the quantities of the orders that succeeded.
      */
-    private List<Integer> evictMidOrderThenOrderAgain(String sku, BiFunction<String, Integer, Integer> order)
+    private List<Integer> evictMidOrderThenOrderAgain(
+            String sku, BiFunction<String, Integer, Integer> order, CountDownLatch read, Consumer<String> evict)
             throws Exception {
         stock.restock(sku, STOCK);
-        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> order.apply(sku, 2));
         String key = "stock:" + sku;
-        for (int i = 0;
-                i < 300 && registry.holds().stream().noneMatch(h -> h.key().equals(key));
-                i++) {
-            Thread.sleep(10);
+        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> order.apply(sku, 2));
+        locks.history().await(LockEvent.Kind.ACQUIRED, key, Duration.ofSeconds(30));
+        if (read != null) {
+            assertThat(read.await(30, TimeUnit.SECONDS))
+                    .as("order 1 read the stock")
+                    .isTrue();
         }
-        Thread.sleep(500); // into its checkout: it has read the stock
-        assertThat(registry.forceRelease(key)).as("the holder was evicted").isTrue();
+        evict.accept(key);
         CompletableFuture<Integer> second = CompletableFuture.supplyAsync(() -> order.apply(sku, 3));
 
         List<Integer> accepted = new ArrayList<>();

@@ -2,29 +2,26 @@ package dev.distlock.sample.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.distlock.core.LockHandle;
-import dev.distlock.core.LockRegistry;
+import dev.distlock.test.LockControl;
+import dev.distlock.test.spring.AutoConfigureTestLocks;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 
-/** An order whose SKU stays locked for the whole wait: the starter's 423 answer, as the README says. */
+/** An order whose SKU stays locked (by another instance) for the whole wait: the starter's 423 answer, as the README says. */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "inventory.order-wait-time=300ms")
+@AutoConfigureTestLocks
 class LockedOrderTest {
 
     @Autowired
-    LockRegistry registry;
+    LockControl locks;
 
     @Autowired
     StockRepository stock;
@@ -35,38 +32,21 @@ class LockedOrderTest {
     @Test
     void anOrderWhoseSkuStaysLockedAnswers423WithTheKeyTheActuatorLooksUp() throws Exception {
         stock.restock("SKU-LOCKED", 5);
-        CountDownLatch held = new CountDownLatch(1);
-        CountDownLatch done = new CountDownLatch(1);
-        // Another thread, as another instance would: the request thread must not join this hold.
-        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> {
-            try (LockHandle handle = registry.obtain("stock:SKU-LOCKED")
-                    .tryAcquire(Duration.ofSeconds(10))
-                    .orElseThrow()) {
-                held.countDown();
-                done.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
-        try {
-            HttpResponse<String> locked = send(HttpRequest.newBuilder(uri("/orders"))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"sku\":\"SKU-LOCKED\",\"quantity\":1}")));
-            assertThat(locked.statusCode()).isEqualTo(423);
-            assertThat(locked.headers().firstValue("Retry-After")).isPresent();
-            assertThat(locked.headers().firstValue("Content-Type"))
-                    .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
-            assertThat(locked.body()).contains("\"lockKey\":\"stock:SKU-LOCKED\"");
+        locks.holdElsewhere("stock:SKU-LOCKED", "inventory-service@host-2");
 
-            HttpResponse<String> lookup =
-                    send(HttpRequest.newBuilder(uri("/actuator/distributedlocks/stock:SKU-LOCKED"))
-                            .GET());
-            assertThat(lookup.body()).contains("\"held\":true");
-        } finally {
-            done.countDown();
-            holder.get(10, TimeUnit.SECONDS);
-        }
+        HttpResponse<String> locked = send(HttpRequest.newBuilder(uri("/orders"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"sku\":\"SKU-LOCKED\",\"quantity\":1}")));
+        assertThat(locked.statusCode()).isEqualTo(423);
+        assertThat(locked.headers().firstValue("Retry-After")).isPresent();
+        assertThat(locked.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(locked.body()).contains("\"lockKey\":\"stock:SKU-LOCKED\"");
+
+        HttpResponse<String> lookup = send(HttpRequest.newBuilder(uri("/actuator/distributedlocks/stock:SKU-LOCKED"))
+                .GET());
+        assertThat(lookup.body()).contains("\"held\":true").contains("inventory-service@host-2");
+        assertThat(stock.quantity("SKU-LOCKED")).contains(5);
     }
 
     private URI uri(String path) {

@@ -1,0 +1,345 @@
+package dev.distlock.test;
+
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockHolder;
+import dev.distlock.core.rw.MemoryReadWriteStore;
+import dev.distlock.core.spi.LockRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The simulated lock server behind controlled registries: owners, leases and tokens, with its own
+ * clock. Registries built over one server exclude each other like instances sharing a real server.
+ *
+ * <p>The clock is the JVM's monotonic clock plus whatever the test {@linkplain #advance advanced}
+ * it by, so time passes as usual and a test jumps ahead instead of sleeping. Leases end on this
+ * clock; waits ({@code tryAcquire(wait)}) are measured in real time, so a test never blocks on a
+ * clock that nobody advances.
+ */
+public final class TestLockServer {
+
+    private static final long RENEWAL_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final Map<String, ServerSlot> slots = new HashMap<>();
+    private final List<ControlledBackend> backends = new CopyOnWriteArrayList<>();
+    private final Faults faults = new Faults();
+    private final LockHistory history = new LockHistory();
+    private final MemoryReadWriteStore readWrite = new MemoryReadWriteStore();
+    private final TestClock clock = new TestClock();
+    private long lastToken;
+
+    /** The server's clock, in nanoseconds: the JVM's monotonic clock plus what tests advanced it by. */
+    long now() {
+        return clock.now();
+    }
+
+    /** How long the server has run on its clock. */
+    Duration elapsed() {
+        return clock.elapsed();
+    }
+
+    /** The read/write locks' side, kept by the in-memory backend's store (not steered by the control). */
+    MemoryReadWriteStore readWrite() {
+        return readWrite;
+    }
+
+    Faults faults() {
+        return faults;
+    }
+
+    LockHistory history() {
+        return history;
+    }
+
+    void attach(ControlledBackend backend) {
+        backends.add(backend);
+    }
+
+    void detach(ControlledBackend backend) {
+        backends.remove(backend);
+    }
+
+    /** Takes the key for the request's owner, waiting (in real time) until its deadline; null when that passed. */
+    ControlledLease tryAcquire(ControlledBackend backend, String appKey, LockRequest request)
+            throws InterruptedException {
+        long requestedAt = System.nanoTime();
+        lock.lockInterruptibly();
+        try {
+            while (true) {
+                long now = now();
+                ServerSlot slot = slots.get(request.key());
+                if (slot == null || !slot.live(now)) {
+                    long token = ++lastToken;
+                    ControlledLease lease = new ControlledLease(
+                            request.key(), request.owner().value(), FencingToken.of(token), requestedAt);
+                    ServerSlot taken = new ServerSlot(
+                            request.key(), appKey, lease.owner(), request.holder(), token, backend, lease);
+                    taken.leasedFor(now, request.leaseTime().toNanos());
+                    slots.put(request.key(), taken);
+                    record(LockEvent.Kind.ACQUIRED, appKey, lease.token(), lease.owner(), "");
+                    return lease;
+                }
+                long remaining = request.deadline().remainingNanos();
+                if (remaining <= 0) {
+                    return null;
+                }
+                // Woken by a release or a jump of the clock; bounded by the holder's lease otherwise.
+                changed.awaitNanos(slot.forever ? remaining : Math.min(remaining, slot.expiresAt - now));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean renew(ControlledLease lease, Duration leaseTime) {
+        lock.lock();
+        try {
+            ServerSlot slot = slots.get(lease.key());
+            long now = now();
+            if (slot == null || !slot.owner.equals(lease.owner()) || !slot.live(now)) {
+                return false;
+            }
+            slot.leasedFor(now, leaseTime.toNanos());
+            record(LockEvent.Kind.RENEWED, slot.appKey, slot.lease.token(), slot.owner, "lease " + leaseTime);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean release(ControlledLease lease) {
+        lock.lock();
+        try {
+            ServerSlot slot = slots.get(lease.key());
+            if (slot == null || !slot.owner.equals(lease.owner())) {
+                return false;
+            }
+            boolean live = slot.live(now());
+            free(lease.key());
+            if (live) {
+                record(LockEvent.Kind.RELEASED, slot.appKey, lease.token(), lease.owner(), "");
+            }
+            return live;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    Optional<LockHolder> holderOf(String fullKey) {
+        lock.lock();
+        try {
+            ServerSlot slot = slots.get(fullKey);
+            long now = now();
+            if (slot == null || !slot.live(now)) {
+                return Optional.empty();
+            }
+            Optional<Duration> left =
+                    slot.forever ? Optional.empty() : Optional.of(Duration.ofNanos(slot.expiresAt - now));
+            return Optional.of(new LockHolder(fullKey, slot.holder, FencingToken.of(slot.token), left));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** An operator's force-release: the holder learns of it at its next renewal, as on a real server. */
+    boolean forceRelease(String fullKey) {
+        lock.lock();
+        try {
+            ServerSlot slot = slots.get(fullKey);
+            if (slot == null || !slot.live(now())) {
+                return false;
+            }
+            free(fullKey);
+            record(LockEvent.Kind.LOST, slot.appKey, FencingToken.of(slot.token), slot.owner, "force-released");
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends the lease of this application's hold of {@code fullKey} now, and tells its registry at once. */
+    Optional<FencingToken> loseLease(String fullKey, String reason) {
+        ServerSlot slot;
+        lock.lock();
+        try {
+            slot = slots.get(fullKey);
+            if (slot == null || slot.backend == null || !slot.live(now())) {
+                return Optional.empty();
+            }
+            free(fullKey);
+            record(LockEvent.Kind.LOST, slot.appKey, slot.lease.token(), slot.owner, reason);
+        } finally {
+            lock.unlock();
+        }
+        slot.backend.leaseLost(slot.lease, reason);
+        return Optional.of(slot.lease.token());
+    }
+
+    /** Takes {@code fullKey} for another instance until released, or for {@code time} on the clock when not null. */
+    FencingToken holdElsewhere(String fullKey, String appKey, String holder, Duration time) {
+        lock.lock();
+        try {
+            long now = now();
+            ServerSlot slot = slots.get(fullKey);
+            if (slot != null && slot.live(now)) {
+                throw new IllegalStateException("Lock '" + appKey + "' is held by " + slot.holder + " (token "
+                        + slot.token + "); release it, or lose its lease with loseLease, before another instance"
+                        + " takes it");
+            }
+            long token = ++lastToken;
+            ServerSlot taken = new ServerSlot(fullKey, appKey, "elsewhere:" + holder, holder, token, null, null);
+            if (time == null) {
+                taken.forever = true;
+            } else {
+                taken.expiresAt = now + time.toNanos();
+            }
+            slots.put(fullKey, taken);
+            record(LockEvent.Kind.HELD_ELSEWHERE, appKey, FencingToken.of(token), taken.owner, holder);
+            return FencingToken.of(token);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean releaseElsewhere(String fullKey) {
+        lock.lock();
+        try {
+            ServerSlot slot = slots.get(fullKey);
+            if (slot == null || slot.backend != null || !slot.live(now())) {
+                return false;
+            }
+            free(fullKey);
+            record(LockEvent.Kind.FREED_ELSEWHERE, slot.appKey, FencingToken.of(slot.token), slot.owner, "released");
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Moves the clock on by {@code time}, step by step: watchdog holds are renewed every third of
+     * their lease (a renewal during an outage fails and is tried again a second later), and leases
+     * that end meanwhile end, their holders told at once.
+     */
+    void advance(Duration time) {
+        if (time.isNegative() || time.isZero()) {
+            throw new IllegalArgumentException("The test clock moves forward only; got " + time);
+        }
+        Set<FencingToken> renewed = new java.util.HashSet<>();
+        for (ControlledBackend backend : backends) {
+            renewed.addAll(backend.watchdogTokens());
+        }
+        List<ServerSlot> lost = new ArrayList<>();
+        lock.lock();
+        try {
+            long target = now() + time.toNanos();
+            while (true) {
+                ServerSlot next = null;
+                long at = target;
+                boolean renewal = false;
+                for (ServerSlot slot : slots.values()) {
+                    boolean watchdog = slot.backend != null && renewed.contains(slot.lease.token());
+                    if (watchdog && slot.nextRenewalAt - at < 0) {
+                        next = slot;
+                        at = slot.nextRenewalAt;
+                        renewal = true;
+                    }
+                    if (!slot.forever && slot.expiresAt - at <= 0) {
+                        next = slot;
+                        at = slot.expiresAt;
+                        renewal = false;
+                    }
+                }
+                clock.moveTo(at);
+                if (next == null) {
+                    break;
+                }
+                if (renewal) {
+                    renewOnClock(next, at);
+                } else {
+                    free(next.fullKey);
+                    if (next.backend == null) {
+                        record(
+                                LockEvent.Kind.FREED_ELSEWHERE,
+                                next.appKey,
+                                FencingToken.of(next.token),
+                                next.owner,
+                                "its time ran out");
+                    } else {
+                        record(
+                                LockEvent.Kind.LOST,
+                                next.appKey,
+                                next.lease.token(),
+                                next.owner,
+                                "the lease ran out on the test clock");
+                        lost.add(next);
+                    }
+                }
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        for (ServerSlot slot : lost) {
+            slot.backend.leaseLost(slot.lease, "its lease ran out on the test clock without a renewal");
+        }
+    }
+
+    private void renewOnClock(ServerSlot slot, long at) {
+        if (faults.fails(at)) {
+            slot.nextRenewalAt = at + Math.min(RENEWAL_RETRY_NANOS, slot.leaseNanos / 10);
+            record(
+                    LockEvent.Kind.BACKEND_FAILED,
+                    slot.appKey,
+                    slot.lease.token(),
+                    slot.owner,
+                    "renewal failed: backend unreachable (simulated)");
+            return;
+        }
+        slot.leasedFor(at, slot.leaseNanos);
+        record(LockEvent.Kind.RENEWED, slot.appKey, slot.lease.token(), slot.owner, "by the watchdog");
+    }
+
+    /** Empties the server: other instances' holds go, and this application's holds are lost. */
+    void clear() {
+        List<ServerSlot> lost = new ArrayList<>();
+        lock.lock();
+        try {
+            long now = now();
+            for (ServerSlot slot : slots.values()) {
+                if (slot.backend != null && slot.live(now)) {
+                    lost.add(slot);
+                }
+            }
+            slots.clear();
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        for (ServerSlot slot : lost) {
+            slot.backend.leaseLost(slot.lease, "the test's lock control was reset");
+        }
+    }
+
+    void record(LockEvent.Kind kind, String appKey, FencingToken token, String owner, String detail) {
+        history.add(
+                new LockEvent(kind, appKey, token, owner, Thread.currentThread().getName(), elapsed(), detail));
+    }
+
+    /** Under {@code lock}. */
+    private void free(String fullKey) {
+        slots.remove(fullKey);
+        changed.signalAll();
+    }
+}
