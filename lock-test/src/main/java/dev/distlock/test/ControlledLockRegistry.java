@@ -1,7 +1,6 @@
 package dev.distlock.test;
 
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.rw.ReadWriteLocks;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.core.spi.RegistryBuilder;
 import java.util.Objects;
@@ -20,7 +19,7 @@ public final class ControlledLockRegistry extends LockRegistrySupport {
     private final LockControl control;
 
     private ControlledLockRegistry(ControlledBackend backend, TestLockServer server, RegistryOptions options) {
-        super(backend, ReadWriteLocks.inMemory(server.readWrite(), options), options);
+        super(backend, server.readWrite().readWriteLocks(options), options);
         backend.attach(this);
         this.control = new LockControl(server, this);
     }

@@ -2,7 +2,7 @@ package dev.distlock.test;
 
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHolder;
-import dev.distlock.core.rw.MemoryReadWriteStore;
+import dev.distlock.core.memory.MemoryLockStore;
 import dev.distlock.core.spi.LockRequest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +35,7 @@ public final class TestLockServer {
     private final List<ControlledBackend> backends = new CopyOnWriteArrayList<>();
     private final Faults faults = new Faults();
     private final LockHistory history = new LockHistory();
-    private final MemoryReadWriteStore readWrite = new MemoryReadWriteStore();
+    private final MemoryLockStore readWrite = new MemoryLockStore();
     private final TestClock clock = new TestClock();
     private long lastToken;
 
@@ -50,7 +50,7 @@ public final class TestLockServer {
     }
 
     /** The read/write locks' side, kept by the in-memory backend's store (not steered by the control). */
-    MemoryReadWriteStore readWrite() {
+    MemoryLockStore readWrite() {
         return readWrite;
     }
 

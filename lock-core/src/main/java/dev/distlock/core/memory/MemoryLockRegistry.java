@@ -1,9 +1,7 @@
 package dev.distlock.core.memory;
 
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.LockRegistrySupport;
-import dev.distlock.core.spi.ReadWriteLocks;
 import dev.distlock.core.spi.RegistryBuilder;
 import java.util.Objects;
 
@@ -17,16 +15,8 @@ public final class MemoryLockRegistry extends LockRegistrySupport {
     private final MemoryLockStore store;
 
     private MemoryLockRegistry(MemoryLockStore store, RegistryOptions options) {
-        super(new MemoryLockBackend(store), readWriteLocks(store.readWrite(), options), options);
+        super(new MemoryLockBackend(store), store.readWriteLocks(options), options);
         this.store = store;
-    }
-
-    /** Read/write locks over an in-memory store; registries over one store exclude each other. */
-    private static ReadWriteLocks readWriteLocks(MemoryReadWriteStore store, RegistryOptions options) {
-        return new ReadWriteLocks(
-                new MemoryReadWriteBackend(store, LockMode.WRITE),
-                new MemoryReadWriteBackend(store, LockMode.READ),
-                options);
     }
 
     /** A registry with its own store and default options. */

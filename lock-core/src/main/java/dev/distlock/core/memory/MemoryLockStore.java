@@ -1,5 +1,8 @@
 package dev.distlock.core.memory;
 
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.spi.LockMode;
+import dev.distlock.core.spi.ReadWriteLocks;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -122,6 +125,18 @@ public final class MemoryLockStore {
     /** The read/write locks' side of this store, shared by the registries built over it. */
     MemoryReadWriteStore readWrite() {
         return readWrite;
+    }
+
+    /**
+     * Read/write locks kept in this store, for a registry of another backend built over it (e.g. a test
+     * backend that steers plain locks itself and keeps read/write locks here); registries whose
+     * read/write locks come from one store exclude each other.
+     */
+    public ReadWriteLocks readWriteLocks(RegistryOptions options) {
+        return new ReadWriteLocks(
+                new MemoryReadWriteBackend(readWrite, LockMode.WRITE),
+                new MemoryReadWriteBackend(readWrite, LockMode.READ),
+                options);
     }
 
     /** Keys held or waited for; expired holds that nobody released count until touched again. */

@@ -3,7 +3,7 @@ package dev.distlock.test.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockRegistry;
 import dev.distlock.test.ControlledLockRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
