@@ -90,9 +90,9 @@ log "Spring Boot 4.1: full build and tests"
 # keys), so two of them share the machine's cores without changing what any test sees.
 "${MAVEN[@]}" -T "${DISTLOCK_BUILD_THREADS:-2}" install "$@"
 
-log "Spring Boot 3.5: starter and sample"
+log "Spring Boot 3.5: starter, Kotlin support and sample"
 # clean: classes compiled against Spring Boot 4.1 must not be reused against 3.5's Spring Framework 6.
-"${MAVEN[@]}" -Pboot35 clean verify -pl lock-spring-boot-starter,lock-test,samples/inventory-service "$@"
+"${MAVEN[@]}" -Pboot35 clean verify -pl lock-spring-boot-starter,lock-test,lock-kotlin,samples/inventory-service "$@"
 
 # Virtual threads: one module needs Java 21 or later (the machine's second JDK).
 jdk21=""

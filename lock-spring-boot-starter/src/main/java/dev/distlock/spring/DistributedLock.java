@@ -17,8 +17,10 @@ import java.lang.annotation.Target;
  * <p>The method may be declared on a class or on an interface the bean implements. Methods that
  * return {@code CompletionStage}/{@code CompletableFuture}, or with Reactor {@code Mono}/{@code Flux},
  * hold the lock until the work they return completes, fails or is cancelled; the lock is taken
- * without blocking the caller (on subscription for reactive types). Other asynchronous return types
- * ({@code Future}, other {@code Publisher}s, Kotlin {@code suspend} functions) fail start-up.
+ * without blocking the caller (on subscription for reactive types). With lock-kotlin on the classpath,
+ * Kotlin {@code suspend} functions and functions that return a {@code Flow} hold the lock until they
+ * complete, fail or are cancelled (without it they fail start-up, naming the artifact to add). Other
+ * asynchronous return types ({@code Future}, other {@code Publisher}s) fail start-up.
  */
 @Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)

@@ -58,9 +58,11 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             case COMPLETION_STAGE:
                 return AsyncLockedCalls.completionStage(lock, locked, invocation, notAcquired);
             case MONO:
-                return ReactiveLockedCalls.mono(lock, locked, invocation, notAcquired);
+                return ReactiveLockedCalls.mono(lock, locked, invocation::proceed, notAcquired);
             case FLUX:
-                return ReactiveLockedCalls.flux(lock, locked, invocation, notAcquired);
+                return ReactiveLockedCalls.flux(lock, locked, invocation::proceed, notAcquired);
+            case FLOW:
+                return KotlinFlows.flow(lock, locked, invocation, notAcquired);
             default:
                 return runLocked(lock, locked, invocation, notAcquired);
         }

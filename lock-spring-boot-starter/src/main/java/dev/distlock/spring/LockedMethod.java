@@ -42,10 +42,12 @@ record LockedMethod(
         VALUE,
         /** A {@code CompletionStage}: done when it completes. */
         COMPLETION_STAGE,
-        /** A Reactor {@code Mono}: done when it terminates or is cancelled. */
+        /** A Reactor {@code Mono} (or a Kotlin suspend function): done when it terminates or is cancelled. */
         MONO,
-        /** A Reactor {@code Flux}: done when it terminates or is cancelled. */
-        FLUX
+        /** A Reactor {@code Flux} (or a Kotlin suspend function returning a {@code Flow}): done when it terminates or is cancelled. */
+        FLUX,
+        /** A Kotlin {@code Flow}: done when its collection completes, fails or is cancelled. */
+        FLOW
     }
 
     String lockKey(Object[] args, ParameterNameDiscoverer parameterNames, BeanFactoryResolver beans) {

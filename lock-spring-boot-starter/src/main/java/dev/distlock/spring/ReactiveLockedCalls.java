@@ -3,7 +3,6 @@ package dev.distlock.spring;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockHandle;
 import java.util.function.Supplier;
-import org.aopalliance.intercept.MethodInvocation;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -13,14 +12,22 @@ import reactor.core.publisher.Mono;
  * subscription the lock is taken without blocking (the attempt runs off the event loop), then the
  * method is called and its publisher subscribed; the lock is released when that publisher
  * completes, fails or is cancelled. The hold is in the Reactor context under {@link
- * ReactiveLockContext#KEY}. Loaded only when Reactor is on the classpath.
+ * ReactiveLockContext#KEY}. Kotlin suspend functions come here as the Mono (or, returning a Flow, the
+ * Flux) that Spring's proxy runs them as; Spring hands the Reactor context to the coroutine. Loaded only
+ * when Reactor is on the classpath.
  */
 final class ReactiveLockedCalls {
 
     private ReactiveLockedCalls() {}
 
+    /** The method's call, returning its publisher (or null for none). */
+    @FunctionalInterface
+    interface Work {
+        Object proceed() throws Throwable;
+    }
+
     static Mono<Object> mono(
-            FencedLock lock, LockedMethod locked, MethodInvocation invocation, Supplier<RuntimeException> notAcquired) {
+            FencedLock lock, LockedMethod locked, Work invocation, Supplier<RuntimeException> notAcquired) {
         return Mono.usingWhen(
                 acquire(lock, locked, notAcquired),
                 handle -> Mono.from(call(invocation, handle))
@@ -31,7 +38,7 @@ final class ReactiveLockedCalls {
     }
 
     static Flux<Object> flux(
-            FencedLock lock, LockedMethod locked, MethodInvocation invocation, Supplier<RuntimeException> notAcquired) {
+            FencedLock lock, LockedMethod locked, Work invocation, Supplier<RuntimeException> notAcquired) {
         return Flux.usingWhen(
                 acquire(lock, locked, notAcquired),
                 handle -> Flux.from(call(invocation, handle))
@@ -54,7 +61,7 @@ final class ReactiveLockedCalls {
     }
 
     @SuppressWarnings("unchecked")
-    private static Publisher<Object> call(MethodInvocation invocation, LockHandle handle) {
+    private static Publisher<Object> call(Work invocation, LockHandle handle) {
         LockContext.push(handle);
         try {
             Publisher<Object> work = (Publisher<Object>) invocation.proceed();

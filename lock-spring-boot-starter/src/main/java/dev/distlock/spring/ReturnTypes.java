@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
+import org.springframework.core.MethodParameter;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -17,6 +18,18 @@ final class ReturnTypes {
             ClassUtils.isPresent("reactor.core.publisher.Mono", ReturnTypes.class.getClassLoader());
     private static final String PUBLISHER = "org.reactivestreams.Publisher";
     private static final String CONTINUATION = "kotlin.coroutines.Continuation";
+    static final String FLOW = "kotlinx.coroutines.flow.Flow";
+    /**
+     * What Spring needs to call a suspend function through a proxy (as a Mono, or a Flux for a Flow) and
+     * to adapt a Flow: the coroutines-Reactor bridge and Kotlin reflection. lock-kotlin brings both.
+     */
+    static final boolean COROUTINES = REACTOR
+            && ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", ReturnTypes.class.getClassLoader())
+            && ClassUtils.isPresent("kotlin.reflect.full.KClasses", ReturnTypes.class.getClassLoader());
+
+    private static final String COROUTINES_MISSING = " Add dev.distlock:lock-kotlin (it brings"
+            + " kotlinx-coroutines-reactor and kotlin-reflect, with which Spring runs suspend functions and Flow"
+            + " through proxies), or lock inside the function with lock-kotlin's withLock.";
 
     private ReturnTypes() {}
 
@@ -24,10 +37,23 @@ final class ReturnTypes {
         Class<?> type = method.getReturnType();
         Class<?>[] parameters = method.getParameterTypes();
         if (parameters.length > 0 && parameters[parameters.length - 1].getName().equals(CONTINUATION)) {
-            throw new IllegalArgumentException(where + " is a Kotlin suspend function; the lock would be released"
-                    + " when it first suspends, before its work is done. Return a Mono or a CompletableFuture"
-                    + " (e.g. with kotlinx-coroutines' mono { } or future { }), or lock inside the function with"
-                    + " LockRegistry.");
+            if (!COROUTINES) {
+                throw new IllegalArgumentException(where + " is a Kotlin suspend function, but Kotlin coroutine"
+                        + " support is not on the classpath: the lock would be released when the function first"
+                        + " suspends, before its work is done." + COROUTINES_MISSING);
+            }
+            // Spring's proxy runs a suspend function as a Mono, or a Flux when it returns a Flow.
+            boolean flow =
+                    new MethodParameter(method, -1).getParameterType().getName().equals(FLOW);
+            return flow ? LockedMethod.Returns.FLUX : LockedMethod.Returns.MONO;
+        }
+        if (type.getName().equals(FLOW)) {
+            if (!COROUTINES) {
+                throw new IllegalArgumentException(where + " returns a Kotlin Flow, but Kotlin coroutine support is"
+                        + " not on the classpath: the lock would be released before the Flow is collected."
+                        + COROUTINES_MISSING);
+            }
+            return LockedMethod.Returns.FLOW;
         }
         if (type == CompletionStage.class || type == CompletableFuture.class) {
             return LockedMethod.Returns.COMPLETION_STAGE;

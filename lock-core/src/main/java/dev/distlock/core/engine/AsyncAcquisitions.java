@@ -9,14 +9,15 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Acquisitions for callers that must not block: each runs on a thread of its own (a virtual
  * thread on Java 21 and later, a pooled daemon thread before), and its hold belongs to the handle
- * it completes with. Cancelling the future interrupts the attempt; a grant that arrives after the
- * cancellation is released at once.
+ * it completes with. Cancelling the future abandons the attempt without interrupting it: the attempt
+ * goes on until it is granted or its wait runs out, and a grant that arrives after the cancellation is
+ * released at once. Interrupting it instead could leave a hold on the server with nobody to release it
+ * (a Redis grant whose reply the interrupted attempt never read), until its lease ran out.
  */
 final class AsyncAcquisitions implements AutoCloseable {
 
@@ -29,7 +30,7 @@ final class AsyncAcquisitions implements AutoCloseable {
     <L extends BackendLease> CompletableFuture<Optional<LockHandle>> acquire(
             Acquirer<L> acquirer, String key, String fullKey, Duration waitTime, Duration leaseTime, boolean renewed) {
         CompletableFuture<Optional<LockHandle>> result = new CompletableFuture<>();
-        Future<?> attempt = executor.submit(() -> {
+        executor.submit(() -> {
             try {
                 Optional<LockHandle> handle = acquirer.acquire(key, fullKey, waitTime, leaseTime, renewed, null)
                         .map(EngineHandle::new);
@@ -38,11 +39,6 @@ final class AsyncAcquisitions implements AutoCloseable {
                 }
             } catch (Throwable e) {
                 result.completeExceptionally(e);
-            }
-        });
-        result.whenComplete((handle, error) -> {
-            if (result.isCancelled()) {
-                attempt.cancel(true);
             }
         });
         return result;

@@ -1141,6 +1141,33 @@ public abstract class LockRegistryContract {
     }
 
     @Test
+    void cancellingAnAsyncAcquisitionAsTheKeyFreesLeavesNothingHeld() throws Exception {
+        // The cancellation lands at a different point of the hand-over in each round: before, while and after
+        // the waiting attempt is granted. Interrupting the attempt there once left the grant on the server.
+        for (int round = 0; round < 60; round++) {
+            String key = key();
+            LockHandle held =
+                    registryA.obtain(key).acquireAsync(timingSlack()).get().orElseThrow();
+            CompletableFuture<Optional<LockHandle>> pending =
+                    registryA.obtain(key).acquireAsync(Duration.ofSeconds(60));
+            Thread.sleep(5);
+            held.close();
+            long spinUntil = System.nanoTime() + (round % 20) * 50_000L;
+            while (System.nanoTime() < spinUntil) {
+                Thread.onSpinWait();
+            }
+            if (!pending.cancel(true)) {
+                pending.get().ifPresent(LockHandle::close); // granted before the cancellation: ours to close
+            }
+            Optional<LockHandle> next = registryB.obtain(key).tryAcquire(timingSlack());
+            assertThat(next)
+                    .as("round %d: the cancelled attempt left nothing held", round)
+                    .isPresent();
+            next.get().close();
+        }
+    }
+
+    @Test
     void asyncHoldsGetRisingTokensAndKeepTheirLease() throws Exception {
         LockRegistry renewing = shortLeaseRegistry();
         String key = key();

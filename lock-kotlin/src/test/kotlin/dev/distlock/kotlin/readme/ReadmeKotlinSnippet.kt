@@ -1,0 +1,40 @@
+package dev.distlock.kotlin.readme
+
+// readme:kotlin start
+import dev.distlock.core.LockRegistry
+import dev.distlock.kotlin.currentLockHold
+import dev.distlock.kotlin.withLock
+import dev.distlock.spring.DistributedLock
+import kotlin.time.Duration.Companion.seconds
+import kotlinx.coroutines.flow.Flow
+import kotlinx.coroutines.flow.flow
+
+interface Stock {
+    suspend fun reserve(sku: String, quantity: Int, fencingToken: Long): Int
+    suspend fun restock(sku: String, fencingToken: Long): Int
+}
+
+class Reservations(private val locks: LockRegistry, private val stock: Stock) {
+
+    // Suspends (no thread waits) until the key is free, at most 5 s; the hold is released when the
+    // block returns, throws or is cancelled.
+    suspend fun reserve(sku: String, quantity: Int): Int =
+        locks.withLock("stock:$sku", wait = 5.seconds) { hold ->
+            stock.reserve(sku, quantity, fencingToken = hold.token.value())
+        }
+}
+
+// A Spring bean (classes must be open for the proxy, e.g. with the kotlin-spring compiler plugin).
+open class Restocking(private val stock: Stock) {
+
+    // Holds "restock:<sku>" until the function returns, fails or its caller is cancelled.
+    @DistributedLock(name = "restock", key = "#sku", waitTime = "2s")
+    open suspend fun restock(sku: String): Int = stock.restock(sku, currentLockHold()!!.token.value())
+
+    // Holds "report" from the start of the collection until it completes or is cancelled.
+    @DistributedLock(name = "report", waitTime = "0s")
+    open fun report(skus: List<String>): Flow<String> = flow {
+        for (sku in skus) emit("$sku restocked under token ${currentLockHold()!!.token.value()}")
+    }
+}
+// readme:kotlin end
