@@ -61,7 +61,9 @@ class LayersTest {
                         "dev.distlock.zookeeper",
                         "dev.distlock.etcd",
                         "dev.distlock.jdbc",
-                        "dev.distlock.spring")
+                        "dev.distlock.spring",
+                        "dev.distlock.test",
+                        "dev.distlock.kotlin")
                 .forEach(pkg -> assertThat(CLASSES.containPackage(pkg))
                         .as("classes of %s imported", pkg)
                         .isTrue());
@@ -132,6 +134,19 @@ class LayersTest {
     }
 
     @Test
+    void theTestBackendSeesTheApiTheSpiAndTheInMemoryStoreOnly() {
+        classes()
+                .that()
+                .resideInAPackage("dev.distlock.test")
+                .should()
+                .onlyDependOnClassesThat(
+                        notOursOr(API, API_FENCING, SPI, "dev.distlock.core.memory", "dev.distlock.test"))
+                .because("the application test backend implements the SPI and keeps read/write locks in the in-memory"
+                        + " store")
+                .check(CLASSES);
+    }
+
+    @Test
     void recipesUseTheApiOnly() {
         classes()
                 .that()
@@ -150,7 +165,9 @@ class LayersTest {
                         "dev.distlock.spring..",
                         "dev.distlock.fencing..",
                         "dev.distlock.integration..",
-                        "dev.distlock.shedlock..")
+                        "dev.distlock.shedlock..",
+                        "dev.distlock.test.spring..",
+                        "dev.distlock.kotlin..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(SPI + "..", ENGINE + "..")
