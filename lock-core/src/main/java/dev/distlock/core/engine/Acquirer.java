@@ -41,12 +41,12 @@ final class Acquirer<L extends BackendLease> {
             Ownership<L> own = owner == null ? null : state.ownedBy(owner);
             if (own != null) {
                 // A lease that ran out before its end was processed is never joined.
-                own.hold().loseIfExpired();
+                engine.leaseEnds().loseIfExpired(own.hold());
                 synchronized (state) {
                     if (own.hold.state() == Hold.State.HELD) {
                         own.count++;
                         outcome = Outcome.ACQUIRED;
-                        return Optional.of(new Acquired<>(own, own.hold));
+                        return Optional.of(new Acquired<>(engine, own, own.hold));
                     }
                 }
             }
@@ -72,9 +72,9 @@ final class Acquirer<L extends BackendLease> {
                 }
             }
             if (replaced != null) {
-                replaced.end(Hold.Ending.REPLACED);
+                engine.releases().end(replaced, Hold.Ending.REPLACED);
             }
-            return Optional.of(new Acquired<>(ownership, hold));
+            return Optional.of(new Acquired<>(engine, ownership, hold));
         } catch (InterruptedException e) {
             outcome = Outcome.INTERRUPTED;
             throw e;
@@ -130,7 +130,7 @@ final class Acquirer<L extends BackendLease> {
         Hold<L> hold = lease == null ? null : engine.newHold(state, key, lease, leaseTime, renewed, owner);
         if (endedByClose || (hold != null && engine.isClosed())) {
             if (hold != null) {
-                hold.end(Hold.Ending.CLOSED);
+                engine.releases().end(hold, Hold.Ending.CLOSED);
             }
             throw engine.closedWhileWaiting(key);
         }
@@ -147,6 +147,6 @@ final class Acquirer<L extends BackendLease> {
         return new OwnerId(engine.registryId, owner == null ? 0 : owner.getId(), engine.nextHoldSequence());
     }
 
-    /** One acquisition: the ownership it counts in and the hold it got. */
-    record Acquired<L extends BackendLease>(Ownership<L> ownership, Hold<L> hold) {}
+    /** One acquisition: the engine it came from, the ownership it counts in and the hold it got. */
+    record Acquired<L extends BackendLease>(LockEngine<L> engine, Ownership<L> ownership, Hold<L> hold) {}
 }
