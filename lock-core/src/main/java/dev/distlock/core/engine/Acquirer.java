@@ -3,6 +3,7 @@ package dev.distlock.core.engine;
 import dev.distlock.core.LockObserver.Outcome;
 import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.Deadline;
+import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockRequest;
 import dev.distlock.core.spi.OwnerId;
 import java.time.Duration;
@@ -127,7 +128,7 @@ final class Acquirer<L extends BackendLease> {
         } finally {
             endedByClose = engine.waiters.leave(waiter);
         }
-        Hold<L> hold = lease == null ? null : engine.newHold(state, key, lease, leaseTime, renewed, owner);
+        Hold<L> hold = lease == null ? null : newHold(state, key, lease, leaseTime, renewed, owner);
         if (endedByClose || (hold != null && engine.isClosed())) {
             if (hold != null) {
                 engine.releases().end(hold, Hold.Ending.CLOSED);
@@ -141,6 +142,24 @@ final class Acquirer<L extends BackendLease> {
             engine.started(hold);
         }
         return Optional.ofNullable(hold);
+    }
+
+    private Hold<L> newHold(KeyState<L> state, String key, L lease, Duration leaseTime, boolean renewed, Thread owner) {
+        boolean sessions = engine.backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION;
+        // On a session backend every hold lasts at most as long as its session is known to: a watchdog hold's
+        // lease is that bound; a fixed lease keeps its own end and gets the bound on top.
+        Duration period = renewed && sessions ? engine.backend.sessionLeaseTime() : leaseTime;
+        Duration sessionPeriod = !renewed && sessions ? engine.backend.sessionLeaseTime() : null;
+        return new Hold<>(
+                engine.backend,
+                state,
+                key,
+                lease,
+                leaseTime,
+                renewed,
+                period,
+                sessionPeriod,
+                owner == null ? "handle" : owner.getName());
     }
 
     private OwnerId newOwner(Thread owner) {

@@ -224,24 +224,6 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         return keys;
     }
 
-    Hold<L> newHold(KeyState<L> state, String key, L lease, Duration leaseTime, boolean renewed, Thread owner) {
-        boolean sessions = backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION;
-        // On a session backend every hold lasts at most as long as its session is known to: a watchdog hold's
-        // lease is that bound; a fixed lease keeps its own end and gets the bound on top.
-        Duration period = renewed && sessions ? backend.sessionLeaseTime() : leaseTime;
-        Duration sessionPeriod = !renewed && sessions ? backend.sessionLeaseTime() : null;
-        return new Hold<>(
-                backend,
-                state,
-                key,
-                lease,
-                leaseTime,
-                renewed,
-                period,
-                sessionPeriod,
-                owner == null ? "handle" : owner.getName());
-    }
-
     void started(Hold<L> hold) {
         events.started(hold);
         renewals.start(hold);
