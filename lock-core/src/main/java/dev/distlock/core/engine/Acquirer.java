@@ -9,6 +9,7 @@ import dev.distlock.core.spi.OwnerId;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Takes holds: joins the owner's live hold (reentrancy), or passes the key's local gate and asks
@@ -18,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 final class Acquirer<L extends BackendLease> {
 
     private final LockEngine<L> engine;
+    private final AtomicLong holdSequence = new AtomicLong();
 
     Acquirer(LockEngine<L> engine) {
         this.engine = engine;
@@ -83,7 +85,7 @@ final class Acquirer<L extends BackendLease> {
             if (!keepReference) {
                 engine.keys().unretain(state);
             }
-            engine.acquisitionEnded(key, outcome, start);
+            engine.events().acquisitionEnded(key, outcome, start);
         }
     }
 
@@ -115,7 +117,7 @@ final class Acquirer<L extends BackendLease> {
                         lease = engine.backend.tryAcquire(request).orElse(null);
                     }
                 } catch (RuntimeException e) {
-                    engine.backendError(state.fullKey, e);
+                    engine.events().backendError(state.fullKey, e);
                     throw e;
                 } finally {
                     if (lease == null) {
@@ -133,7 +135,8 @@ final class Acquirer<L extends BackendLease> {
             if (hold != null) {
                 engine.releases().end(hold, Hold.Ending.CLOSED);
             }
-            throw engine.closedWhileWaiting(key);
+            throw new IllegalStateException("The " + engine.backend.name() + " lock registry was closed while this"
+                    + " thread waited for lock '" + key + "'");
         }
         if (interrupted != null) {
             throw interrupted;
@@ -163,7 +166,7 @@ final class Acquirer<L extends BackendLease> {
     }
 
     private OwnerId newOwner(Thread owner) {
-        return new OwnerId(engine.registryId, owner == null ? 0 : owner.getId(), engine.nextHoldSequence());
+        return new OwnerId(engine.registryId, owner == null ? 0 : owner.getId(), holdSequence.incrementAndGet());
     }
 
     /** One acquisition: the engine it came from, the ownership it counts in and the hold it got. */

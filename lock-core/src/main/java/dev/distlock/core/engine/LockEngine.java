@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +45,6 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
     private final KeyStates<L> keys;
     private final Set<Hold<L>> holds = ConcurrentHashMap.newKeySet();
     private final Observers observers = new Observers();
-    private final AtomicLong holdSequence = new AtomicLong();
     private final LeaseKeeper keeper;
     private final EngineEvents<L> events;
     private final Releases<L> releases;
@@ -179,11 +177,6 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         }
     }
 
-    IllegalStateException closedWhileWaiting(String key) {
-        return new IllegalStateException("The " + backend.name() + " lock registry was closed while this thread"
-                + " waited for lock '" + key + "'");
-    }
-
     Releases<L> releases() {
         return releases;
     }
@@ -196,7 +189,7 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         return leaseEnds;
     }
 
-    HoldEvents<L> events() {
+    EngineEvents<L> events() {
         return events;
     }
 
@@ -212,10 +205,6 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         return async.acquire(acquirer, key, fullKey, waitTime, leaseTime, renewed);
     }
 
-    long nextHoldSequence() {
-        return holdSequence.incrementAndGet();
-    }
-
     String holderDescription(Thread owner) {
         return holderDescription.of(owner);
     }
@@ -227,15 +216,6 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
     void started(Hold<L> hold) {
         events.started(hold);
         renewals.start(hold);
-    }
-
-    /** An acquisition that started at {@code startNanos} (System.nanoTime) ended with {@code outcome}. */
-    void acquisitionEnded(String key, LockObserver.Outcome outcome, long startNanos) {
-        events.acquisitionEnded(key, outcome, startNanos);
-    }
-
-    void backendError(String fullKey, RuntimeException error) {
-        events.backendError(fullKey, error);
     }
 
     private void leaseLostByBackend(BackendLease lease, String reason) {
