@@ -25,7 +25,7 @@ final class QueueContext implements AutoCloseable {
     private final EtcdRequests requests;
     private final LockQueues queues;
     private final Housekeeper housekeeper;
-    private final SessionLease sessions;
+    private final Sessions sessions;
     private final AtomicLong entryNumbers = new AtomicLong();
 
     QueueContext(Client client, EtcdKeys keys, EtcdRequests requests, Duration leaseTime) {
@@ -34,7 +34,7 @@ final class QueueContext implements AutoCloseable {
         this.requests = requests;
         this.queues = new LockQueues(client.getKVClient());
         this.housekeeper = new Housekeeper(requests.timeout());
-        this.sessions = new SessionLease(client, queues, requests, housekeeper, leaseTime);
+        this.sessions = new Sessions(client, queues, requests, housekeeper, leaseTime);
     }
 
     /** A value unique to one attempt ({@code <number>|<holder>}): deletes compare it, so a late one never removes a later entry. */
@@ -58,7 +58,7 @@ final class QueueContext implements AutoCloseable {
             LockRequest request,
             ByteSequence entry,
             ByteSequence value,
-            SessionLease.Session session,
+            Sessions.Session session,
             FencingToken token,
             LeaseListener listener) {
         long grantedAt = System.nanoTime();
@@ -72,7 +72,7 @@ final class QueueContext implements AutoCloseable {
         return lease;
     }
 
-    /** Confirms the session lease (usually without a request, see {@link SessionLease}) and moves the hold's end. */
+    /** Confirms the session lease (usually without a request, see {@link Sessions}) and moves the hold's end. */
     boolean renew(EtcdLease lease, Duration leaseTime) {
         // A third of the lease leaves time for the watchdog's retry when one request hangs (a dead member).
         long timeout = Math.min(requests.timeout(), Math.max(1, leaseTime.toNanos() / 3));
@@ -120,7 +120,7 @@ final class QueueContext implements AutoCloseable {
      * others up. The caller waits for it at most {@code waitNanos}; after that it goes on in the
      * background until etcd confirms it or the session lease, which takes the entry with it, ends.
      */
-    void withdraw(ByteSequence entry, ByteSequence value, SessionLease.Session session, long waitNanos) {
+    void withdraw(ByteSequence entry, ByteSequence value, Sessions.Session session, long waitNanos) {
         housekeeper.finish(
                 "Withdrawing the queued entry " + entry.toString(StandardCharsets.UTF_8),
                 () -> queues.deleteIfValue(entry, value),
@@ -154,7 +154,7 @@ final class QueueContext implements AutoCloseable {
         return queues;
     }
 
-    SessionLease sessions() {
+    Sessions sessions() {
         return sessions;
     }
 

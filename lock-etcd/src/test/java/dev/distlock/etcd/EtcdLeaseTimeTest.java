@@ -16,6 +16,6 @@ class EtcdLeaseTimeTest {
     }
 
     private static long ttl(Duration lease) {
-        return SessionLease.ttlSeconds(lease);
+        return Sessions.ttlSeconds(lease);
     }
 }

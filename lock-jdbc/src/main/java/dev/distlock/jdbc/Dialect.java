@@ -105,10 +105,10 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
     }
 
     /**
-     * Takes the row of {@code attempt.key()} if it is free, expired or missing, for the attempt's
+     * Takes the row of {@code row.key()} if it is free, expired or missing, for the attempt's
      * owner, with a row lock wait bounded by {@code timeout}; returns the new fence.
      */
-    abstract OptionalLong take(Connection connection, Attempt attempt, CallTimeout timeout) throws SQLException;
+    abstract OptionalLong take(Connection connection, LockRow row, CallTimeout timeout) throws SQLException;
 
     /** Prepares a statement whose wait is bounded by {@code timeout}'s query timeout. */
     PreparedStatement prepare(Connection connection, String sql, CallTimeout timeout) throws SQLException {
@@ -176,10 +176,10 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
     abstract Instant readNow(ResultSet rs) throws SQLException;
 
     /** Binds key, owner, holder and lease from {@code first} on, in that order. */
-    static void bindTake(PreparedStatement statement, int first, Attempt attempt) throws SQLException {
-        statement.setString(first, attempt.key());
-        statement.setString(first + 1, attempt.owner());
-        statement.setString(first + 2, attempt.holder());
-        statement.setLong(first + 3, attempt.leaseMicros());
+    static void bindTake(PreparedStatement statement, int first, LockRow row) throws SQLException {
+        statement.setString(first, row.key());
+        statement.setString(first + 1, row.owner());
+        statement.setString(first + 2, row.holder());
+        statement.setLong(first + 3, row.leaseMicros());
     }
 }

@@ -84,15 +84,15 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    OptionalLong take(Connection connection, Attempt attempt, CallTimeout timeout) throws SQLException {
+    OptionalLong take(Connection connection, LockRow row, CallTimeout timeout) throws SQLException {
         try (PreparedStatement statement = prepare(connection, take, timeout)) {
-            bindTake(statement, 1, attempt);
+            bindTake(statement, 1, row);
             statement.executeUpdate();
         }
         // The row read is the one just taken: owners are unique per hold.
         try (PreparedStatement statement = prepare(connection, readFence, timeout)) {
-            statement.setString(1, attempt.key());
-            statement.setString(2, attempt.owner());
+            statement.setString(1, row.key());
+            statement.setString(2, row.owner());
             try (ResultSet rs = statement.executeQuery()) {
                 return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
             }

@@ -75,7 +75,7 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
      */
     @Override
     public Optional<JdbcLease> tryAcquire(LockRequest request) throws InterruptedException {
-        Attempt attempt = Attempt.of(request);
+        LockRow row = LockRow.of(request);
         Deadline deadline = request.deadline();
         LockTableSetup.Ready ready = null;
         ReleaseSignals.Subscription released = null;
@@ -89,16 +89,16 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
                 OptionalLong fence;
                 try {
                     if (ready == null) {
-                        ready = setup.ready(attempt.key(), CallTimeout.until(deadline, MAX_STATEMENT_WAIT));
+                        ready = setup.ready(row.key(), CallTimeout.until(deadline, MAX_STATEMENT_WAIT));
                     }
-                    fence = unsure ? ready.table().mine(attempt, timeout) : OptionalLong.empty();
+                    fence = unsure ? ready.table().mine(row, timeout) : OptionalLong.empty();
                     if (fence.isPresent()) {
                         requestedAt = unsureSince;
                     } else {
-                        fence = take(ready, attempt, timeout, deadline, unsure);
+                        fence = take(ready, row, timeout, deadline, unsure);
                         if (fence.isEmpty() && unsure) {
                             // the lost take may have committed after the look before this one
-                            fence = ready.table().mine(attempt, timeout);
+                            fence = ready.table().mine(row, timeout);
                             requestedAt = unsureSince;
                         }
                     }
@@ -108,21 +108,20 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
                         unsureSince = requestedAt;
                     }
                     if (!deadline.hasPassed()) {
-                        log.debug(
-                                "The database is unavailable for '{}'; trying again within the wait", attempt.key(), e);
+                        log.debug("The database is unavailable for '{}'; trying again within the wait", row.key(), e);
                         try {
                             TimeUnit.NANOSECONDS.sleep(
                                     Math.min(RIDE_OUT.pauseNanos(++failures), deadline.remainingNanos()));
                         } catch (InterruptedException interrupted) {
                             if (unsure) {
-                                ready.upkeep().freeLater(attempt); // the lost take may hold the row
+                                ready.upkeep().freeLater(row); // the lost take may hold the row
                             }
                             throw interrupted;
                         }
                     }
                     if (deadline.hasPassed()) {
                         if (unsure) {
-                            ready.upkeep().free(attempt, deadline, e);
+                            ready.upkeep().free(row, deadline, e);
                         }
                         throw e;
                     }
@@ -131,21 +130,21 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
                 if (fence.isPresent()) {
                     unsure = false;
                     return Optional.of(new JdbcLease(
-                            attempt.key(),
-                            attempt.owner(),
+                            row.key(),
+                            row.owner(),
                             FencingToken.of(fence.getAsLong()),
                             requestedAt,
                             request.leaseTime()));
                 }
                 if (deadline.hasPassed()) {
                     if (unsure) {
-                        ready.upkeep().freeLater(attempt); // a lost take could still commit
+                        ready.upkeep().freeLater(row); // a lost take could still commit
                     }
                     return Optional.empty();
                 }
                 if (released == null) {
                     // Listen before the next poll, so that a release between the two is not missed.
-                    released = ready.signals().subscribe(attempt.key());
+                    released = ready.signals().subscribe(row.key());
                     continue;
                 }
                 released.await(Math.min(ready.signals().backoff().pauseNanos(++poll), deadline.remainingNanos()));
@@ -162,16 +161,16 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
      * what the attempt may have taken before it is thrown.
      */
     private static OptionalLong take(
-            LockTableSetup.Ready ready, Attempt attempt, CallTimeout timeout, Deadline deadline, boolean unsure) {
+            LockTableSetup.Ready ready, LockRow row, CallTimeout timeout, Deadline deadline, boolean unsure) {
         try {
-            return ready.table().take(attempt, timeout);
+            return ready.table().take(row, timeout);
         } catch (LockStatementTimeoutException busy) {
-            log.debug("Lock statement for '{}' gave up waiting; the row counts as taken", attempt.key(), busy);
+            log.debug("Lock statement for '{}' gave up waiting; the row counts as taken", row.key(), busy);
             return OptionalLong.empty();
         } catch (DatabaseUnavailableException unavailable) {
             throw unavailable;
         } catch (RuntimeException unknown) {
-            ready.upkeep().free(attempt, deadline, unknown);
+            ready.upkeep().free(row, deadline, unknown);
             throw unknown;
         }
     }

@@ -24,19 +24,19 @@ final class LockTable {
     }
 
     /** Takes the key's row if it is free, expired or missing; returns the new fence. */
-    OptionalLong take(Attempt attempt, CallTimeout timeout) {
-        return db.run(attempt.key(), timeout, connection -> dialect.take(connection, attempt, timeout));
+    OptionalLong take(LockRow row, CallTimeout timeout) {
+        return db.run(row.key(), timeout, connection -> dialect.take(connection, row, timeout));
     }
 
     /**
-     * The fence of the key's row if {@code attempt}'s owner holds it, unexpired: a take whose answer
+     * The fence of the key's row if {@code row}'s owner holds it, unexpired: a take whose answer
      * was lost may have written it.
      */
-    OptionalLong mine(Attempt attempt, CallTimeout timeout) {
-        return db.run(attempt.key(), timeout, connection -> {
+    OptionalLong mine(LockRow row, CallTimeout timeout) {
+        return db.run(row.key(), timeout, connection -> {
             try (PreparedStatement statement = dialect.prepare(connection, dialect.mine, timeout)) {
-                statement.setString(1, attempt.key());
-                statement.setString(2, attempt.owner());
+                statement.setString(1, row.key());
+                statement.setString(2, row.owner());
                 try (ResultSet rs = statement.executeQuery()) {
                     return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
                 }
@@ -46,7 +46,7 @@ final class LockTable {
 
     /** Extends the lease from the database's now, if {@code owner} still holds an unexpired lease. */
     boolean renew(String key, String owner, Duration lease, CallTimeout timeout) {
-        long micros = Attempt.leaseMicros(lease);
+        long micros = LockRow.leaseMicros(lease);
         return db.run(key, timeout, c -> db.affected(c, dialect.renew, timeout, micros, key, owner) == 1);
     }
 

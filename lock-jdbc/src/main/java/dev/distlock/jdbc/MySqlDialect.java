@@ -84,13 +84,13 @@ final class MySqlDialect extends Dialect {
      * whole seconds ends it.
      */
     @Override
-    OptionalLong take(Connection connection, Attempt attempt, CallTimeout timeout) throws SQLException {
+    OptionalLong take(Connection connection, LockRow row, CallTimeout timeout) throws SQLException {
         String sql = mariaDb ? maxStatementTime(timeout) + take : take;
         try (PreparedStatement statement = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
             if (!mariaDb) {
                 statement.setQueryTimeout(timeout.querySeconds());
             }
-            bindTake(statement, 1, attempt);
+            bindTake(statement, 1, row);
             statement.executeUpdate();
             try (ResultSet fence = statement.getGeneratedKeys()) {
                 long value = fence.next() ? fence.getLong(1) : 0;

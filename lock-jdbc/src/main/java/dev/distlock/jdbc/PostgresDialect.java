@@ -124,15 +124,15 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    OptionalLong take(Connection connection, Attempt attempt, CallTimeout timeout) throws SQLException {
+    OptionalLong take(Connection connection, LockRow row, CallTimeout timeout) throws SQLException {
         // No JDBC query timeout: its cancel, sent over a second connection, would keep this thread
         // waiting on a silent server; lock_timeout ends row lock waits and the network timeout the rest.
         try (PreparedStatement statement = connection.prepareStatement(take)) {
             statement.setString(1, timeout.serverWaitMillis() + "ms");
-            bindTake(statement, 2, attempt);
+            bindTake(statement, 2, row);
             if (waiterMarks) {
-                statement.setString(6, attempt.key());
-                statement.setString(7, attempt.owner());
+                statement.setString(6, row.key());
+                statement.setString(7, row.owner());
             }
             statement.execute(); // the set_config row
             statement.getMoreResults();

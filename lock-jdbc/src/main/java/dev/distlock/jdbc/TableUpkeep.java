@@ -43,17 +43,17 @@ final class TableUpkeep implements AutoCloseable {
     }
 
     /** Frees the row an acquisition may have taken although it failed (see {@link LostTakes#free}). */
-    void free(Attempt attempt, Deadline deadline, RuntimeException failure) {
-        lostTakes.free(attempt.key(), attempt.leaseMicros(), deadline, failure, release(attempt));
+    void free(LockRow row, Deadline deadline, RuntimeException failure) {
+        lostTakes.free(row.key(), row.leaseMicros(), deadline, failure, release(row));
     }
 
     /** As {@link #free}, in the background only: for an attempt that gives up without a failure to report. */
-    void freeLater(Attempt attempt) {
-        lostTakes.freeLater(attempt.key(), attempt.leaseMicros(), release(attempt));
+    void freeLater(LockRow row) {
+        lostTakes.freeLater(row.key(), row.leaseMicros(), release(row));
     }
 
-    private LostTakes.Release release(Attempt attempt) {
-        return timeout -> table.release(attempt.key(), attempt.owner(), timeout);
+    private LostTakes.Release release(LockRow row) {
+        return timeout -> table.release(row.key(), row.owner(), timeout);
     }
 
     /** Deletes rows left free or expired whose fence the database clock has passed, in bounded batches. */

@@ -71,10 +71,10 @@ class DialectTest {
 
     @Test
     void leaseIsRoundedUpToTheMicrosecondNeverDown() {
-        assertThat(Attempt.leaseMicros(Duration.ofNanos(1_000_001))).isEqualTo(1001);
-        assertThat(Attempt.leaseMicros(Duration.ofNanos(2_900_000))).isEqualTo(2900);
-        assertThat(Attempt.leaseMicros(Duration.ofMillis(1000))).isEqualTo(1_000_000);
-        assertThat(Attempt.leaseMicros(Duration.ofSeconds(30, 1))).isEqualTo(30_000_001);
+        assertThat(LockRow.leaseMicros(Duration.ofNanos(1_000_001))).isEqualTo(1001);
+        assertThat(LockRow.leaseMicros(Duration.ofNanos(2_900_000))).isEqualTo(2900);
+        assertThat(LockRow.leaseMicros(Duration.ofMillis(1000))).isEqualTo(1_000_000);
+        assertThat(LockRow.leaseMicros(Duration.ofSeconds(30, 1))).isEqualTo(30_000_001);
     }
 
     @Test

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The lock algorithm: an attempt creates an ephemeral-sequential node under the key's node (its
  * data is the holder's description), reads the key's waiting line, and asks the {@link
- * LockDriver} whether it holds the key or which node to wait for. It watches that node and the one
+ * QueueRule} whether it holds the key or which node to wait for. It watches that node and the one
  * ahead of it, and takes each reported deletion out of the line it read: when the node ahead of
  * the one it waits for goes, it reads the line again while that one holds the key, so that the
  * release hands it the key without another read. An attempt that gives up deletes its node. Plain
@@ -48,23 +48,23 @@ final class LockQueue {
     private final LockPaths paths;
     private final ZooKeeperCalls calls;
     private final SessionTracker session;
-    private final LockDriver driver;
+    private final QueueRule rule;
     private final RecentKeys recentKeys = new RecentKeys(RECENT_KEYS);
 
     /**
      * An attempt may run {@link ZooKeeperCalls#overrunNanos()} past its wait time to finish the calls it
      * started (a zero-wait try still needs its create and read; a timed-out one deletes its node).
      */
-    LockQueue(LockPaths paths, ZooKeeperCalls calls, SessionTracker session, LockDriver driver) {
+    LockQueue(LockPaths paths, ZooKeeperCalls calls, SessionTracker session, QueueRule rule) {
         this.paths = paths;
         this.calls = calls;
         this.session = session;
-        this.driver = driver;
+        this.rule = rule;
     }
 
     /** An attempt on the key's plain lock, under the rule this queue was made with. */
     Optional<ZooKeeperLease> tryAcquire(LockRequest request) throws InterruptedException {
-        return tryAcquire(request, paths.keyPath(request.key()), driver);
+        return tryAcquire(request, paths.keyPath(request.key()), rule);
     }
 
     /**
@@ -73,7 +73,7 @@ final class LockQueue {
      * connection to return, finds its node by its owner (a create whose answer was lost may have
      * succeeded) and goes on waiting in line; when the wait ends first, it fails naming the last error.
      */
-    Optional<ZooKeeperLease> tryAcquire(LockRequest request, String keyPath, LockDriver rule)
+    Optional<ZooKeeperLease> tryAcquire(LockRequest request, String keyPath, QueueRule rule)
             throws InterruptedException {
         String key = request.key();
         Deadline deadline = request.deadline();
@@ -118,7 +118,7 @@ final class LockQueue {
 
     /** One try: finds the attempt's node (after a failure) or creates it, then waits in line. */
     private Optional<ZooKeeperLease> once(
-            LockRequest request, LockDriver rule, Attempt attempt, byte[] holder, boolean retry)
+            LockRequest request, QueueRule rule, Attempt attempt, byte[] holder, boolean retry)
             throws InterruptedException {
         String key = request.key();
         Deadline deadline = request.deadline();
@@ -225,7 +225,7 @@ final class LockQueue {
      * @param firstAskedAt when the create and that read were sent
      */
     private Optional<ZooKeeperLease> waitInLine(
-            Node own, LockDriver rule, List<String> firstLine, long firstAskedAt, Deadline deadline, long callsEnd)
+            Node own, QueueRule rule, List<String> firstLine, long firstAskedAt, Deadline deadline, long callsEnd)
             throws InterruptedException {
         String ownName = ZKPaths.getNodeFromPath(own.path);
         Waiter waiter = new Waiter();
@@ -267,7 +267,7 @@ final class LockQueue {
                             null);
                 }
                 firstRead = false;
-                LockDriver.Verdict verdict = rule.decide(line, position);
+                QueueRule.Verdict verdict = rule.decide(line, position);
                 if (verdict.holds()) {
                     ZooKeeperLease lease =
                             new ZooKeeperLease(own.key, own.path, rule.token(own.token), own.session, lineAt);
@@ -348,7 +348,7 @@ final class LockQueue {
     }
 
     /** The nodes ahead of {@code position} that {@code rule} depends on, nearest first. */
-    private static List<String> dependenciesAhead(LockDriver rule, List<String> line, int position) {
+    private static List<String> dependenciesAhead(QueueRule rule, List<String> line, int position) {
         List<String> ahead = new ArrayList<>();
         for (int i = position - 1; i >= 0; i--) {
             if (rule.dependsOn(line.get(i))) {

@@ -49,10 +49,10 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
 
     /** The backend with the lock's own rule: each waiter watches its predecessor. */
     ZooKeeperLockBackend(CuratorFramework client, LockPaths paths) {
-        this(client, paths, LockDriver.PREDECESSOR);
+        this(client, paths, QueueRule.MUTEX);
     }
 
-    ZooKeeperLockBackend(CuratorFramework client, LockPaths paths, LockDriver driver) {
+    ZooKeeperLockBackend(CuratorFramework client, LockPaths paths, QueueRule rule) {
         this.client = client;
         this.paths = paths;
         String namespace =
@@ -62,7 +62,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
                 Math.max(1000, Math.min(client.getZookeeperClient().getConnectionTimeoutMs(), 5000)));
         this.calls = new ZooKeeperCalls(client, address, OVERRUN, Duration.ofNanos(callTimeoutNanos));
         this.session = new SessionTracker(client, address);
-        this.queue = new LockQueue(paths, calls, session, driver);
+        this.queue = new LockQueue(paths, calls, session, rule);
     }
 
     private ZooKeeperLockBackend(ZooKeeperLockBackend shared) {
@@ -71,7 +71,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         this.callTimeoutNanos = shared.callTimeoutNanos;
         this.calls = shared.calls;
         this.session = new SessionTracker(client, calls.address());
-        this.queue = new LockQueue(paths, calls, session, LockDriver.PREDECESSOR);
+        this.queue = new LockQueue(paths, calls, session, QueueRule.MUTEX);
     }
 
     /**
@@ -133,7 +133,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     }
 
     /** An attempt in another waiting line than the key's plain lock, under {@code rule}, with this backend's session. */
-    Optional<ZooKeeperLease> tryAcquire(LockRequest request, String keyPath, LockDriver rule)
+    Optional<ZooKeeperLease> tryAcquire(LockRequest request, String keyPath, QueueRule rule)
             throws InterruptedException {
         return queue.tryAcquire(request, keyPath, rule);
     }

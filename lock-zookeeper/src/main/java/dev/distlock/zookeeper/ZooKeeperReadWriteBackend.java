@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentMap;
 
 /**
  * One side (read or write) of ZooKeeper read/write locks: nodes in the key's own waiting line
- * ({@link LockPaths#readWriteKeyPath}) under the rules of {@link ReadWriteDriver}, created, awaited
+ * ({@link LockPaths#readWriteKeyPath}) under the rules of {@link ReadWriteRule}, created, awaited
  * and confirmed exactly as plain lock nodes are, by a {@link ZooKeeperLockBackend} of its own (its
  * own session tracker, so each side's engine hears of its own lost holds). The two sides of a
  * registry share the registry's write holds, so that the read side can tell a downgrade.
@@ -48,20 +48,20 @@ final class ZooKeeperReadWriteBackend implements LockBackend<ZooKeeperLease> {
     public Optional<ZooKeeperLease> tryAcquire(LockRequest request) throws InterruptedException {
         String keyPath = paths.readWriteKeyPath(request.key());
         if (mode == LockMode.WRITE) {
-            Optional<ZooKeeperLease> lease = nodes.tryAcquire(request, keyPath, ReadWriteDriver.WRITE);
+            Optional<ZooKeeperLease> lease = nodes.tryAcquire(request, keyPath, ReadWriteRule.WRITE);
             lease.ifPresent(granted -> writeHolds.granted(request.owner(), granted));
             return lease;
         }
         Optional<ZooKeeperLease> write = writeHolds.heldByThreadOf(request.key(), request.owner());
         if (write.isPresent()) {
             Optional<ZooKeeperLease> downgrade =
-                    nodes.tryAcquire(request, keyPath, ReadWriteDriver.downgradeOf(write.get()));
+                    nodes.tryAcquire(request, keyPath, ReadWriteRule.downgradeOf(write.get()));
             if (downgrade.isPresent()) {
                 return downgrade;
             }
             // The write node was gone (its hold lost): this thread reads as any other.
         }
-        return nodes.tryAcquire(request, keyPath, ReadWriteDriver.READ);
+        return nodes.tryAcquire(request, keyPath, ReadWriteRule.READ);
     }
 
     @Override

@@ -4,7 +4,7 @@
  *
  * <p>Inside, the parts follow Curator's lock recipes: {@code LockQueue} is the algorithm (an
  * ephemeral-sequential node per attempt under the key's container node, whose data is the
- * holder's description; wait for the node one watches to go), {@code LockDriver} the small rule
+ * holder's description; wait for the node one watches to go), {@code QueueRule} the small rule
  * it asks (does this attempt hold the key, and which node does it wait for: its predecessor, so a
  * release wakes one waiter; it also watches the node ahead of its predecessor and reads the line
  * when that one goes, while its predecessor holds, so that its predecessor's release hands it the
@@ -15,7 +15,7 @@
  *
  * <p>Read/write locks run the same loop in a waiting line of their own per key, {@code
  * <root>/<encoded key>:rw} (beside the plain lock's {@code <root>/<encoded key>}, never shared
- * with it), under {@code ReadWriteDriver}: read, write and downgrade nodes, readers going while no
+ * with it), under {@code ReadWriteRule}: read, write and downgrade nodes, readers going while no
  * write node is ahead of them, writers when first; {@code ZooKeeperReadWriteBackend} is one side.
  *
  * <p>What stays on the server after a release: the key's empty container node (for read/write

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * No herd: 20 waiters queue on one key, and each release wakes at most two of them: the next in
  * line, which takes the key, and the one behind it, which reads the line while the next holds. The
- * count is of the decisions the lock's driver is asked for (one per wake-up, whether the waiter
- * reads the line again or takes out the node it saw go); the control run injects a driver that
+ * count is of the decisions the lock's queue rule is asked for (one per wake-up, whether the waiter
+ * reads the line again or takes out the node it saw go); the control run injects a rule that
  * waits for the first node instead of the predecessor, as a naive lock would, to show the count
  * catches a herd.
  */
@@ -39,12 +39,12 @@ class ZooKeeperHerdIT extends OneServerIT {
     }
 
     /** A naive rule: every waiter watches the first node in line. */
-    private static final LockDriver WATCH_FIRST =
-            (line, position) -> position == 0 ? LockDriver.Verdict.HOLDS : new LockDriver.Verdict(false, line.get(0));
+    private static final QueueRule WATCH_FIRST =
+            (line, position) -> position == 0 ? QueueRule.Verdict.HOLDS : new QueueRule.Verdict(false, line.get(0));
 
     @Test
     void eachReleaseWakesAtMostTwoWaitersAndTheyHoldInTheOrderTheyQueued() throws Exception {
-        Queue run = queueAndRelease(LockDriver.PREDECESSOR);
+        Queue run = queueAndRelease(QueueRule.MUTEX);
         assertThat(run.reads()).as("at most two wake-ups per release").isBetween((long) WAITERS, 2L * WAITERS);
         assertThat(run.order()).as("first come, first served").isSorted();
     }
@@ -58,21 +58,21 @@ class ZooKeeperHerdIT extends OneServerIT {
     }
 
     /** Queues the waiters one after another behind a holder, then lets the holder go and counts. */
-    private Queue queueAndRelease(LockDriver rule) throws Exception {
-        CountingDriver driver = new CountingDriver(rule);
+    private Queue queueAndRelease(QueueRule rule) throws Exception {
+        CountingRule counting = new CountingRule(rule);
         CuratorFramework observer = clients.connect(server.getConnectString());
         List<CuratorFramework> waiterClients =
                 List.of(clients.connect(server.getConnectString()), clients.connect(server.getConnectString()));
         String key = "herd-" + UUID.randomUUID();
         String keyPath = ZooKeeperLockRegistry.DEFAULT_ROOT_PATH + "/" + LockPaths.encode(key);
-        ZooKeeperLockRegistry holder = register(clients.connect(server.getConnectString()), driver);
+        ZooKeeperLockRegistry holder = register(clients.connect(server.getConnectString()), counting);
         LockHandle held = holder.obtain(key).acquire();
 
         List<ZooKeeperLockRegistry> waiters = new ArrayList<>();
         List<Future<Integer>> acquired = new ArrayList<>();
         List<Integer> order = java.util.Collections.synchronizedList(new ArrayList<>());
         for (int i = 0; i < WAITERS; i++) {
-            ZooKeeperLockRegistry waiter = register(waiterClients.get(i % waiterClients.size()), driver);
+            ZooKeeperLockRegistry waiter = register(waiterClients.get(i % waiterClients.size()), counting);
             waiters.add(waiter);
             int position = i;
             acquired.add(threads.submit(() -> {
@@ -86,17 +86,17 @@ class ZooKeeperHerdIT extends OneServerIT {
             int queued = i + 2;
             awaitQueueLength(observer, keyPath, queued);
         }
-        long readsBefore = driver.decisions();
+        long readsBefore = counting.decisions();
         held.close();
         for (Future<Integer> done : acquired) {
             done.get(60, TimeUnit.SECONDS);
         }
-        return new Queue(driver.decisions() - readsBefore, order);
+        return new Queue(counting.decisions() - readsBefore, order);
     }
 
-    private ZooKeeperLockRegistry register(CuratorFramework client, LockDriver driver) {
+    private ZooKeeperLockRegistry register(CuratorFramework client, QueueRule counting) {
         ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(
-                new ZooKeeperLockBackend(client, new LockPaths(ZooKeeperLockRegistry.DEFAULT_ROOT_PATH), driver),
+                new ZooKeeperLockBackend(client, new LockPaths(ZooKeeperLockRegistry.DEFAULT_ROOT_PATH), counting),
                 RegistryOptions.defaults());
         registries.add(registry);
         return registry;
@@ -117,12 +117,12 @@ class ZooKeeperHerdIT extends OneServerIT {
     private record Queue(long reads, List<Integer> order) {}
 
     /** The rule under test, counting how often it is asked. */
-    private static final class CountingDriver implements LockDriver {
+    private static final class CountingRule implements QueueRule {
 
-        private final LockDriver rule;
+        private final QueueRule rule;
         private final AtomicLong decisions = new AtomicLong();
 
-        CountingDriver(LockDriver rule) {
+        CountingRule(QueueRule rule) {
             this.rule = rule;
         }
 

@@ -3,11 +3,13 @@ package dev.distlock.core.engine;
 import dev.distlock.core.LockObserver.Outcome;
 import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.Deadline;
+import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockRequest;
 import dev.distlock.core.spi.OwnerId;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Takes holds: joins the owner's live hold (reentrancy), or passes the key's local gate and asks
@@ -17,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 final class Acquirer<L extends BackendLease> {
 
     private final LockEngine<L> engine;
+    private final AtomicLong holdSequence = new AtomicLong();
 
     Acquirer(LockEngine<L> engine) {
         this.engine = engine;
@@ -41,12 +44,12 @@ final class Acquirer<L extends BackendLease> {
             Ownership<L> own = owner == null ? null : state.ownedBy(owner);
             if (own != null) {
                 // A lease that ran out before its end was processed is never joined.
-                own.hold().loseIfExpired();
+                engine.leaseEnds().loseIfExpired(own.hold());
                 synchronized (state) {
                     if (own.hold.state() == Hold.State.HELD) {
                         own.count++;
                         outcome = Outcome.ACQUIRED;
-                        return Optional.of(new Acquired<>(own, own.hold));
+                        return Optional.of(new Acquired<>(engine, own, own.hold));
                     }
                 }
             }
@@ -72,9 +75,9 @@ final class Acquirer<L extends BackendLease> {
                 }
             }
             if (replaced != null) {
-                replaced.end(Hold.Ending.REPLACED);
+                engine.releases().end(replaced, Hold.Ending.REPLACED);
             }
-            return Optional.of(new Acquired<>(ownership, hold));
+            return Optional.of(new Acquired<>(engine, ownership, hold));
         } catch (InterruptedException e) {
             outcome = Outcome.INTERRUPTED;
             throw e;
@@ -82,7 +85,7 @@ final class Acquirer<L extends BackendLease> {
             if (!keepReference) {
                 engine.keys().unretain(state);
             }
-            engine.acquisitionEnded(key, outcome, start);
+            engine.events().acquisitionEnded(key, outcome, start);
         }
     }
 
@@ -114,7 +117,7 @@ final class Acquirer<L extends BackendLease> {
                         lease = engine.backend.tryAcquire(request).orElse(null);
                     }
                 } catch (RuntimeException e) {
-                    engine.backendError(state.fullKey, e);
+                    engine.events().backendError(state.fullKey, e);
                     throw e;
                 } finally {
                     if (lease == null) {
@@ -127,12 +130,13 @@ final class Acquirer<L extends BackendLease> {
         } finally {
             endedByClose = engine.waiters.leave(waiter);
         }
-        Hold<L> hold = lease == null ? null : engine.newHold(state, key, lease, leaseTime, renewed, owner);
+        Hold<L> hold = lease == null ? null : newHold(state, key, lease, leaseTime, renewed, owner);
         if (endedByClose || (hold != null && engine.isClosed())) {
             if (hold != null) {
-                hold.end(Hold.Ending.CLOSED);
+                engine.releases().end(hold, Hold.Ending.CLOSED);
             }
-            throw engine.closedWhileWaiting(key);
+            throw new IllegalStateException("The " + engine.backend.name() + " lock registry was closed while this"
+                    + " thread waited for lock '" + key + "'");
         }
         if (interrupted != null) {
             throw interrupted;
@@ -143,10 +147,28 @@ final class Acquirer<L extends BackendLease> {
         return Optional.ofNullable(hold);
     }
 
-    private OwnerId newOwner(Thread owner) {
-        return new OwnerId(engine.registryId, owner == null ? 0 : owner.getId(), engine.nextHoldSequence());
+    private Hold<L> newHold(KeyState<L> state, String key, L lease, Duration leaseTime, boolean renewed, Thread owner) {
+        boolean sessions = engine.backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION;
+        // On a session backend every hold lasts at most as long as its session is known to: a watchdog hold's
+        // lease is that bound; a fixed lease keeps its own end and gets the bound on top.
+        Duration period = renewed && sessions ? engine.backend.sessionLeaseTime() : leaseTime;
+        Duration sessionPeriod = !renewed && sessions ? engine.backend.sessionLeaseTime() : null;
+        return new Hold<>(
+                engine.backend,
+                state,
+                key,
+                lease,
+                leaseTime,
+                renewed,
+                period,
+                sessionPeriod,
+                owner == null ? "handle" : owner.getName());
     }
 
-    /** One acquisition: the ownership it counts in and the hold it got. */
-    record Acquired<L extends BackendLease>(Ownership<L> ownership, Hold<L> hold) {}
+    private OwnerId newOwner(Thread owner) {
+        return new OwnerId(engine.registryId, owner == null ? 0 : owner.getId(), holdSequence.incrementAndGet());
+    }
+
+    /** One acquisition: the engine it came from, the ownership it counts in and the hold it got. */
+    record Acquired<L extends BackendLease>(LockEngine<L> engine, Ownership<L> ownership, Hold<L> hold) {}
 }

@@ -12,11 +12,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class EngineHandle<L extends BackendLease> implements LockHandle {
 
+    private final LockEngine<L> engine;
     private final Ownership<L> ownership;
     private final Hold<L> hold;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     EngineHandle(Acquirer.Acquired<L> acquired) {
+        this.engine = acquired.engine();
         this.ownership = acquired.ownership();
         this.hold = acquired.hold();
     }
@@ -38,12 +40,14 @@ final class EngineHandle<L extends BackendLease> implements LockHandle {
 
     @Override
     public void onLost(Runnable callback) {
-        hold.onLost(callback);
+        if (hold.addLostCallback(callback)) {
+            engine.events().callback(hold, callback, true);
+        }
     }
 
     @Override
     public boolean extend(Duration leaseTime) {
-        return !closed.get() && hold.extend(leaseTime);
+        return !closed.get() && engine.renewals().extend(hold, leaseTime);
     }
 
     @Override
@@ -54,20 +58,22 @@ final class EngineHandle<L extends BackendLease> implements LockHandle {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            release(ownership);
+            release(engine, ownership);
         }
     }
 
     /** Gives back one acquisition of {@code ownership}; the last one ends its hold and the key's local state. */
-    static <L extends BackendLease> void release(Ownership<L> ownership) {
+    static <L extends BackendLease> void release(LockEngine<L> engine, Ownership<L> ownership) {
         Hold<L> last = ownership.releaseOne();
         if (last == null) {
             return;
         }
         try {
-            last.release();
+            // A lease that ran out is lost, whether or not the lease keeper said so yet.
+            engine.leaseEnds().loseIfExpired(last);
+            engine.releases().release(last);
         } finally {
-            last.engine.keys().unretain(ownership.keyState);
+            engine.keys().unretain(ownership.keyState);
         }
     }
 

@@ -131,7 +131,7 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
             throw new IllegalMonitorStateException("Lock '" + key + "' on " + engine.describe()
                     + " is not held by thread " + Thread.currentThread().getName());
         }
-        EngineHandle.release(own);
+        EngineHandle.release(engine, own);
     }
 
     @Override

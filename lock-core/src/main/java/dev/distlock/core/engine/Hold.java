@@ -3,6 +3,7 @@ package dev.distlock.core.engine;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.HoldInfo;
 import dev.distlock.core.spi.BackendLease;
+import dev.distlock.core.spi.LockBackend;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,10 +12,12 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One hold with one life: granted → held (its lease kept by the {@link LeaseKeeper}) → ended by
- * its owner's last release, or → lost (lease ran out, refused, session gone) and later ended by
- * that release. {@link #lose} and {@link #end} are the only ways out of "held"; each frees the
- * key's local gate at most once and tells observers once.
+ * One hold with one life, and nothing else: granted → held (its lease kept by {@link Renewals})
+ * → ended by its owner's last release, or → lingering until a minimum hold ends, or → lost (lease
+ * ran out, refused, session gone) and later ended by that release. It holds the state, the local
+ * view of the lease and the transitions; the stages decide when a transition happens and what
+ * follows it: {@link LeaseEnds#lose} is the one way to "lost", {@link Releases#end} the one way
+ * to "ended". Its key's local gate is freed at most once.
  *
  * <p>The local view of the lease counts from just before the request that was granted and is
  * rounded down to whole milliseconds, so it never outlives the server's (backends round up).
@@ -39,7 +42,7 @@ final class Hold<L extends BackendLease> {
         LEFT_ON_SERVER
     }
 
-    final LockEngine<L> engine;
+    final LockBackend<L> backend;
     final KeyState<L> keyState;
     final String key;
     final L lease;
@@ -58,12 +61,8 @@ final class Hold<L extends BackendLease> {
     final Instant heldSince = Instant.now();
     final String ownerName;
 
-    /** What the lease keeper has queued for this hold, one entry per slot; guarded by the keeper. */
-    final LeaseKeeper.Due[] dues = new LeaseKeeper.Due[LeaseKeeper.Slot.values().length];
-    /** The hold's first entry for the lease keeper until the keeper queues it, else null. */
-    volatile LeaseKeeper.Arrival arrival;
-    /** True once the lease keeper may have queued entries for this hold. */
-    volatile boolean queued;
+    /** The lease keeper's bookkeeping for this hold; only the keeper reads or writes it. */
+    final LeaseKeeper.Entries keeping = new LeaseKeeper.Entries();
 
     private State state = State.HELD;
     private boolean gateFreed;
@@ -77,7 +76,7 @@ final class Hold<L extends BackendLease> {
     private volatile boolean renewing;
 
     Hold(
-            LockEngine<L> engine,
+            LockBackend<L> backend,
             KeyState<L> keyState,
             String key,
             L lease,
@@ -86,7 +85,7 @@ final class Hold<L extends BackendLease> {
             Duration period,
             Duration sessionPeriod,
             String ownerName) {
-        this.engine = engine;
+        this.backend = backend;
         this.keyState = keyState;
         this.key = key;
         this.lease = lease;
@@ -104,7 +103,7 @@ final class Hold<L extends BackendLease> {
     }
 
     boolean isValid() {
-        return state() == State.HELD && leaseLeft(System.nanoTime()) > 0 && engine.backend.isLeaseSafe(lease);
+        return state() == State.HELD && leaseLeft(System.nanoTime()) > 0 && backend.isLeaseSafe(lease);
     }
 
     synchronized State state() {
@@ -157,7 +156,7 @@ final class Hold<L extends BackendLease> {
     }
 
     void holdAtLeast(Duration minimum) {
-        KeyCheck.duration("minimum hold", minimum, key, engine.backend.name(), true);
+        KeyCheck.duration("minimum hold", minimum, key, backend.name(), true);
         long end = lease.grantRequestedAtNanos() + minimum.toNanos();
         synchronized (this) {
             if (minimumEndNanos == 0 || end - minimumEndNanos > 0) {
@@ -166,17 +165,12 @@ final class Hold<L extends BackendLease> {
         }
     }
 
-    /** Owner's last release: lingers on the server until a pending minimum hold ends, else ends now. */
-    void release() {
-        loseIfExpired(); // a lease that ran out is lost, whether or not the lease keeper said so yet
-        long end = minimumEndNanos;
-        if (end != 0 && state() == State.HELD && engine.renewals().linger(this, end)) {
-            return;
-        }
-        end(Ending.RELEASED);
+    /** The end of the minimum hold asked for (System.nanoTime), or 0 when none was. */
+    long minimumEndNanos() {
+        return minimumEndNanos;
     }
 
-    /** Moves a held hold to lingering, with its lease ending at {@code endNanos}. */
+    /** Held → lingering, with its lease ending at {@code endNanos}; false when it was no longer held. */
     synchronized boolean startLingering(long endNanos) {
         if (state != State.HELD) {
             return false;
@@ -187,123 +181,56 @@ final class Hold<L extends BackendLease> {
         return true;
     }
 
-    boolean extend(Duration leaseTime) {
-        if (renewed) {
-            throw new IllegalStateException("Lock '" + key + "' on " + engine.describe()
-                    + " is renewed by the watchdog; extend() applies to holds with a fixed lease");
-        }
-        KeyCheck.duration("leaseTime", leaseTime, key, engine.backend.name(), false);
-        return isValid() && engine.renewals().extend(this, leaseTime);
-    }
-
-    /** Runs {@code callback} once when the lease is lost; at once, on this thread, when it already was. */
-    void onLost(Runnable callback) {
-        synchronized (this) {
-            if (state == State.HELD) {
-                if (lostCallbacks == null) {
-                    lostCallbacks = new ArrayList<>(1);
-                }
-                lostCallbacks.add(callback);
-                return;
-            }
-            if (!wasLost) {
-                return;
-            }
-        }
-        engine.runCallbackNow(this, callback);
-    }
-
     /**
-     * The lease is known lost: the hold turns invalid, the key's local gate is freed so that
-     * other threads of this registry may compete again, and the owner is told.
+     * Keeps {@code callback} for when the hold is lost.
      *
-     * @return false when the hold was no longer held
+     * @return true when the hold was lost already: the caller runs the callback now; false when it
+     *     was kept, or dropped because the hold ended without being lost
      */
-    boolean lose(String reason) {
-        List<Runnable> callbacks;
-        synchronized (this) {
-            if (state != State.HELD) {
-                return false;
+    synchronized boolean addLostCallback(Runnable callback) {
+        if (state == State.HELD) {
+            if (lostCallbacks == null) {
+                lostCallbacks = new ArrayList<>(1);
             }
-            state = State.LOST;
-            wasLost = true;
-            callbacks = lostCallbacks;
-            lostCallbacks = null;
-        }
-        freeGate();
-        engine.lost(this, reason);
-        if (callbacks != null) {
-            callbacks.forEach(callback -> engine.runCallback(this, callback));
-        }
-        return true;
-    }
-
-    /**
-     * The verdict on a renewed hold at {@code now}: true when its lease has run out, and then a held
-     * hold is declared lost ({@link #loseForLeaseEnd}). The one place that decides it for the lease
-     * keeper's renewals.
-     *
-     * @param renewal what the renewal under way met ("renewal failed: ..."), null when none was
-     */
-    boolean leaseRanOut(long now, String renewal) {
-        if (leaseLeft(now) > 0) {
+            lostCallbacks.add(callback);
             return false;
         }
-        loseForLeaseEnd(renewal);
-        return true;
+        return wasLost;
     }
 
     /**
-     * Declares a renewed hold lost because its lease ran out: the one wording of that reason.
+     * Held → lost. The caller ({@link LeaseEnds#lose}) frees the gate and tells the engine.
      *
-     * @param renewal what the renewal under way met ("a renewal got no answer"), null when none was
-     * @return false when the hold was no longer held
+     * @return the owners' lease-loss callbacks to run, or null when the hold was no longer held
      */
-    boolean loseForLeaseEnd(String renewal) {
-        return lose(
-                renewal == null
-                        ? "the lease ran out before a renewal succeeded"
-                        : "the lease ran out while " + renewal);
-    }
-
-    /** Declares the hold lost when its local lease has run out but the lease keeper has not yet said so. */
-    void loseIfExpired() {
-        if (state() != State.HELD || leaseLeft(System.nanoTime()) > 0) {
-            return;
+    synchronized List<Runnable> markLost() {
+        if (state != State.HELD) {
+            return null;
         }
-        if (renewed) {
-            loseForLeaseEnd(null);
-        } else if (leaseEndNanos - System.nanoTime() > 0) {
-            lose(Renewals.SESSION_UNCONFIRMED);
-        } else {
-            // The same path as the lease keeper's: on a session backend the node must go too.
-            engine.renewals().fixedLeaseEnded(this);
-        }
+        state = State.LOST;
+        wasLost = true;
+        List<Runnable> callbacks = lostCallbacks == null ? List.of() : lostCallbacks;
+        lostCallbacks = null;
+        return callbacks;
     }
 
     /**
-     * Ends the hold: the one path for released, replaced and closed holds. Frees the key on the
-     * server (see {@link Releases#onServer}) and the local gate.
+     * Any state → ended. The caller ({@link Releases#end}) frees the key on the server and the gate.
+     *
+     * @return the state before, or null when the hold had ended already
      */
-    void end(Ending ending) {
-        State before;
-        synchronized (this) {
-            if (state == State.ENDED) {
-                return;
-            }
-            before = state;
-            state = State.ENDED;
-            lostCallbacks = null;
+    synchronized State markEnded() {
+        if (state == State.ENDED) {
+            return null;
         }
-        try {
-            engine.releases().onServer(this, before == State.LOST, ending);
-        } finally {
-            freeGate();
-            engine.ended(this);
-        }
+        State before = state;
+        state = State.ENDED;
+        lostCallbacks = null;
+        return before;
     }
 
-    private void freeGate() {
+    /** Frees the key's local gate, at most once in the hold's life. */
+    void freeGate() {
         synchronized (this) {
             if (gateFreed) {
                 return;

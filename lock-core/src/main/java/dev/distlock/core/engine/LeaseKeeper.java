@@ -1,6 +1,5 @@
 package dev.distlock.core.engine;
 
-import java.util.Collection;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
@@ -45,21 +44,38 @@ final class LeaseKeeper implements AutoCloseable {
         }
     }
 
-    /** A hold's first entry, kept on the hold until the sweep thread queues it (see {@link #atFirst}). */
+    /** A hold's first entry, kept on its {@link Entries} until the sweep thread queues it (see {@link #atFirst}). */
     record Arrival(Slot slot, long atNanos, Runnable task) {}
+
+    /**
+     * The keeper's bookkeeping for one hold: what it has queued, one entry per slot, and the first
+     * entry until the sweep thread queues it. Each hold carries one; only the keeper reads or writes it.
+     */
+    static final class Entries {
+        /** What is queued, one entry per slot; guarded by the keeper's lock. */
+        private final Due[] dues = new Due[Slot.values().length];
+        /** The first entry until the keeper queues it, else null. */
+        private volatile Arrival arrival;
+        /** True once the keeper may have queued entries. */
+        private volatile boolean queued;
+
+        /** Whether the keeper may hold work for this hold (tests). */
+        boolean isEmpty() {
+            return arrival == null && !queued;
+        }
+    }
 
     /** The longest the sweep thread sleeps. */
     private static final long LONGEST_SLEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    @SuppressWarnings("rawtypes")
-    private static final AtomicReferenceFieldUpdater<Hold, Arrival> ARRIVAL =
-            AtomicReferenceFieldUpdater.newUpdater(Hold.class, Arrival.class, "arrival");
+    private static final AtomicReferenceFieldUpdater<Entries, Arrival> ARRIVAL =
+            AtomicReferenceFieldUpdater.newUpdater(Entries.class, Arrival.class, "arrival");
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final TreeSet<Due> queue = new TreeSet<>();
     private final AtomicLong sequence = new AtomicLong();
-    private final Collection<? extends Hold<?>> holds;
+    private final Iterable<Entries> live;
     /** No first entry still on its hold is due before this (System.nanoTime); reset by each look. */
     private final AtomicLong arrivalsDueFrom = new AtomicLong(System.nanoTime() + LONGEST_SLEEP_NANOS);
 
@@ -72,9 +88,9 @@ final class LeaseKeeper implements AutoCloseable {
      */
     private volatile long sweepWakesAt;
 
-    /** @param holds the engine's live holds, each added before its {@link #atFirst} */
-    LeaseKeeper(String backend, Collection<? extends Hold<?>> holds) {
-        this.holds = holds;
+    /** @param live the entries of the engine's live holds, each among them before its {@link #atFirst} */
+    LeaseKeeper(String backend, Iterable<Entries> live) {
+        this.live = live;
         AtomicInteger threads = new AtomicInteger();
         pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
             Thread thread = new Thread(task, "distlock-" + backend + "-lease-" + threads.incrementAndGet());
@@ -90,7 +106,7 @@ final class LeaseKeeper implements AutoCloseable {
      * Runs {@code task} on the sweep thread at {@code atNanos} (System.nanoTime), in place of what
      * {@code hold} had queued in {@code slot}; the task must not block.
      */
-    void at(Hold<?> hold, Slot slot, long atNanos, Runnable task) {
+    void at(Entries hold, Slot slot, long atNanos, Runnable task) {
         lock.lock();
         try {
             Arrival arriving = hold.arrival;
@@ -112,7 +128,7 @@ final class LeaseKeeper implements AutoCloseable {
      * without taking the lock or writing anything shared: the entry goes into the queue when
      * the sweep thread next looks through the holds, which is before it is due.
      */
-    void atFirst(Hold<?> hold, Slot slot, long atNanos, Runnable task) {
+    void atFirst(Entries hold, Slot slot, long atNanos, Runnable task) {
         hold.arrival = new Arrival(slot, atNanos, task);
         long dueFrom = arrivalsDueFrom.get();
         while (atNanos - dueFrom < 0 && !arrivalsDueFrom.compareAndSet(dueFrom, atNanos)) {
@@ -131,7 +147,7 @@ final class LeaseKeeper implements AutoCloseable {
     }
 
     /** Queues {@code task} in {@code slot} of {@code hold}, replacing what was there; under {@code lock}. */
-    private void queue(Hold<?> hold, Slot slot, long atNanos, Runnable task) {
+    private void queue(Entries hold, Slot slot, long atNanos, Runnable task) {
         hold.queued = true;
         Due due = new Due(atNanos, sequence.incrementAndGet(), task);
         Due replaced = hold.dues[slot.ordinal()];
@@ -145,7 +161,7 @@ final class LeaseKeeper implements AutoCloseable {
     /** Queues the first entries still on the live holds; under {@code lock}. */
     private void moveArrivals(long now) {
         arrivalsDueFrom.set(now + LONGEST_SLEEP_NANOS);
-        for (Hold<?> hold : holds) {
+        for (Entries hold : live) {
             Arrival arrival = hold.arrival;
             if (arrival == null) {
                 continue;
@@ -160,7 +176,7 @@ final class LeaseKeeper implements AutoCloseable {
     }
 
     /** Takes out everything {@code hold} has queued. */
-    void forget(Hold<?> hold) {
+    void forget(Entries hold) {
         hold.arrival = null;
         if (!hold.queued) {
             return; // nothing was queued: the first entry was still on the hold

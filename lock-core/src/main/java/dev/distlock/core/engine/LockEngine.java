@@ -9,7 +9,6 @@ import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.LockBackend;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,16 +16,17 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Turns a {@link LockBackend}'s atomic operations into reentrant, leased, fenced locks: the
- * state one registry shares across its keys. Acquisition lives in {@link Acquirer}, lease
- * keeping in {@link Renewals}, the life of one hold in {@link Hold}; this class owns what
- * spans them: the per-key local states, the live holds, observers, and closing.
+ * state one registry shares across its keys. It builds the pipeline and owns what spans it: the
+ * per-key local states, the live holds, observers, and closing. The pipeline: {@link Acquirer}
+ * takes holds; {@link Renewals} keeps their leases on the {@link LeaseKeeper}; {@link LeaseEnds}
+ * decides when a lease ended and is the one way to lose a hold; {@link Releases} is the release
+ * policy and the one way to end a hold; {@link Hold} is one hold's state. The stages hear nothing
+ * from here but what {@link HoldEvents} passes on.
  *
  * <p>The semantics kept here are the contract in {@code docs/contract.md}.
  */
@@ -45,9 +45,10 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
     private final KeyStates<L> keys;
     private final Set<Hold<L>> holds = ConcurrentHashMap.newKeySet();
     private final Observers observers = new Observers();
-    private final Releases<L> releases = new Releases<>(this);
-    private final AtomicLong holdSequence = new AtomicLong();
     private final LeaseKeeper keeper;
+    private final EngineEvents<L> events;
+    private final Releases<L> releases;
+    private final LeaseEnds<L> leaseEnds;
     private final Renewals<L> renewals;
     private final Acquirer<L> acquirer = new Acquirer<>(this);
     private final AsyncAcquisitions async;
@@ -74,8 +75,15 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         this.options = Objects.requireNonNull(options, "options");
         this.keys = new KeyStates<>(gatePermits);
         this.registryId = Objects.requireNonNull(registryId, "registryId");
-        this.keeper = new LeaseKeeper(backend.name(), holds);
-        this.renewals = new Renewals<>(this, keeper);
+        // The pipeline: Acquirer takes holds, Renewals keeps their leases on the LeaseKeeper, LeaseEnds
+        // decides when a lease ended, Releases ends holds; each is handed what it needs.
+        this.keeper = new LeaseKeeper(
+                backend.name(), () -> holds.stream().map(hold -> hold.keeping).iterator());
+        this.events = new EngineEvents<>(backend, holds, observers, keeper);
+        this.releases = new Releases<>(backend, keeper, events);
+        this.leaseEnds =
+                new LeaseEnds<>(keeper, events, releases, backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION);
+        this.renewals = new Renewals<>(backend, keeper, leaseEnds, events);
         this.async = new AsyncAcquisitions(backend.name());
         this.holderDescription = new HolderDescription(options.applicationName());
         backend.setLeaseListener(this::leaseLostByBackend);
@@ -138,7 +146,7 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
                     evicted.map(holder -> holder.token().toString()).orElse("unknown"));
             for (Hold<L> hold : holds) {
                 if (hold.keyState.fullKey.equals(full)) {
-                    hold.lose("it was force-released by an operator");
+                    leaseEnds.lose(hold, "it was force-released by an operator");
                 }
             }
         }
@@ -156,7 +164,7 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
     }
 
     String describe() {
-        return backend.name() + " (" + backend.address() + ")";
+        return events.describe();
     }
 
     boolean isClosed() {
@@ -169,17 +177,20 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         }
     }
 
-    IllegalStateException closedWhileWaiting(String key) {
-        return new IllegalStateException("The " + backend.name() + " lock registry was closed while this thread"
-                + " waited for lock '" + key + "'");
-    }
-
     Releases<L> releases() {
         return releases;
     }
 
     Renewals<L> renewals() {
         return renewals;
+    }
+
+    LeaseEnds<L> leaseEnds() {
+        return leaseEnds;
+    }
+
+    EngineEvents<L> events() {
+        return events;
     }
 
     Acquirer<L> acquirer() {
@@ -194,10 +205,6 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         return async.acquire(acquirer, key, fullKey, waitTime, leaseTime, renewed);
     }
 
-    long nextHoldSequence() {
-        return holdSequence.incrementAndGet();
-    }
-
     String holderDescription(Thread owner) {
         return holderDescription.of(owner);
     }
@@ -206,81 +213,15 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         return keys;
     }
 
-    Hold<L> newHold(KeyState<L> state, String key, L lease, Duration leaseTime, boolean renewed, Thread owner) {
-        boolean sessions = backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION;
-        // On a session backend every hold lasts at most as long as its session is known to: a watchdog hold's
-        // lease is that bound; a fixed lease keeps its own end and gets the bound on top.
-        Duration period = renewed && sessions ? backend.sessionLeaseTime() : leaseTime;
-        Duration sessionPeriod = !renewed && sessions ? backend.sessionLeaseTime() : null;
-        return new Hold<>(
-                this,
-                state,
-                key,
-                lease,
-                leaseTime,
-                renewed,
-                period,
-                sessionPeriod,
-                owner == null ? "handle" : owner.getName());
-    }
-
     void started(Hold<L> hold) {
-        holds.add(hold);
+        events.started(hold);
         renewals.start(hold);
-        if (!observers.isEmpty()) {
-            observers.tell(observer -> observer.holdStarted(hold.info(backend.name())));
-        }
-    }
-
-    void lost(Hold<L> hold, String reason) {
-        renewals.stop(hold);
-        log.warn(
-                "Lock '{}' on {} lost its lease: {}. Its holder must stop writing; writes carrying fencing token {}"
-                        + " can be refused.",
-                hold.key,
-                describe(),
-                reason,
-                hold.token());
-        observers.tell(observer -> observer.leaseLost(hold.info(backend.name()), reason));
-    }
-
-    void ended(Hold<L> hold) {
-        holds.remove(hold);
-        renewals.stop(hold);
-        if (!observers.isEmpty()) {
-            observers.tell(observer -> observer.holdEnded(hold.info(backend.name())));
-        }
-    }
-
-    /** An acquisition that started at {@code startNanos} (System.nanoTime) ended with {@code outcome}. */
-    void acquisitionEnded(String key, LockObserver.Outcome outcome, long startNanos) {
-        if (observers.isEmpty()) {
-            return;
-        }
-        Duration waited = Duration.ofNanos(System.nanoTime() - startNanos);
-        observers.tell(observer -> observer.acquisitionEnded(backend.name(), key, outcome, waited));
-    }
-
-    void backendError(String fullKey, RuntimeException error) {
-        observers.tell(observer -> observer.backendError(backend.name(), fullKey, error));
-    }
-
-    void runCallback(Hold<L> hold, Runnable callback) {
-        keeper.run(() -> runCallbackNow(hold, callback));
-    }
-
-    void runCallbackNow(Hold<L> hold, Runnable callback) {
-        try {
-            callback.run();
-        } catch (RuntimeException e) {
-            log.warn("A lease-loss callback of lock '{}' on {} failed", hold.key, describe(), e);
-        }
     }
 
     private void leaseLostByBackend(BackendLease lease, String reason) {
         for (Hold<L> hold : holds) {
             if (hold.lease.equals(lease)) {
-                hold.lose(reason);
+                leaseEnds.lose(hold, reason);
             }
         }
     }
@@ -299,18 +240,13 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         closed = true;
         waiters.endAll();
         waiters.awaitEmpty(2_000);
-        boolean sessions = backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION;
         List<Hold<L>> lingering = new ArrayList<>();
         for (Hold<L> hold : holds) {
-            if (hold.state() != Hold.State.LINGERING) {
-                // A lease that ran out is lost, whether or not the lease keeper said so yet: its
-                // release then runs in the background instead of waiting on the server here.
-                hold.loseIfExpired();
-                hold.end(Hold.Ending.CLOSED);
-            } else if (sessions) {
+            // A lease that ran out is lost, whether or not the lease keeper said so yet: its
+            // release then runs in the background instead of waiting on the server here.
+            leaseEnds.loseIfExpired(hold);
+            if (releases.atClose(hold)) {
                 lingering.add(hold);
-            } else {
-                hold.end(Hold.Ending.LEFT_ON_SERVER);
             }
         }
         keys.clear();
@@ -328,15 +264,7 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
 
     /** After {@link #close()}: ends {@code lingering} holds when their minimums end, then closes the backend. */
     private void closeLater(List<Hold<L>> lingering) {
-        long now = System.nanoTime();
-        lingering.sort(Comparator.comparingLong(hold -> hold.leaseEndNanos() - now));
-        for (Hold<L> hold : lingering) {
-            long left;
-            while ((left = hold.leaseEndNanos() - System.nanoTime()) > 0) {
-                LockSupport.parkNanos(left);
-            }
-            hold.end(Hold.Ending.MINIMUM_HOLD_OVER);
-        }
+        releases.endWhenMinimumOver(lingering);
         releases.awaitBackground(LAST_RELEASES_BOUND);
         closeBackend();
     }

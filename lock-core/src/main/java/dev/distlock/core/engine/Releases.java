@@ -2,15 +2,22 @@ package dev.distlock.core.engine;
 
 import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.Interrupts;
+import dev.distlock.core.spi.LockBackend;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * The one release policy of the engine: how a hold's server-side lock is freed when the hold
- * ends, and what the caller hears of a failure. Releases of holds that are already lost run in
- * the background, so that a release in a {@code finally} never waits for an unreachable server.
+ * The one release policy of the engine, and the one way a hold ends ({@link #end}): an owner's
+ * last release frees the key now, or lingers on the server until a minimum hold ends; a lost
+ * hold's release runs in the background, so that a release in a {@code finally} never waits for an
+ * unreachable server; at close, a lingering hold is left on the server. It also says what the
+ * caller hears of a failure.
  */
 final class Releases<L extends BackendLease> implements AutoCloseable {
 
@@ -20,18 +27,121 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
      */
     private static final int MOST_WAITING = 10_000;
 
-    private final LockEngine<L> engine;
+    private final LockBackend<L> backend;
+    private final LeaseKeeper keeper;
+    private final HoldEvents<L> events;
+    private final boolean sessions;
     private final ThreadPoolExecutor background;
 
-    Releases(LockEngine<L> engine) {
-        this.engine = engine;
+    /** @param keeper ends lingering holds when their minimum is over, and runs calls off the caller's thread */
+    Releases(LockBackend<L> backend, LeaseKeeper keeper, HoldEvents<L> events) {
+        this.backend = backend;
+        this.keeper = keeper;
+        this.events = events;
+        this.sessions = backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION;
         this.background =
                 new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new ArrayBlockingQueue<>(MOST_WAITING), task -> {
-                    Thread thread = new Thread(task, "distlock-" + engine.backend.name() + "-release");
+                    Thread thread = new Thread(task, "distlock-" + backend.name() + "-release");
                     thread.setDaemon(true);
                     return thread;
                 });
         background.allowCoreThreadTimeOut(true);
+    }
+
+    /**
+     * The owner's last release: lingers on the server until a pending minimum hold ends, else ends
+     * now. A lease that ran out has been declared lost before ({@link LeaseEnds#loseIfExpired}).
+     */
+    void release(Hold<L> hold) {
+        long end = hold.minimumEndNanos();
+        if (end != 0 && hold.state() == Hold.State.HELD && linger(hold, end)) {
+            return;
+        }
+        end(hold, Hold.Ending.RELEASED);
+    }
+
+    /**
+     * Keeps a released hold on the server until its minimum hold ends at {@code endNanos}, as a
+     * fixed lease; the key's local gate stays taken until then.
+     *
+     * @return false when it could not (the caller then releases as usual)
+     */
+    private boolean linger(Hold<L> hold, long endNanos) {
+        long start = System.nanoTime();
+        long rest = endNanos - start;
+        if (rest <= 0) {
+            return false;
+        }
+        Duration lease = Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(rest + 999_999));
+        boolean kept;
+        try {
+            kept = Interrupts.cleared(() -> backend.renew(hold.lease, lease));
+        } catch (RuntimeException e) {
+            // Reported for the call and again for the linger it ends.
+            events.backendError(hold.keyState.fullKey, e);
+            events.backendError(hold.keyState.fullKey, e);
+            return false;
+        }
+        if (!kept || !hold.startLingering(Math.min(endNanos, start + lease.toNanos()))) {
+            return false;
+        }
+        keeper.forget(hold.keeping);
+        keeper.at(
+                hold.keeping,
+                LeaseKeeper.Slot.TIMER,
+                endNanos,
+                () -> keeper.run(() -> end(hold, Hold.Ending.MINIMUM_HOLD_OVER)));
+        return true;
+    }
+
+    /**
+     * Ends the hold: the one path for released, replaced and closed holds. Frees the key on the
+     * server (see {@link #onServer}) and the local gate, and stops its lease keeping.
+     */
+    void end(Hold<L> hold, Hold.Ending ending) {
+        Hold.State before = hold.markEnded();
+        if (before == null) {
+            return;
+        }
+        try {
+            onServer(hold, before == Hold.State.LOST, ending);
+        } finally {
+            hold.freeGate();
+            keeper.forget(hold.keeping);
+            events.ended(hold);
+        }
+    }
+
+    /**
+     * At close: a hold that lingers for a minimum hold stays on the server, where a server lease
+     * ends by itself; every other hold ends now.
+     *
+     * @return true when the hold lingers on a session backend, where only we can end it: the
+     *     caller passes it to {@link #endWhenMinimumOver} then
+     */
+    boolean atClose(Hold<L> hold) {
+        if (hold.state() != Hold.State.LINGERING) {
+            end(hold, Hold.Ending.CLOSED);
+            return false;
+        }
+        if (sessions) {
+            return true;
+        }
+        end(hold, Hold.Ending.LEFT_ON_SERVER);
+        return false;
+    }
+
+    /** After close: ends {@code lingering} holds one by one as their minimum holds end, on this thread. */
+    void endWhenMinimumOver(List<Hold<L>> lingering) {
+        long now = System.nanoTime();
+        lingering.sort(Comparator.comparingLong(hold -> hold.leaseEndNanos() - now));
+        for (Hold<L> hold : lingering) {
+            long left;
+            while ((left = hold.leaseEndNanos() - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(left);
+            }
+            end(hold, Hold.Ending.MINIMUM_HOLD_OVER);
+        }
     }
 
     /**
@@ -40,7 +150,7 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
      * one at close never throws. The caller's interrupt flag is cleared for the call and set again
      * after it.
      */
-    void onServer(Hold<L> hold, boolean wasLost, Hold.Ending ending) {
+    private void onServer(Hold<L> hold, boolean wasLost, Hold.Ending ending) {
         if (ending == Hold.Ending.LEFT_ON_SERVER) {
             return;
         }
@@ -56,7 +166,7 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
         try {
             freed = uninterrupted(hold);
         } catch (RuntimeException e) {
-            engine.backendError(hold.keyState.fullKey, e);
+            events.backendError(hold.keyState.fullKey, e);
             throw e;
         }
         if (!freed) {
@@ -64,7 +174,7 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
                     "Lock '{}' on {} had already expired when it was released; another owner may have held it"
                             + " meanwhile. Use a longer lease or let the watchdog renew it.",
                     hold.key,
-                    engine.describe());
+                    events.describe());
         }
     }
 
@@ -78,7 +188,7 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
                                     + " (a late renewal kept it) and it is free now."
                             : "Released lock '{}' on {} after its lease was lost; the server no longer had it.",
                     hold.key,
-                    engine.describe());
+                    events.describe());
         }
     }
 
@@ -87,7 +197,7 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
         try {
             background.execute(task);
         } catch (RejectedExecutionException e) {
-            LockEngine.log.debug("Background release dropped on {}: {}", engine.describe(), e.getMessage());
+            LockEngine.log.debug("Background release dropped on {}: {}", events.describe(), e.getMessage());
         }
     }
 
@@ -100,11 +210,11 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
         try {
             return uninterrupted(hold);
         } catch (RuntimeException e) {
-            engine.backendError(hold.keyState.fullKey, e);
+            events.backendError(hold.keyState.fullKey, e);
             LockEngine.log.warn(
                     "Could not release lock '{}' on {}; it frees itself when its lease ends: {}",
                     hold.key,
-                    engine.describe(),
+                    events.describe(),
                     e.getMessage());
             return false;
         }
@@ -112,11 +222,11 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
 
     /** Releases on the server with the caller's interrupt flag cleared, and sets it again afterwards. */
     private boolean uninterrupted(Hold<L> hold) {
-        return Interrupts.cleared(() -> engine.backend.release(hold.lease));
+        return Interrupts.cleared(() -> backend.release(hold.lease));
     }
 
     /** Waits up to {@code bound} for the background releases after {@link #close}. */
-    void awaitBackground(java.time.Duration bound) {
+    void awaitBackground(Duration bound) {
         try {
             background.awaitTermination(bound.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {

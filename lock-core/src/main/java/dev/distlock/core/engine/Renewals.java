@@ -1,6 +1,5 @@
 package dev.distlock.core.engine;
 
-import dev.distlock.core.DurationText;
 import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.Interrupts;
 import dev.distlock.core.spi.LockBackend;
@@ -9,32 +8,27 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Keeps each hold's lease for as long as it is held: renews watchdog leases (or, on session
- * backends, confirms them) every third of their period, declares a hold lost when its lease
- * ran out without a confirmed renewal, and ends fixed leases. On session backends a fixed lease
+ * backends, confirms them) every third of their period, and queues the checks of each lease's
+ * end on the {@link LeaseKeeper}; {@link LeaseEnds} gives the verdicts (the lease ran out, the
+ * fixed lease ended) and declares holds lost. On session backends a fixed lease
  * is confirmed like a watchdog lease too, and lost when its session bound runs out first. Once a
  * hold is lost it is never renewed again.
  */
 final class Renewals<L extends BackendLease> {
 
-    /** Why a fixed lease on a session backend was lost before its end. */
-    static final String SESSION_UNCONFIRMED =
-            "its session could not be confirmed within the session timeout (the session may have ended)";
-
-    private final LockEngine<L> engine;
     private final LockBackend<L> backend;
     private final LeaseKeeper keeper;
+    private final LeaseEnds<L> ends;
+    private final HoldEvents<L> events;
     private final boolean sessions;
 
-    Renewals(LockEngine<L> engine, LeaseKeeper keeper) {
-        this.engine = engine;
-        this.backend = engine.backend;
+    /** @param ends decides when a lease has ended and declares holds lost */
+    Renewals(LockBackend<L> backend, LeaseKeeper keeper, LeaseEnds<L> ends, HoldEvents<L> events) {
+        this.backend = backend;
         this.keeper = keeper;
+        this.ends = ends;
+        this.events = events;
         this.sessions = backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION;
-    }
-
-    /** The hold needs no more lease keeping. */
-    void stop(Hold<L> hold) {
-        keeper.forget(hold);
     }
 
     void start(Hold<L> hold) {
@@ -43,7 +37,7 @@ final class Renewals<L extends BackendLease> {
         // released before then takes no lock of the keeper at all.
         if (hold.renewed) {
             keeper.atFirst(
-                    hold,
+                    hold.keeping,
                     LeaseKeeper.Slot.TIMER,
                     renewalAfter(hold, hold.lease.grantRequestedAtNanos()),
                     () -> renewalDue(hold));
@@ -52,9 +46,9 @@ final class Renewals<L extends BackendLease> {
             long confirmation = confirmationAfter(hold, hold.lease.grantRequestedAtNanos());
             if (hold.hasSessionBound() && end - confirmation > 0) {
                 // The fixed end is queued when the first confirmation is (see confirmationDue).
-                keeper.atFirst(hold, LeaseKeeper.Slot.CONFIRMATION, confirmation, () -> confirmationDue(hold));
+                keeper.atFirst(hold.keeping, LeaseKeeper.Slot.CONFIRMATION, confirmation, () -> confirmationDue(hold));
             } else {
-                keeper.atFirst(hold, LeaseKeeper.Slot.TIMER, end, fixedLeaseEnd(hold, end));
+                keeper.atFirst(hold.keeping, LeaseKeeper.Slot.TIMER, end, fixedLeaseEnd(hold, end));
             }
         }
     }
@@ -65,7 +59,7 @@ final class Renewals<L extends BackendLease> {
     }
 
     private void scheduleConfirmation(Hold<L> hold, long atNanos) {
-        keeper.at(hold, LeaseKeeper.Slot.CONFIRMATION, atNanos, () -> confirmationDue(hold));
+        keeper.at(hold.keeping, LeaseKeeper.Slot.CONFIRMATION, atNanos, () -> confirmationDue(hold));
     }
 
     /** On the sweep thread: a fixed lease's session is to be confirmed (as a watchdog lease's renewal is). */
@@ -80,9 +74,9 @@ final class Renewals<L extends BackendLease> {
 
     private void scheduleSessionEndCheck(Hold<L> hold) {
         long end = hold.sessionEndNanos();
-        keeper.at(hold, LeaseKeeper.Slot.LEASE_END, end, () -> {
+        keeper.at(hold.keeping, LeaseKeeper.Slot.LEASE_END, end, () -> {
             if (hold.sessionEndNanos() == end && hold.state() == Hold.State.HELD) {
-                hold.lose(SESSION_UNCONFIRMED);
+                ends.lose(hold, LeaseEnds.SESSION_UNCONFIRMED);
             }
         });
     }
@@ -93,21 +87,21 @@ final class Renewals<L extends BackendLease> {
         }
         long start = System.nanoTime();
         if (hold.leaseLeft(start) <= 0) {
-            hold.loseIfExpired();
+            ends.loseIfExpired(hold);
             return;
         }
         boolean held;
         try {
             held = backend.renew(hold.lease, hold.leaseTime);
         } catch (RuntimeException e) {
-            engine.backendError(hold.keyState.fullKey, e);
+            events.backendError(hold.keyState.fullKey, e);
             long now = System.nanoTime();
             if (hold.state() == Hold.State.HELD && hold.leaseLeft(now) > 0) {
                 LockEngine.log.debug("Confirmation of lock '{}' failed; retrying", hold.key, e);
                 long retry = Math.min(hold.sessionPeriodNanos / 10, TimeUnit.SECONDS.toNanos(1));
                 scheduleConfirmation(hold, now + Math.min(retry, hold.leaseLeft(now)));
             } else {
-                hold.loseIfExpired();
+                ends.loseIfExpired(hold);
             }
             return;
         }
@@ -115,7 +109,7 @@ final class Renewals<L extends BackendLease> {
             return;
         }
         if (!held) {
-            hold.lose("the lock node or session is gone");
+            ends.lose(hold, "the lock node or session is gone");
             return;
         }
         hold.confirmedAt(start);
@@ -125,23 +119,34 @@ final class Renewals<L extends BackendLease> {
 
     private void scheduleFixedLeaseEnd(Hold<L> hold) {
         long end = hold.leaseEndNanos();
-        keeper.at(hold, LeaseKeeper.Slot.TIMER, end, fixedLeaseEnd(hold, end));
+        keeper.at(hold.keeping, LeaseKeeper.Slot.TIMER, end, fixedLeaseEnd(hold, end));
     }
 
     private Runnable fixedLeaseEnd(Hold<L> hold, long end) {
         return () -> {
             if (hold.leaseEndNanos() == end) {
-                fixedLeaseEnded(hold);
+                ends.fixedLeaseEnded(hold);
             }
         };
     }
 
-    /** Sets a fixed lease to end {@code leaseTime} from now; false when the server no longer has it. */
+    /**
+     * Sets a fixed lease to end {@code leaseTime} from now; false when the hold is no longer valid or
+     * the server no longer has it.
+     */
     boolean extend(Hold<L> hold, Duration leaseTime) {
+        if (hold.renewed) {
+            throw new IllegalStateException("Lock '" + hold.key + "' on " + events.describe()
+                    + " is renewed by the watchdog; extend() applies to holds with a fixed lease");
+        }
+        KeyCheck.duration("leaseTime", leaseTime, hold.key, backend.name(), false);
+        if (!hold.isValid()) {
+            return false;
+        }
         long start = System.nanoTime();
         boolean held = call(hold, () -> backend.renew(hold.lease, leaseTime));
         if (!held) {
-            hold.lose("the server no longer had it when extending its lease");
+            ends.lose(hold, "the server no longer had it when extending its lease");
             return false;
         }
         synchronized (hold) {
@@ -158,49 +163,17 @@ final class Renewals<L extends BackendLease> {
         return true;
     }
 
-    /**
-     * Keeps a released hold on the server until its minimum hold ends at {@code endNanos}, as a
-     * fixed lease; the key's local gate stays taken until then.
-     *
-     * @return false when it could not (the caller then releases as usual)
-     */
-    boolean linger(Hold<L> hold, long endNanos) {
-        long start = System.nanoTime();
-        long rest = endNanos - start;
-        if (rest <= 0) {
-            return false;
-        }
-        Duration lease = Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(rest + 999_999));
-        boolean kept;
-        try {
-            kept = call(hold, () -> backend.renew(hold.lease, lease));
-        } catch (RuntimeException e) {
-            engine.backendError(hold.keyState.fullKey, e);
-            return false;
-        }
-        if (!kept || !hold.startLingering(Math.min(endNanos, start + lease.toNanos()))) {
-            return false;
-        }
-        keeper.forget(hold);
-        keeper.at(
-                hold,
-                LeaseKeeper.Slot.TIMER,
-                endNanos,
-                () -> keeper.run(() -> hold.end(Hold.Ending.MINIMUM_HOLD_OVER)));
-        return true;
-    }
-
     private boolean call(Hold<L> hold, java.util.function.BooleanSupplier renewal) {
         try {
             return Interrupts.cleared(renewal::getAsBoolean);
         } catch (RuntimeException e) {
-            engine.backendError(hold.keyState.fullKey, e);
+            events.backendError(hold.keyState.fullKey, e);
             throw e;
         }
     }
 
     private void scheduleRenewal(Hold<L> hold, long fromNanos) {
-        keeper.at(hold, LeaseKeeper.Slot.TIMER, renewalAfter(hold, fromNanos), () -> renewalDue(hold));
+        keeper.at(hold.keeping, LeaseKeeper.Slot.TIMER, renewalAfter(hold, fromNanos), () -> renewalDue(hold));
     }
 
     /** When a renewal is due for a lease granted or last renewed at {@code fromNanos}: a third of its period later. */
@@ -212,7 +185,7 @@ final class Renewals<L extends BackendLease> {
         long retry = Math.min(hold.periodNanos / 10, TimeUnit.SECONDS.toNanos(1));
         long now = System.nanoTime();
         keeper.at(
-                hold,
+                hold.keeping,
                 LeaseKeeper.Slot.TIMER,
                 now + Math.min(retry, Math.max(0, hold.leaseLeft(now))),
                 () -> renewalDue(hold));
@@ -232,9 +205,9 @@ final class Renewals<L extends BackendLease> {
 
     private void scheduleLeaseEndCheck(Hold<L> hold) {
         long end = hold.leaseEndNanos();
-        keeper.at(hold, LeaseKeeper.Slot.LEASE_END, end, () -> {
+        keeper.at(hold.keeping, LeaseKeeper.Slot.LEASE_END, end, () -> {
             if (hold.leaseEndNanos() == end && hold.state() == Hold.State.HELD) {
-                hold.loseForLeaseEnd(hold.isRenewing() ? "a renewal got no answer" : null);
+                ends.loseForLeaseEnd(hold, hold.isRenewing() ? "a renewal got no answer" : null);
             }
         });
     }
@@ -244,7 +217,7 @@ final class Renewals<L extends BackendLease> {
             return;
         }
         long start = System.nanoTime();
-        if (hold.leaseRanOut(start, null)) {
+        if (ends.ranOut(hold, start, null)) {
             return;
         }
         boolean held;
@@ -252,11 +225,11 @@ final class Renewals<L extends BackendLease> {
         try {
             held = backend.renew(hold.lease, hold.leaseTime);
         } catch (RuntimeException e) {
-            engine.backendError(hold.keyState.fullKey, e);
+            events.backendError(hold.keyState.fullKey, e);
             if (hold.state() != Hold.State.HELD) {
                 return;
             }
-            if (!hold.leaseRanOut(System.nanoTime(), "renewal failed: " + e.getMessage())) {
+            if (!ends.ranOut(hold, System.nanoTime(), "renewal failed: " + e.getMessage())) {
                 LockEngine.log.debug("Renewal of lock '{}' failed; retrying", hold.key, e);
                 scheduleRenewalRetry(hold);
             }
@@ -271,29 +244,19 @@ final class Renewals<L extends BackendLease> {
                             + " lost. It is not renewed again; the server keeps it until the holder releases it or"
                             + " the lease ends.",
                     hold.key,
-                    engine.describe());
+                    events.describe());
             return;
         }
         if (state != Hold.State.HELD) {
             return;
         }
         if (!held) {
-            hold.lose(sessions ? "the lock node or session is gone" : "the server no longer had it when renewing");
+            ends.lose(
+                    hold, sessions ? "the lock node or session is gone" : "the server no longer had it when renewing");
             return;
         }
         hold.renewedAt(start);
         scheduleRenewal(hold, start);
         scheduleLeaseEndCheck(hold);
-    }
-
-    /** A fixed lease ran out: the hold is lost, and on a session backend its node is removed. */
-    void fixedLeaseEnded(Hold<L> hold) {
-        if (!hold.lose("its fixed lease of " + DurationText.format(hold.leaseTime) + " ran out")) {
-            return;
-        }
-        if (sessions) {
-            // A session keeps the node past a fixed lease: end it on the server ourselves.
-            keeper.run(() -> engine.releases().quietly(hold));
-        }
     }
 }

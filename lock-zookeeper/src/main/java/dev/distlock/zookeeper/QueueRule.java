@@ -4,15 +4,15 @@ import dev.distlock.core.FencingToken;
 import java.util.List;
 
 /**
- * The rule of the lock, apart from the node-and-watch loop that follows it: given the key's
- * waiting line, does this attempt hold the key, and if not, which node does it watch. The plain
- * lock's rule is {@link #PREDECESSOR}; read/write locks have theirs in {@link ReadWriteDriver}.
+ * The queue rule of a lock kind, apart from the node-and-watch loop that follows it ({@link
+ * LockQueue}): given the key's waiting line, does this attempt hold the key, and if not, which
+ * node does it watch. The plain
+ * lock's rule is {@link #MUTEX}; read/write locks have theirs in {@link ReadWriteRule}.
  */
-interface LockDriver {
+interface QueueRule {
 
     /** The lowest node holds; every other node watches the one just before it, so a release wakes one waiter. */
-    LockDriver PREDECESSOR =
-            (line, position) -> position == 0 ? Verdict.HOLDS : new Verdict(false, line.get(position - 1));
+    QueueRule MUTEX = (line, position) -> position == 0 ? Verdict.HOLDS : new Verdict(false, line.get(position - 1));
 
     /**
      * Decides for the attempt whose node is {@code line.get(position)}.

@@ -7,7 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The read/write rules on waiting lines as {@link LockPaths#queue} orders them. */
-class ReadWriteDriverTest {
+class ReadWriteRuleTest {
 
     private static final String R1 = "_c_aaaa-read-0000000001";
     private static final String W2 = "_c_bbbb-write-0000000002";
@@ -21,39 +21,39 @@ class ReadWriteDriverTest {
     @Test
     void readersGoUntilTheFirstWriteNodeAndWatchTheNearestWriteAheadOfThem() {
         assertThat(LINE).containsExactly(R1, W2, R3, W4, R5, D6);
-        assertThat(ReadWriteDriver.READ.decide(LINE, 0).holds()).isTrue();
-        assertThat(ReadWriteDriver.READ.decide(LINE, 2)).isEqualTo(new LockDriver.Verdict(false, W2));
-        assertThat(ReadWriteDriver.READ.decide(LINE, 4)).isEqualTo(new LockDriver.Verdict(false, W4));
-        assertThat(ReadWriteDriver.READ.decide(List.of(R1, R3, D6, R5), 3).holds())
+        assertThat(ReadWriteRule.READ.decide(LINE, 0).holds()).isTrue();
+        assertThat(ReadWriteRule.READ.decide(LINE, 2)).isEqualTo(new QueueRule.Verdict(false, W2));
+        assertThat(ReadWriteRule.READ.decide(LINE, 4)).isEqualTo(new QueueRule.Verdict(false, W4));
+        assertThat(ReadWriteRule.READ.decide(List.of(R1, R3, D6, R5), 3).holds())
                 .as("downgrade nodes hold no reader back")
                 .isTrue();
     }
 
     @Test
     void readersWatchOnlyTheWriteNodesAheadOfThem() {
-        assertThat(ReadWriteDriver.READ.dependsOn(W2)).isTrue();
-        assertThat(ReadWriteDriver.READ.dependsOn(R3))
+        assertThat(ReadWriteRule.READ.dependsOn(W2)).isTrue();
+        assertThat(ReadWriteRule.READ.dependsOn(R3))
                 .as("a reader ahead never holds a reader back")
                 .isFalse();
-        assertThat(ReadWriteDriver.READ.dependsOn(D6)).isFalse();
-        assertThat(LockDriver.PREDECESSOR.dependsOn(R3)).isTrue();
+        assertThat(ReadWriteRule.READ.dependsOn(D6)).isFalse();
+        assertThat(QueueRule.MUTEX.dependsOn(R3)).isTrue();
     }
 
     @Test
     void writersGoWhenFirstAndNoDowngradeNodeIsLeft() {
-        assertThat(ReadWriteDriver.WRITE.decide(LINE, 1)).isEqualTo(new LockDriver.Verdict(false, R1));
-        assertThat(ReadWriteDriver.WRITE.decide(List.of(W4, R5, D6), 0))
+        assertThat(ReadWriteRule.WRITE.decide(LINE, 1)).isEqualTo(new QueueRule.Verdict(false, R1));
+        assertThat(ReadWriteRule.WRITE.decide(List.of(W4, R5, D6), 0))
                 .as("a downgrade behind the first writer still holds")
-                .isEqualTo(new LockDriver.Verdict(false, D6));
-        assertThat(ReadWriteDriver.WRITE.decide(List.of(W4, R5), 0).holds()).isTrue();
-        assertThat(ReadWriteDriver.WRITE.onlyNodesAheadMatter()).isFalse();
-        assertThat(ReadWriteDriver.READ.onlyNodesAheadMatter()).isTrue();
+                .isEqualTo(new QueueRule.Verdict(false, D6));
+        assertThat(ReadWriteRule.WRITE.decide(List.of(W4, R5), 0).holds()).isTrue();
+        assertThat(ReadWriteRule.WRITE.onlyNodesAheadMatter()).isFalse();
+        assertThat(ReadWriteRule.READ.onlyNodesAheadMatter()).isTrue();
     }
 
     @Test
     void downgradeHoldsWhileItsWriteNodeIsThereWithThatWritesTokenAndGivesUpOtherwise() {
         FencingToken writeToken = FencingToken.of(42);
-        LockDriver downgrade = ReadWriteDriver.downgradeOf(
+        QueueRule downgrade = ReadWriteRule.downgradeOf(
                 new ZooKeeperLease("k", "/distlock/k:rw/" + W2, writeToken, 7, System.nanoTime()));
         assertThat(downgrade.nodeName()).isEqualTo(LockPaths.DOWNGRADE_NODE);
         assertThat(downgrade.decide(LINE, 5).holds())
@@ -62,7 +62,7 @@ class ReadWriteDriverTest {
         assertThat(downgrade.token(FencingToken.of(99))).isEqualTo(writeToken);
         assertThat(downgrade.decide(List.of(R3, W4, R5, D6), 3))
                 .as("its write node is gone: waiting cannot help")
-                .isEqualTo(LockDriver.Verdict.GIVE_UP);
+                .isEqualTo(QueueRule.Verdict.GIVE_UP);
     }
 
     @Test

@@ -31,10 +31,10 @@ import java.util.List;
  * from instead, which is {@code w_last} itself and below every later write (they were created after
  * that write node was first).
  */
-final class ReadWriteDriver implements LockDriver {
+final class ReadWriteRule implements QueueRule {
 
-    static final ReadWriteDriver READ = new ReadWriteDriver(LockPaths.READ_NODE, null, null);
-    static final ReadWriteDriver WRITE = new ReadWriteDriver(LockPaths.WRITE_NODE, null, null);
+    static final ReadWriteRule READ = new ReadWriteRule(LockPaths.READ_NODE, null, null);
+    static final ReadWriteRule WRITE = new ReadWriteRule(LockPaths.WRITE_NODE, null, null);
 
     private final String nodeName;
     /** For a downgrade: the name of the write node it comes from, and that hold's token. */
@@ -42,15 +42,15 @@ final class ReadWriteDriver implements LockDriver {
 
     private final FencingToken writeToken;
 
-    private ReadWriteDriver(String nodeName, String writeNode, FencingToken writeToken) {
+    private ReadWriteRule(String nodeName, String writeNode, FencingToken writeToken) {
         this.nodeName = nodeName;
         this.writeNode = writeNode;
         this.writeToken = writeToken;
     }
 
     /** The rule of a read by the thread that holds {@code write}, a hold of the key's write lock. */
-    static ReadWriteDriver downgradeOf(ZooKeeperLease write) {
-        return new ReadWriteDriver(LockPaths.DOWNGRADE_NODE, nodeOf(write.path()), write.token());
+    static ReadWriteRule downgradeOf(ZooKeeperLease write) {
+        return new ReadWriteRule(LockPaths.DOWNGRADE_NODE, nodeOf(write.path()), write.token());
     }
 
     @Override

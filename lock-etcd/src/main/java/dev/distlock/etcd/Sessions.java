@@ -17,7 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The registry's one etcd lease, which every queue entry of the registry is attached to, kept
+ * The registry's session on etcd: its one etcd lease (the session lease, replaced by a new one
+ * when lost), which every queue entry of the registry is attached to, kept
  * alive by one keep-alive request at a time for all of them. Its TTL is the registry's lease time
  * (rounded up to whole seconds, at least 2 s), so the entries of a process that is gone free about one lease
  * time after its last keep-alive, and it is kept alive every sixth of that; a hold is valid
@@ -32,9 +33,9 @@ import org.slf4j.LoggerFactory;
  * When the session lease is lost, every hold on it is reported lost and a new session lease is
  * granted for later acquisitions.
  */
-final class SessionLease implements AutoCloseable {
+final class Sessions implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(SessionLease.class);
+    private static final Logger log = LoggerFactory.getLogger(Sessions.class);
 
     /** Entries checked in one transaction: etcd refuses more than 128 operations in one. */
     private static final int CHECKED_PER_REQUEST = 64;
@@ -54,7 +55,7 @@ final class SessionLease implements AutoCloseable {
     private CompletableFuture<Session> granting;
     private boolean closed;
 
-    SessionLease(Client client, LockQueues queues, EtcdRequests requests, Housekeeper housekeeper, Duration leaseTime) {
+    Sessions(Client client, LockQueues queues, EtcdRequests requests, Housekeeper housekeeper, Duration leaseTime) {
         this.client = client;
         this.queues = queues;
         this.requests = requests;
@@ -124,7 +125,7 @@ final class SessionLease implements AutoCloseable {
      */
     void track(EtcdLease lease, Duration leaseTime, long dueNanos, Runnable deleteEntry, LeaseListener listener) {
         holds.put(lease, new Tracked(leaseTime, dueNanos, deleteEntry, listener));
-        nextDue.accumulateAndGet(dueNanos, SessionLease::earlier);
+        nextDue.accumulateAndGet(dueNanos, Sessions::earlier);
     }
 
     boolean isTracked(EtcdLease lease) {
@@ -164,7 +165,7 @@ final class SessionLease implements AutoCloseable {
             }
         }
         tracked.dueNanos = end;
-        nextDue.accumulateAndGet(end, SessionLease::earlier);
+        nextDue.accumulateAndGet(end, Sessions::earlier);
         return !session.ended && holds.containsKey(lease);
     }
 
@@ -256,7 +257,7 @@ final class SessionLease implements AutoCloseable {
         holds.forEach((lease, tracked) -> {
             long due = tracked.dueNanos;
             if (due - now > 0) {
-                nextDue.accumulateAndGet(due, SessionLease::earlier);
+                nextDue.accumulateAndGet(due, Sessions::earlier);
             } else if (holds.remove(lease, tracked)) {
                 tracked.deleteEntry.run();
             }

@@ -4,21 +4,22 @@ import dev.distlock.core.spi.LockRequest;
 import java.time.Duration;
 
 /**
- * One acquisition as the lock statements bind it.
+ * The values an attempt writes into its key's row of the lock table, as the lock statements bind
+ * them; the same for every take of one attempt.
  *
  * @param key the full key
  * @param owner the owner written into the row; unique per hold, so it also names this attempt
  * @param holder the readable holder description stored beside it, null when there is none
  * @param leaseMicros the lease in microseconds, the precision of every dialect's expires_at
  */
-record Attempt(String key, String owner, String holder, long leaseMicros) {
+record LockRow(String key, String owner, String holder, long leaseMicros) {
 
-    static Attempt of(LockRequest request) {
+    static LockRow of(LockRequest request) {
         String holder = request.holder() == null || request.holder().isEmpty() ? null : request.holder();
         if (holder != null && holder.length() > LockRequest.MAX_HOLDER_LENGTH) {
             holder = holder.substring(0, LockRequest.MAX_HOLDER_LENGTH);
         }
-        return new Attempt(request.key(), request.owner().value(), holder, leaseMicros(request.leaseTime()));
+        return new LockRow(request.key(), request.owner().value(), holder, leaseMicros(request.leaseTime()));
     }
 
     /**

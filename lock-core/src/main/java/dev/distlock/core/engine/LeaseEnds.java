@@ -1,0 +1,112 @@
+package dev.distlock.core.engine;
+
+import dev.distlock.core.DurationText;
+import dev.distlock.core.spi.BackendLease;
+import java.util.List;
+
+/**
+ * The verdicts on a hold's lease, each decided and worded here alone: the lease ran out (a
+ * watchdog lease without a confirmed renewal), the session went unconfirmed (a fixed lease on a
+ * session backend), the fixed lease ended. And the one path from held to lost ({@link #lose}),
+ * whoever finds the loss: these verdicts, a renewal refused, the backend's lease listener, a
+ * force-release.
+ */
+final class LeaseEnds<L extends BackendLease> {
+
+    /** Why a fixed lease on a session backend was lost before its end. */
+    static final String SESSION_UNCONFIRMED =
+            "its session could not be confirmed within the session timeout (the session may have ended)";
+
+    private final LeaseKeeper keeper;
+    private final HoldEvents<L> events;
+    private final Releases<L> releases;
+    private final boolean sessions;
+
+    /**
+     * @param releases frees the node of a fixed lease that ended on a session backend
+     * @param sessions whether the backend keeps holds by sessions, which outlive a fixed lease
+     */
+    LeaseEnds(LeaseKeeper keeper, HoldEvents<L> events, Releases<L> releases, boolean sessions) {
+        this.keeper = keeper;
+        this.events = events;
+        this.releases = releases;
+        this.sessions = sessions;
+    }
+
+    /**
+     * The lease is known lost: the hold turns invalid, its lease is no longer kept, the key's local
+     * gate is freed so that other threads of this registry may compete again, and the owner is told.
+     *
+     * @return false when the hold was no longer held
+     */
+    boolean lose(Hold<L> hold, String reason) {
+        List<Runnable> callbacks = hold.markLost();
+        if (callbacks == null) {
+            return false;
+        }
+        hold.freeGate();
+        keeper.forget(hold.keeping);
+        events.lost(hold, reason);
+        callbacks.forEach(callback -> events.callback(hold, callback, false));
+        return true;
+    }
+
+    /**
+     * The verdict on a renewed hold at {@code now}: true when its lease has run out, and then a held
+     * hold is declared lost ({@link #loseForLeaseEnd}).
+     *
+     * @param renewal what the renewal under way met ("renewal failed: ..."), null when none was
+     */
+    boolean ranOut(Hold<L> hold, long now, String renewal) {
+        if (hold.leaseLeft(now) > 0) {
+            return false;
+        }
+        loseForLeaseEnd(hold, renewal);
+        return true;
+    }
+
+    /**
+     * Declares a renewed hold lost because its lease ran out: the one wording of that reason.
+     *
+     * @param renewal what the renewal under way met ("a renewal got no answer"), null when none was
+     * @return false when the hold was no longer held
+     */
+    boolean loseForLeaseEnd(Hold<L> hold, String renewal) {
+        return lose(
+                hold,
+                renewal == null
+                        ? "the lease ran out before a renewal succeeded"
+                        : "the lease ran out while " + renewal);
+    }
+
+    /**
+     * Declares the hold lost when its local lease has run out but the lease keeper has not yet said
+     * so: before a hold is joined, released or closed.
+     */
+    void loseIfExpired(Hold<L> hold) {
+        if (hold.state() != Hold.State.HELD || hold.leaseLeft(System.nanoTime()) > 0) {
+            return;
+        }
+        if (hold.renewed) {
+            loseForLeaseEnd(hold, null);
+        } else if (hold.leaseEndNanos() - System.nanoTime() > 0) {
+            lose(hold, SESSION_UNCONFIRMED);
+        } else {
+            fixedLeaseEnded(hold);
+        }
+    }
+
+    /**
+     * A fixed lease ran out: the hold is lost, and on a session backend its node is removed. The one
+     * path for it, whether the lease keeper or a caller found it.
+     */
+    void fixedLeaseEnded(Hold<L> hold) {
+        if (!lose(hold, "its fixed lease of " + DurationText.format(hold.leaseTime) + " ran out")) {
+            return;
+        }
+        if (sessions) {
+            // A session keeps the node past a fixed lease: end it on the server ourselves.
+            keeper.run(() -> releases.quietly(hold));
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.distlock.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.engine.StageFakes.FakeBackend;
+import dev.distlock.core.engine.StageFakes.Lease;
+import dev.distlock.core.spi.LockBackend;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** {@link Acquirer} over a fake backend: joining the owner's hold, taking a free key, refusing a taken one. */
+class AcquirerTest {
+
+    private static final Duration LEASE = Duration.ofMinutes(1);
+
+    @Test
+    void theOwnerJoinsItsLiveHoldAndAnotherOwnerFindsTheKeyTaken() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        try (LockEngine<Lease> engine = new LockEngine<>(backend, RegistryOptions.defaults())) {
+            Acquirer<Lease> acquirer = engine.acquirer();
+            Thread me = Thread.currentThread();
+
+            Acquirer.Acquired<Lease> first =
+                    acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me).orElseThrow();
+            Acquirer.Acquired<Lease> again =
+                    acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me).orElseThrow();
+            Optional<Acquirer.Acquired<Lease>> other = CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, null);
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    })
+                    .get();
+
+            assertThat(again.hold()).isSameAs(first.hold());
+            assertThat(again.ownership().count()).isEqualTo(2);
+            assertThat(other).isEmpty();
+            assertThat(backend.tokens.get())
+                    .as("the server was asked once by the owner")
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anOwnerWhoseHoldWasLostGetsAFreshHoldWithAHigherToken() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        try (LockEngine<Lease> engine = new LockEngine<>(backend, RegistryOptions.defaults())) {
+            Acquirer<Lease> acquirer = engine.acquirer();
+            Thread me = Thread.currentThread();
+            Hold<Lease> lost = acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me)
+                    .orElseThrow()
+                    .hold();
+            engine.leaseEnds().lose(lost, "a test lost it");
+            backend.held.clear(); // the server let it go
+
+            Acquirer.Acquired<Lease> fresh =
+                    acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me).orElseThrow();
+
+            assertThat(fresh.hold()).isNotSameAs(lost);
+            assertThat(fresh.hold().token().value()).isGreaterThan(lost.token().value());
+            assertThat(fresh.ownership().count()).isEqualTo(2);
+            assertThat(lost.state()).as("the lost hold was replaced").isEqualTo(Hold.State.ENDED);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package dev.distlock.core.engine;
+
+import static dev.distlock.core.engine.StageFakes.awaited;
+import static dev.distlock.core.engine.StageFakes.hold;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.distlock.core.engine.StageFakes.FakeBackend;
+import dev.distlock.core.engine.StageFakes.Lease;
+import dev.distlock.core.engine.StageFakes.RecordingEvents;
+import dev.distlock.core.spi.LockBackend;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link Renewals} alone, on a real {@link LeaseKeeper}: renewing, a refused renewal, extending a fixed lease. */
+class RenewalsTest {
+
+    private final RecordingEvents events = new RecordingEvents();
+    private final List<LeaseKeeper.Entries> live = new CopyOnWriteArrayList<>();
+    private final LeaseKeeper keeper = new LeaseKeeper("test", live);
+
+    @AfterEach
+    void closeKeeper() {
+        keeper.close();
+    }
+
+    private Renewals<Lease> renewals(FakeBackend backend) {
+        Releases<Lease> releases = new Releases<>(backend, keeper, events);
+        LeaseEnds<Lease> ends = new LeaseEnds<>(keeper, events, releases, false);
+        return new Renewals<>(backend, keeper, ends, events);
+    }
+
+    private Hold<Lease> live(Hold<Lease> hold) {
+        live.add(hold.keeping);
+        return hold;
+    }
+
+    @Test
+    void aWatchdogLeaseIsRenewedForItsLeaseTime() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        Hold<Lease> hold = live(hold(backend, "k", Duration.ofMillis(600), true, null));
+
+        renewals(backend).start(hold);
+
+        assertThat(awaited(backend.renewedSignal.get())).isTrue();
+        assertThat(backend.renewedFor).first().isEqualTo(Duration.ofMillis(600));
+    }
+
+    @Test
+    void aRefusedRenewalLosesTheHold() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        backend.refuseRenewals.set(true);
+        Hold<Lease> hold = live(hold(backend, "k", Duration.ofMillis(600), true, null));
+
+        renewals(backend).start(hold);
+
+        assertThat(awaited(events.lostSignal)).isTrue();
+        assertThat(events.lostReasons).containsExactly("the server no longer had it when renewing");
+        assertThat(hold.state()).isEqualTo(Hold.State.LOST);
+    }
+
+    @Test
+    void extendingSetsAFixedLeaseToEndLater() {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        Hold<Lease> hold = live(hold(backend, "k", Duration.ofSeconds(10), false, null));
+        long before = hold.leaseEndNanos();
+
+        assertThat(renewals(backend).extend(hold, Duration.ofMinutes(1))).isTrue();
+
+        assertThat(backend.renewedFor).containsExactly(Duration.ofMinutes(1));
+        assertThat(hold.leaseEndNanos()).isGreaterThan(before);
+    }
+
+    @Test
+    void extendingAWatchdogLeaseIsRefusedWithTheKeyInTheMessage() {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        Hold<Lease> hold = live(hold(backend, "k", Duration.ofSeconds(10), true, null));
+
+        assertThatThrownBy(() -> renewals(backend).extend(hold, Duration.ofMinutes(1)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Lock 'k' on fake (nowhere:0) is renewed by the watchdog");
+    }
+
+    @Test
+    void extendingAFixedLeaseTheServerNoLongerHasLosesTheHold() {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        Hold<Lease> hold = live(hold(backend, "k", Duration.ofSeconds(10), false, null));
+        backend.refuseRenewals.set(true);
+
+        assertThat(renewals(backend).extend(hold, Duration.ofMinutes(1))).isFalse();
+        assertThat(events.lostReasons).containsExactly("the server no longer had it when extending its lease");
+    }
+}
