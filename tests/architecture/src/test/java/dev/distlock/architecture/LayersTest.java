@@ -61,7 +61,8 @@ class LayersTest {
                         "dev.distlock.zookeeper",
                         "dev.distlock.etcd",
                         "dev.distlock.jdbc",
-                        "dev.distlock.spring")
+                        "dev.distlock.spring",
+                        "dev.distlock.contract")
                 .forEach(pkg -> assertThat(CLASSES.containPackage(pkg))
                         .as("classes of %s imported", pkg)
                         .isTrue());
@@ -139,6 +140,17 @@ class LayersTest {
                 .should()
                 .onlyDependOnClassesThat(notOursOr(API, API_FENCING, LEADER + ".."))
                 .because("a recipe works on any LockRegistry")
+                .check(CLASSES);
+    }
+
+    @Test
+    void theContractKitTestsThroughTheApiOnly() {
+        classes()
+                .that()
+                .resideInAPackage("dev.distlock.contract..")
+                .should()
+                .onlyDependOnClassesThat(notOursOr(API, API_FENCING, "dev.distlock.contract.."))
+                .because("the kit checks any backend, a third party's too, through what users call")
                 .check(CLASSES);
     }
 
