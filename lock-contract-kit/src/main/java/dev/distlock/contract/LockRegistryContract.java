@@ -2,8 +2,11 @@ package dev.distlock.contract;
 
 import java.util.Collection;
 import java.util.List;
+import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestClassOrder;
 
 /**
  * The contract every backend keeps ({@code docs/contract.md}), one {@code @Nested} group per rule, named by its
@@ -14,6 +17,7 @@ import org.junit.jupiter.api.Nested;
  * <p>Rules 7 (server time) and 9 (bounded state) depend on how a backend stores its locks; each backend checks them
  * in tests of its own. Rule 13 (read/write locks) is {@link ReadWriteLockContract}.
  */
+@TestClassOrder(ClassOrderer.OrderAnnotation.class)
 public abstract class LockRegistryContract extends ContractSupport {
 
     protected LockRegistryContract() {
@@ -34,6 +38,7 @@ public abstract class LockRegistryContract extends ContractSupport {
     }
 
     @Nested
+    @Order(1)
     @DisplayName("1. Mutual exclusion")
     class Rule01 extends Rule01MutualExclusion {
         Rule01() {
@@ -42,6 +47,7 @@ public abstract class LockRegistryContract extends ContractSupport {
     }
 
     @Nested
+    @Order(2)
     @DisplayName("2. Reentrancy")
     class Rule02 extends Rule02Reentrancy {
         Rule02() {
@@ -50,6 +56,7 @@ public abstract class LockRegistryContract extends ContractSupport {
     }
 
     @Nested
+    @Order(3)
     @DisplayName("3. Owner-only release")
     class Rule03 extends Rule03OwnerOnlyRelease {
         Rule03() {
@@ -58,6 +65,7 @@ public abstract class LockRegistryContract extends ContractSupport {
     }
 
     @Nested
+    @Order(4)
     @DisplayName("4. Leases")
     class Rule04 extends Rule04Leases {
         Rule04() {
@@ -66,6 +74,7 @@ public abstract class LockRegistryContract extends ContractSupport {
     }
 
     @Nested
+    @Order(5)
     @DisplayName("4. Leases: lost holds")
     class Rule04Lost extends Rule04LeasesLost {
         Rule04Lost() {
@@ -74,6 +83,7 @@ public abstract class LockRegistryContract extends ContractSupport {
     }
 
     @Nested
+    @Order(6)
     @DisplayName("4. Leases: minimum holds")
     class Rule04MinimumHolds extends Rule04LeasesMinimumHolds {
         Rule04MinimumHolds() {
@@ -82,6 +92,7 @@ public abstract class LockRegistryContract extends ContractSupport {
     }
 
     @Nested
+    @Order(7)
     @DisplayName("5. Fencing tokens")
     class Rule05 extends Rule05FencingTokens {
         Rule05() {
@@ -90,6 +101,7 @@ public abstract class LockRegistryContract extends ContractSupport {
     }
 
     @Nested
+    @Order(8)
     @DisplayName("6. Waiting without spinning")
     class Rule06 extends Rule06WaitingWithoutSpinning {
         Rule06() {
@@ -98,6 +110,7 @@ public abstract class LockRegistryContract extends ContractSupport {
     }
 
     @Nested
+    @Order(9)
     @DisplayName("8. Waits end on time")
     class Rule08 extends Rule08WaitsEndOnTime {
         Rule08() {
@@ -106,6 +119,7 @@ public abstract class LockRegistryContract extends ContractSupport {
     }
 
     @Nested
+    @Order(10)
     @DisplayName("10. Bad input gets a clear error")
     class Rule10 extends Rule10BadInputGetsAClearError {
         Rule10() {
@@ -114,6 +128,7 @@ public abstract class LockRegistryContract extends ContractSupport {
     }
 
     @Nested
+    @Order(11)
     @DisplayName("11. Operations")
     class Rule11 extends Rule11Operations {
         Rule11() {
@@ -122,6 +137,7 @@ public abstract class LockRegistryContract extends ContractSupport {
     }
 
     @Nested
+    @Order(12)
     @DisplayName("12. Asynchronous holds")
     class Rule12 extends Rule12AsynchronousHolds {
         Rule12() {

@@ -1,15 +1,19 @@
 package dev.distlock.contract;
 
 import java.time.Duration;
+import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestClassOrder;
 
 /**
  * Contract rule 13, read/write locks ({@code docs/read-write-locks.md}): what every backend's read/write locks keep,
- * one {@code @Nested} group per rule of {@code docs/contract.md} they are checked against. A backend's test class
+ * one {@code @Nested} group per rule, run in rule order of {@code docs/contract.md} they are checked against. A backend's test class
  * extends this and supplies registries over one shared server; each registry stands for another JVM. Backends
  * override the timing hooks only, never an assertion.
  */
+@TestClassOrder(ClassOrderer.OrderAnnotation.class)
 public abstract class ReadWriteLockContract extends ContractSupport {
 
     protected ReadWriteLockContract() {
@@ -22,6 +26,7 @@ public abstract class ReadWriteLockContract extends ContractSupport {
     }
 
     @Nested
+    @Order(1)
     @DisplayName("13. Read/write locks: 1. Mutual exclusion")
     class Rule01 extends ReadWriteRule01MutualExclusion {
         Rule01() {
@@ -30,6 +35,7 @@ public abstract class ReadWriteLockContract extends ContractSupport {
     }
 
     @Nested
+    @Order(2)
     @DisplayName("13. Read/write locks: 2. Reentrancy")
     class Rule02 extends ReadWriteRule02Reentrancy {
         Rule02() {
@@ -38,6 +44,7 @@ public abstract class ReadWriteLockContract extends ContractSupport {
     }
 
     @Nested
+    @Order(3)
     @DisplayName("13. Read/write locks: 3. Owner-only release")
     class Rule03 extends ReadWriteRule03OwnerOnlyRelease {
         Rule03() {
@@ -46,6 +53,7 @@ public abstract class ReadWriteLockContract extends ContractSupport {
     }
 
     @Nested
+    @Order(4)
     @DisplayName("13. Read/write locks: 4. Leases")
     class Rule04 extends ReadWriteRule04Leases {
         Rule04() {
@@ -54,6 +62,7 @@ public abstract class ReadWriteLockContract extends ContractSupport {
     }
 
     @Nested
+    @Order(5)
     @DisplayName("13. Read/write locks: 5. Fencing tokens")
     class Rule05 extends ReadWriteRule05FencingTokens {
         Rule05() {
@@ -62,6 +71,7 @@ public abstract class ReadWriteLockContract extends ContractSupport {
     }
 
     @Nested
+    @Order(6)
     @DisplayName("13. Read/write locks: 6. Waiting without spinning")
     class Rule06 extends ReadWriteRule06WaitingWithoutSpinning {
         Rule06() {
@@ -70,6 +80,7 @@ public abstract class ReadWriteLockContract extends ContractSupport {
     }
 
     @Nested
+    @Order(7)
     @DisplayName("13. Read/write locks: 8. Waits end on time")
     class Rule08 extends ReadWriteRule08WaitsEndOnTime {
         Rule08() {
@@ -78,6 +89,7 @@ public abstract class ReadWriteLockContract extends ContractSupport {
     }
 
     @Nested
+    @Order(8)
     @DisplayName("13. Read/write locks: 10. Bad input gets a clear error")
     class Rule10 extends ReadWriteRule10BadInputGetsAClearError {
         Rule10() {
@@ -86,6 +98,7 @@ public abstract class ReadWriteLockContract extends ContractSupport {
     }
 
     @Nested
+    @Order(9)
     @DisplayName("13. Read/write locks: 11. Operations")
     class Rule11 extends ReadWriteRule11Operations {
         Rule11() {
