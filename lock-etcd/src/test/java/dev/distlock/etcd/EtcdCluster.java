@@ -1,10 +1,10 @@
 package dev.distlock.etcd;
 
+import dev.distlock.contract.servers.FreePorts;
+import dev.distlock.contract.servers.ManagedProcess;
+import dev.distlock.contract.servers.RequiredServer;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.testing.FreePorts;
-import dev.distlock.core.testing.ManagedProcess;
-import dev.distlock.core.testing.RequiredServer;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.maintenance.StatusResponse;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.distlock.etcd;
 
+import dev.distlock.contract.LockRegistryContract;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.contract.LockRegistryContract;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;

@@ -3,11 +3,11 @@ package dev.distlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.contract.ReadWriteLockContract;
 import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.contract.ReadWriteLockContract;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

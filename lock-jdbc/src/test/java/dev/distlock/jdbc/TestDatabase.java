@@ -2,7 +2,7 @@ package dev.distlock.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.distlock.core.testing.RequiredServer;
+import dev.distlock.contract.servers.RequiredServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package dev.distlock.leadertests;
 
-import dev.distlock.core.testing.RequiredServer;
+import dev.distlock.contract.servers.RequiredServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package dev.distlock.leadertests;
 
-import dev.distlock.core.testing.ManagedProcess;
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.redis.RedisServers;
 import java.time.Duration;
 import java.util.List;

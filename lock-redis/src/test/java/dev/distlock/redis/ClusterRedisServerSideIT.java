@@ -1,7 +1,7 @@
 package dev.distlock.redis;
 
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.core.testing.ServerStateKeys;
 import java.time.Duration;
 import java.util.List;

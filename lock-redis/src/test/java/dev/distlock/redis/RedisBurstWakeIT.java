@@ -2,8 +2,8 @@ package dev.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.LockHandle;
-import dev.distlock.core.testing.ManagedProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -2,10 +2,10 @@ package dev.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.contract.LockRegistryContract;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.contract.LockRegistryContract;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,11 +2,11 @@ package dev.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.contract.ReadWriteLockContract;
 import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.contract.ReadWriteLockContract;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;

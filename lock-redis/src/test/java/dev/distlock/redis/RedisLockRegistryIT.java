@@ -1,8 +1,8 @@
 package dev.distlock.redis;
 
+import dev.distlock.contract.LockRegistryContract;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.contract.LockRegistryContract;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;

@@ -2,9 +2,9 @@ package dev.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.LockHandle;
-import dev.distlock.core.testing.ManagedProcess;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;

@@ -2,11 +2,11 @@ package dev.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.core.testing.ServerStateKeys;
 import java.time.Duration;
 import java.util.ArrayList;

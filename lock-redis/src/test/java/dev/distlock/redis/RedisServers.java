@@ -1,8 +1,8 @@
 package dev.distlock.redis;
 
-import dev.distlock.core.testing.FreePorts;
-import dev.distlock.core.testing.ManagedProcess;
-import dev.distlock.core.testing.RequiredServer;
+import dev.distlock.contract.servers.FreePorts;
+import dev.distlock.contract.servers.ManagedProcess;
+import dev.distlock.contract.servers.RequiredServer;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;

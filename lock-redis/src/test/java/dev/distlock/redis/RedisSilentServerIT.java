@@ -3,9 +3,9 @@ package dev.distlock.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
-import dev.distlock.core.testing.ManagedProcess;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

@@ -3,10 +3,10 @@ package dev.distlock.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
-import dev.distlock.core.testing.ManagedProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.distlock.redis;
 
+import dev.distlock.contract.LockRegistryContract;
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.contract.LockRegistryContract;
-import dev.distlock.core.testing.ManagedProcess;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;

@@ -2,8 +2,8 @@ package dev.distlock.shedlock;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.contract.servers.RequiredServer;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.testing.RequiredServer;
 import dev.distlock.jdbc.JdbcLockRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,7 +1,7 @@
 package dev.distlock.shedlock;
 
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisServers;
 import org.junit.jupiter.api.AfterAll;

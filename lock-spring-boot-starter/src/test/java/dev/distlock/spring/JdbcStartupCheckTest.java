@@ -3,9 +3,9 @@ package dev.distlock.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.distlock.contract.servers.FreePorts;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.testing.FreePorts;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;

@@ -2,10 +2,10 @@ package dev.distlock.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.contract.servers.FreePorts;
+import dev.distlock.contract.servers.ManagedProcess;
+import dev.distlock.contract.servers.RequiredServer;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.testing.FreePorts;
-import dev.distlock.core.testing.ManagedProcess;
-import dev.distlock.core.testing.RequiredServer;
 import dev.distlock.redis.RedisServers;
 import java.util.List;
 import javax.sql.DataSource;

@@ -3,10 +3,10 @@ package dev.distlock.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisServers;
 import dev.distlock.redis.RedlockLockRegistry;

@@ -2,10 +2,10 @@ package dev.distlock.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.redis.RedisServers;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.resource.Delay;

@@ -3,7 +3,7 @@ package dev.distlock.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
-import dev.distlock.core.testing.ManagedProcess;
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.redis.RedisServers;
 import dev.distlock.spring.actuate.DistributedLockActuatorAutoConfiguration;
 import java.lang.reflect.Method;

@@ -2,11 +2,11 @@ package dev.distlock.integration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.leader.LeaderLog;
 import dev.distlock.core.memory.MemoryLockRegistry;
 import dev.distlock.core.memory.MemoryLockStore;
-import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisServers;
 import java.time.Duration;

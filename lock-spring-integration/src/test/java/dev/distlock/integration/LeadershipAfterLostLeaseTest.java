@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.contract.servers.ManagedProcess;
+import dev.distlock.contract.servers.RequiredServer;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.leader.LeaderLog;
 import dev.distlock.core.memory.MemoryLockRegistry;
 import dev.distlock.core.memory.MemoryLockStore;
-import dev.distlock.core.testing.ManagedProcess;
-import dev.distlock.core.testing.RequiredServer;
 import dev.distlock.jdbc.JdbcLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisServers;

@@ -2,7 +2,7 @@ package dev.distlock.test;
 
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.contract.LockRegistryContract;
+import dev.distlock.contract.LockRegistryContract;
 
 /** Left alone, the controlled registry keeps the contract like a real backend. */
 class ControlledLockRegistryContractTest extends LockRegistryContract {

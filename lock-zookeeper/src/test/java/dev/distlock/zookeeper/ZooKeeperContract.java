@@ -1,8 +1,8 @@
 package dev.distlock.zookeeper;
 
+import dev.distlock.contract.LockRegistryContract;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.contract.LockRegistryContract;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 

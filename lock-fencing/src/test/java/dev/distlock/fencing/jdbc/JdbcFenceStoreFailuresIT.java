@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.contract.servers.FreePorts;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.fencing.Fence;
 import dev.distlock.core.fencing.FenceRule;
 import dev.distlock.core.fencing.FencingClaim;
-import dev.distlock.core.testing.FreePorts;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.time.Duration;

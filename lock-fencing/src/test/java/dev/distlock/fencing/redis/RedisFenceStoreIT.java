@@ -3,12 +3,12 @@ package dev.distlock.fencing.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.fencing.Fence;
 import dev.distlock.core.fencing.FenceMismatchException;
 import dev.distlock.core.fencing.FencingClaim;
 import dev.distlock.core.fencing.StaleTokenException;
-import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.redis.RedisServers;
 import java.util.ArrayList;
 import java.util.List;

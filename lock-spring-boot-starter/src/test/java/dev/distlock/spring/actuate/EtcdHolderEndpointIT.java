@@ -1,8 +1,8 @@
 package dev.distlock.spring.actuate;
 
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.etcd.EtcdLockRegistry;
 import io.etcd.jetcd.Client;
 import java.nio.file.Path;

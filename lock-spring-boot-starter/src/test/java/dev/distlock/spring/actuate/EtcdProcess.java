@@ -1,8 +1,8 @@
 package dev.distlock.spring.actuate;
 
-import dev.distlock.core.testing.FreePorts;
-import dev.distlock.core.testing.ManagedProcess;
-import dev.distlock.core.testing.RequiredServer;
+import dev.distlock.contract.servers.FreePorts;
+import dev.distlock.contract.servers.ManagedProcess;
+import dev.distlock.contract.servers.RequiredServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

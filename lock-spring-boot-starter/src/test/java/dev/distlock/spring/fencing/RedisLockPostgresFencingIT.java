@@ -2,10 +2,10 @@ package dev.distlock.spring.fencing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.contract.servers.ManagedProcess;
+import dev.distlock.contract.servers.RequiredServer;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.fencing.FenceStore;
-import dev.distlock.core.testing.ManagedProcess;
-import dev.distlock.core.testing.RequiredServer;
 import dev.distlock.fencing.jdbc.JdbcFenceStore;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisServers;

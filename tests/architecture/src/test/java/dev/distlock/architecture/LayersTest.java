@@ -63,7 +63,8 @@ class LayersTest {
                         "dev.distlock.jdbc",
                         "dev.distlock.spring",
                         "dev.distlock.test",
-                        "dev.distlock.kotlin")
+                        "dev.distlock.kotlin",
+                        "dev.distlock.contract")
                 .forEach(pkg -> assertThat(CLASSES.containPackage(pkg))
                         .as("classes of %s imported", pkg)
                         .isTrue());
@@ -154,6 +155,17 @@ class LayersTest {
                 .should()
                 .onlyDependOnClassesThat(notOursOr(API, API_FENCING, LEADER + ".."))
                 .because("a recipe works on any LockRegistry")
+                .check(CLASSES);
+    }
+
+    @Test
+    void theContractKitTestsThroughTheApiOnly() {
+        classes()
+                .that()
+                .resideInAPackage("dev.distlock.contract..")
+                .should()
+                .onlyDependOnClassesThat(notOursOr(API, API_FENCING, "dev.distlock.contract.."))
+                .because("the kit checks any backend, a third party's too, through what users call")
                 .check(CLASSES);
     }
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.distlock.core.testing.FreePorts;
-import dev.distlock.core.testing.ManagedProcess;
-import dev.distlock.core.testing.RequiredServer;
+import dev.distlock.contract.servers.FreePorts;
+import dev.distlock.contract.servers.ManagedProcess;
+import dev.distlock.contract.servers.RequiredServer;
 import dev.distlock.redis.RedisServers;
 import java.io.IOException;
 import java.nio.file.Files;

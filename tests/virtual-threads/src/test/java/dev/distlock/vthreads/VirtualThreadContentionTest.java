@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.contract.OverlapDetector;
+import dev.distlock.contract.OverlapDetector;
 import dev.distlock.core.memory.MemoryLockRegistry;
-import dev.distlock.core.testing.ManagedProcess;
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisServers;
 import io.lettuce.core.RedisClient;

@@ -1,10 +1,10 @@
 package dev.distlock.bench.etcd;
 
+import dev.distlock.bench.Benchmark;
+import dev.distlock.contract.servers.FreePorts;
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockHandle;
-import dev.distlock.core.testing.Benchmark;
-import dev.distlock.core.testing.FreePorts;
-import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.etcd.EtcdLockRegistry;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;

@@ -2,9 +2,9 @@ package dev.distlock.bench.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.bench.Benchmark;
 import dev.distlock.bench.jdbc.Library.Contender;
 import dev.distlock.bench.jdbc.Library.Held;
-import dev.distlock.core.testing.Benchmark;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

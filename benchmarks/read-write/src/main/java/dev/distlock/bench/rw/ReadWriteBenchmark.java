@@ -1,9 +1,9 @@
 package dev.distlock.bench.rw;
 
+import dev.distlock.bench.Benchmark;
+import dev.distlock.bench.Benchmark.Result;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.testing.Benchmark;
-import dev.distlock.core.testing.Benchmark.Result;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

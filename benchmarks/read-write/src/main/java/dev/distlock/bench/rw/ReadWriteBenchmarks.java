@@ -2,12 +2,12 @@ package dev.distlock.bench.rw;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.bench.Benchmark;
+import dev.distlock.contract.servers.FreePorts;
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.memory.MemoryLockRegistry;
 import dev.distlock.core.memory.MemoryLockStore;
-import dev.distlock.core.testing.Benchmark;
-import dev.distlock.core.testing.FreePorts;
-import dev.distlock.core.testing.ManagedProcess;
 import dev.distlock.etcd.EtcdLockRegistry;
 import dev.distlock.jdbc.JdbcLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;

@@ -1,6 +1,6 @@
 package dev.distlock.bench.redis;
 
-import dev.distlock.core.testing.ManagedProcess;
+import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.redis.RedisServers;
 import java.io.IOException;
 import java.net.URI;

@@ -1,6 +1,6 @@
 package dev.distlock.bench.redis;
 
-import dev.distlock.core.testing.Benchmark;
+import dev.distlock.bench.Benchmark;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;

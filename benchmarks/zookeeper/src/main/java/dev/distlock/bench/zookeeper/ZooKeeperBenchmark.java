@@ -1,8 +1,8 @@
 package dev.distlock.bench.zookeeper;
 
+import dev.distlock.bench.Benchmark;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockHandle;
-import dev.distlock.core.testing.Benchmark;
 import dev.distlock.zookeeper.ZooKeeperLockRegistry;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,9 +2,9 @@ package dev.distlock.sample.readme;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.distlock.core.testing.FreePorts;
-import dev.distlock.core.testing.ManagedProcess;
-import dev.distlock.core.testing.RequiredServer;
+import dev.distlock.contract.servers.FreePorts;
+import dev.distlock.contract.servers.ManagedProcess;
+import dev.distlock.contract.servers.RequiredServer;
 import dev.distlock.redis.RedisServers;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -1,4 +1,4 @@
-package dev.distlock.core.contract;
+package dev.distlock.contract;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,4 +1,4 @@
-package dev.distlock.core.testing;
+package dev.distlock.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

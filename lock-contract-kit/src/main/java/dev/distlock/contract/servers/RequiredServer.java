@@ -1,4 +1,4 @@
-package dev.distlock.core.testing;
+package dev.distlock.contract.servers;
 
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;

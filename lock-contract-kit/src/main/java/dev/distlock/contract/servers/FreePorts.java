@@ -1,4 +1,4 @@
-package dev.distlock.core.testing;
+package dev.distlock.contract.servers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

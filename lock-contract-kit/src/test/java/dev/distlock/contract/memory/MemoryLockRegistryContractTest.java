@@ -1,9 +1,12 @@
-package dev.distlock.core.memory;
+package dev.distlock.contract.memory;
 
+import dev.distlock.contract.LockRegistryContract;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.contract.LockRegistryContract;
+import dev.distlock.core.memory.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockStore;
 
+/** The kit checked against the in-memory backend: every registry shares one store, standing for one server. */
 class MemoryLockRegistryContractTest extends LockRegistryContract {
 
     private final MemoryLockStore store = new MemoryLockStore();

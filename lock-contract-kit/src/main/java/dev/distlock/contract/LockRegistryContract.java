@@ -1,0 +1,147 @@
+package dev.distlock.contract;
+
+import java.util.Collection;
+import java.util.List;
+import org.junit.jupiter.api.ClassOrderer;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestClassOrder;
+
+/**
+ * The contract every backend keeps ({@code docs/contract.md}), one {@code @Nested} group per rule, named by its
+ * number. A backend's test class extends this, supplies registries over one shared server through {@link
+ * #createRegistry}, and starts and stops that server itself ({@code @BeforeAll}/{@code @AfterAll}); each registry
+ * stands for another JVM. Backends with documented differences override the timing hooks, never an assertion.
+ *
+ * <p>Rules 7 (server time) and 9 (bounded state) depend on how a backend stores its locks; each backend checks them
+ * in tests of its own. Rule 13 (read/write locks) is {@link ReadWriteLockContract}.
+ */
+@TestClassOrder(ClassOrderer.OrderAnnotation.class)
+public abstract class LockRegistryContract extends ContractSupport {
+
+    protected LockRegistryContract() {
+        super("contract-");
+    }
+
+    /** Threads per registry in the contention tests. */
+    protected int contendersPerRegistry() {
+        return 3;
+    }
+
+    /**
+     * The names {@code LockRegistry.backend()} may return. A backend of your own returns its own name here, so that
+     * its errors and metrics can be told apart from distlock's backends.
+     */
+    protected Collection<String> backendNames() {
+        return List.of("redis", "zookeeper", "etcd", "jdbc", "memory");
+    }
+
+    @Nested
+    @Order(1)
+    @DisplayName("1. Mutual exclusion")
+    class Rule01 extends Rule01MutualExclusion {
+        Rule01() {
+            super(LockRegistryContract.this);
+        }
+    }
+
+    @Nested
+    @Order(2)
+    @DisplayName("2. Reentrancy")
+    class Rule02 extends Rule02Reentrancy {
+        Rule02() {
+            super(LockRegistryContract.this);
+        }
+    }
+
+    @Nested
+    @Order(3)
+    @DisplayName("3. Owner-only release")
+    class Rule03 extends Rule03OwnerOnlyRelease {
+        Rule03() {
+            super(LockRegistryContract.this);
+        }
+    }
+
+    @Nested
+    @Order(4)
+    @DisplayName("4. Leases")
+    class Rule04 extends Rule04Leases {
+        Rule04() {
+            super(LockRegistryContract.this);
+        }
+    }
+
+    @Nested
+    @Order(5)
+    @DisplayName("4. Leases: lost holds")
+    class Rule04Lost extends Rule04LeasesLost {
+        Rule04Lost() {
+            super(LockRegistryContract.this);
+        }
+    }
+
+    @Nested
+    @Order(6)
+    @DisplayName("4. Leases: minimum holds")
+    class Rule04MinimumHolds extends Rule04LeasesMinimumHolds {
+        Rule04MinimumHolds() {
+            super(LockRegistryContract.this);
+        }
+    }
+
+    @Nested
+    @Order(7)
+    @DisplayName("5. Fencing tokens")
+    class Rule05 extends Rule05FencingTokens {
+        Rule05() {
+            super(LockRegistryContract.this);
+        }
+    }
+
+    @Nested
+    @Order(8)
+    @DisplayName("6. Waiting without spinning")
+    class Rule06 extends Rule06WaitingWithoutSpinning {
+        Rule06() {
+            super(LockRegistryContract.this);
+        }
+    }
+
+    @Nested
+    @Order(9)
+    @DisplayName("8. Waits end on time")
+    class Rule08 extends Rule08WaitsEndOnTime {
+        Rule08() {
+            super(LockRegistryContract.this);
+        }
+    }
+
+    @Nested
+    @Order(10)
+    @DisplayName("10. Bad input gets a clear error")
+    class Rule10 extends Rule10BadInputGetsAClearError {
+        Rule10() {
+            super(LockRegistryContract.this);
+        }
+    }
+
+    @Nested
+    @Order(11)
+    @DisplayName("11. Operations")
+    class Rule11 extends Rule11Operations {
+        Rule11() {
+            super(LockRegistryContract.this);
+        }
+    }
+
+    @Nested
+    @Order(12)
+    @DisplayName("12. Asynchronous holds")
+    class Rule12 extends Rule12AsynchronousHolds {
+        Rule12() {
+            super(LockRegistryContract.this);
+        }
+    }
+}
