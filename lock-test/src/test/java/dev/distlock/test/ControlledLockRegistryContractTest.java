@@ -1,8 +1,8 @@
 package dev.distlock.test;
 
+import dev.distlock.contract.LockRegistryContract;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.contract.LockRegistryContract;
 
 /** Left alone, the controlled registry keeps the contract like a real backend. */
 class ControlledLockRegistryContractTest extends LockRegistryContract {

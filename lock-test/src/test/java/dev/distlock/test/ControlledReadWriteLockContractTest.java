@@ -1,8 +1,8 @@
 package dev.distlock.test;
 
+import dev.distlock.contract.ReadWriteLockContract;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.contract.ReadWriteLockContract;
 
 /** The controlled registry's read/write locks keep their contract. */
 class ControlledReadWriteLockContractTest extends ReadWriteLockContract {
