@@ -12,7 +12,8 @@
  * local gate of a key, {@code Ownership} counts reentrant acquisitions. The rules it keeps are the contract in {@code
  * docs/contract.md}.
  *
- * <p>Not an API: the only public class, {@link dev.distlock.core.engine.Engines}, is there for
- * {@link dev.distlock.core.spi.LockRegistrySupport} to start the engine. Depends on the SPI and the API.
+ * <p>Not an API: the only public class, {@link dev.distlock.core.engine.Engines}, implements the SPI's
+ * {@link dev.distlock.core.spi.EngineFactory} and is found through {@code META-INF/services}, so the SPI
+ * never names an engine class. Depends on the SPI and the API.
  */
 package dev.distlock.core.engine;

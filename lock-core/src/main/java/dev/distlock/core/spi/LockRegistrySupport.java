@@ -7,7 +7,6 @@ import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockObserver;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.engine.Engines;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -28,8 +27,8 @@ public class LockRegistrySupport implements LockRegistry {
     /** A registry that also offers read/write locks, served by {@code readWriteLocks} and closed with it. */
     protected <L extends BackendLease> LockRegistrySupport(
             LockBackend<L> backend, ReadWriteLocks readWriteLocks, RegistryOptions options) {
-        // The one place the SPI reaches the engine: it starts it (see docs/architecture.md).
-        this.engine = Engines.start(backend, readWriteLocks, options);
+        // The SPI names the engine's factory, never its classes (see docs/architecture.md).
+        this.engine = EngineFactory.installed().start(backend, readWriteLocks, options);
     }
 
     @Override
