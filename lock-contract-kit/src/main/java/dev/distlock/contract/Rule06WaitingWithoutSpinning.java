@@ -70,6 +70,41 @@ abstract class Rule06WaitingWithoutSpinning extends LockGroup {
     }
 
     @Test
+    void interruptingAWaiterAsTheKeyFreesLeavesNothingHeld() throws Exception {
+        // The interrupt lands at a different point of the hand-over in each round: before, while and after
+        // the waiter's server call takes the key. A grant whose answer the interrupt cut off must not stay.
+        for (int round = 0; round < 40; round++) {
+            String key = key();
+            LockHandle held = registryB.obtain(key).acquire();
+            AtomicReference<Thread> waiterThread = new AtomicReference<>();
+            CountDownLatch waiting = new CountDownLatch(1);
+            Future<Optional<LockHandle>> waiter = inThread(() -> {
+                waiterThread.set(Thread.currentThread());
+                waiting.countDown();
+                try {
+                    return registryA.obtain(key).tryAcquire(Duration.ofSeconds(60));
+                } catch (InterruptedException e) {
+                    return Optional.empty();
+                }
+            });
+            waiting.await();
+            Thread.sleep(20);
+            held.close();
+            long spinUntil = System.nanoTime() + (round % 20) * 100_000L;
+            while (System.nanoTime() < spinUntil) {
+                Thread.onSpinWait();
+            }
+            waiterThread.get().interrupt();
+            await(waiter).ifPresent(LockHandle::close); // granted before the interrupt: ours to close
+            Optional<LockHandle> next = registryB.obtain(key).tryAcquire(timingSlack());
+            assertThat(next)
+                    .as("round %d: the interrupted waiter left nothing held", round)
+                    .isPresent();
+            next.get().close();
+        }
+    }
+
+    @Test
     void localWaiterOfSameRegistryIsInterruptible() throws Exception {
         String key = key();
         try (LockHandle held = registryA.obtain(key).acquire()) {
