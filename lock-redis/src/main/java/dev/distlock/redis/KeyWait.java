@@ -142,7 +142,7 @@ final class KeyWait {
             }
             awaitSubscription(deadline);
             if (attempts.attemptsOnRelease() && endpoint.sendsWithoutBlocking()) {
-                wakeup.retryWith(() -> send(attempts, true, false));
+                wakeup.attemptOnRelease(() -> send(attempts, true, false));
             }
             PendingReply<AcquireReply> sent = null;
             while (true) {

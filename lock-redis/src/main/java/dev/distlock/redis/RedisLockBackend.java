@@ -88,7 +88,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
             this.request = request;
             this.key = LockKey.of(request.key());
             this.owner = LockScripts.ownerBytes(request.owner());
-            this.holder = LockScripts.holderBytes(request.holder());
+            this.holder = LockScripts.bytes(request.holder());
         }
 
         @Override

@@ -91,7 +91,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
         SideAttempts(LockRequest request) {
             this.request = request;
             this.keys = Keys.of(request.key());
-            this.owner = LockScripts.bytes(request.owner().value());
+            this.owner = LockScripts.ownerBytes(request.owner());
         }
 
         @Override
