@@ -18,20 +18,7 @@ record LockKey(String key, String name, byte[] nameBytes) {
     /** The channel a release publishes on when a waiter asked for it; the message is the lock's Redis key. */
     static final String RELEASE_CHANNEL = NAMESPACE + "released";
 
-    /** Each thread's last key: a thread that locks one key again and again encodes it once. */
-    private static final ThreadLocal<LockKey> LAST = new ThreadLocal<>();
-
     static LockKey of(String fullKey) {
-        LockKey last = LAST.get();
-        if (last != null && last.key.equals(fullKey)) {
-            return last;
-        }
-        LockKey key = encode(fullKey);
-        LAST.set(key);
-        return key;
-    }
-
-    private static LockKey encode(String fullKey) {
         String name = NAMESPACE + "{" + escape(fullKey) + "}";
         return new LockKey(fullKey, name, name.getBytes(StandardCharsets.UTF_8));
     }

@@ -6,7 +6,6 @@ import static dev.distlock.redis.LuaScript.asText;
 import dev.distlock.core.spi.OwnerId;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -34,9 +33,6 @@ final class LockScripts {
     private static final byte[] NO_WAIT = bytes("0");
     private static final byte[] NOBODY = new byte[0];
     private static final byte[] FORCE = bytes("force");
-
-    /** The last lease sent and its text: nearly every acquisition of a registry asks for the same lease. */
-    private static volatile Encoded<Duration> lastLease = new Encoded<>(Duration.ZERO, bytes("1"));
 
     private LockScripts() {}
 
@@ -72,63 +68,14 @@ final class LockScripts {
      * lease is rounded down, so the server never lets a lock go while its holder thinks it valid.
      */
     static byte[] millis(Duration lease) {
-        Encoded<Duration> last = lastLease;
-        if (last.value().equals(lease)) {
-            return last.bytes();
-        }
         long millis = lease.toMillis() + (lease.toNanos() % 1_000_000 == 0 ? 0 : 1);
-        byte[] text = bytes(Long.toString(Math.max(1, millis)));
-        lastLease = new Encoded<>(lease, text);
-        return text;
+        return bytes(Long.toString(Math.max(1, millis)));
     }
 
-    /**
-     * The owner as stored on the server, the UTF-8 bytes of {@link OwnerId#value()}, built without
-     * the intermediate string: the registry and thread part is encoded once per thread.
-     */
+    /** The owner as stored on the server: {@link OwnerId#value()} in UTF-8. */
     static byte[] ownerBytes(OwnerId owner) {
-        Encoded<OwnerId> last = LAST_OWNER.get();
-        byte[] prefix;
-        if (last != null
-                && last.value().thread() == owner.thread()
-                && last.value().registry().equals(owner.registry())) {
-            prefix = last.bytes();
-        } else {
-            prefix = bytes(owner.registry() + ':' + owner.thread() + ':');
-            LAST_OWNER.set(new Encoded<>(owner, prefix));
-        }
-        long hold = owner.hold();
-        if (hold < 0) {
-            return bytes(owner.value());
-        }
-        int digits = 1;
-        for (long rest = hold / 10; rest > 0; rest /= 10) {
-            digits++;
-        }
-        byte[] out = Arrays.copyOf(prefix, prefix.length + digits);
-        for (int i = out.length - 1; i >= prefix.length; i--) {
-            out[i] = (byte) ('0' + hold % 10);
-            hold /= 10;
-        }
-        return out;
+        return bytes(owner.value());
     }
-
-    /** {@code holder} in UTF-8; the engine hands each thread the same description object again and again. */
-    static byte[] holderBytes(String holder) {
-        Encoded<String> last = LAST_HOLDER.get();
-        if (last != null && last.value() == holder) {
-            return last.bytes();
-        }
-        byte[] text = bytes(holder);
-        LAST_HOLDER.set(new Encoded<>(holder, text));
-        return text;
-    }
-
-    private static final ThreadLocal<Encoded<OwnerId>> LAST_OWNER = new ThreadLocal<>();
-    private static final ThreadLocal<Encoded<String>> LAST_HOLDER = new ThreadLocal<>();
-
-    /** A value and its encoding for the server. */
-    private record Encoded<T>(T value, byte[] bytes) {}
 
     static byte[] bytes(String value) {
         return value.getBytes(StandardCharsets.UTF_8);

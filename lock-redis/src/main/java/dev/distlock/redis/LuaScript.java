@@ -81,7 +81,7 @@ final class LuaScript<R> {
         return sha1;
     }
 
-    /** {@link #sha1()} as sent, encoded once; not to be changed. */
+    /** {@link #sha1()} as sent; a constant of the script made with its SHA-1, not a cache (nothing to look up). */
     byte[] sha1Bytes() {
         return sha1Bytes;
     }

@@ -1,10 +1,8 @@
 package dev.distlock.redis;
 
 import dev.distlock.core.FencingToken;
-import dev.distlock.core.LockBackendException;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.BackendLease;
-import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.LockRequest;
@@ -13,9 +11,7 @@ import dev.distlock.core.spi.ReadWriteOwners;
 import dev.distlock.redis.LockScripts.AcquireReply;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * One side (read or write) of Redis read/write locks: every operation is one run of {@code
@@ -39,7 +35,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     private static final byte[] CHANNEL = LockScripts.bytes(LockKey.RELEASE_CHANNEL);
 
     private final RedisEndpoint endpoint;
-    private final ReleaseSubscriber subscriber;
+    private final KeyWait wait;
     private final Duration commandTimeout;
     private final LockMode mode;
     private final byte[] modeArg;
@@ -47,7 +43,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     RedisReadWriteBackend(
             RedisEndpoint endpoint, ReleaseSubscriber subscriber, Duration commandTimeout, LockMode mode) {
         this.endpoint = endpoint;
-        this.subscriber = subscriber;
+        this.wait = new KeyWait(endpoint, subscriber, commandTimeout);
         this.commandTimeout = commandTimeout;
         this.mode = mode;
         this.modeArg = LockScripts.bytes(mode == LockMode.READ ? "r" : "w");
@@ -79,97 +75,69 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
 
     @Override
     public Optional<Lease> tryAcquire(LockRequest request) throws InterruptedException {
-        Keys keys = Keys.of(request.key());
-        byte[] owner = LockScripts.bytes(request.owner().value());
-        Deadline deadline = request.deadline();
-        boolean mayWait = !deadline.hasPassed();
-        boolean granted = false;
-        RideOut rideOut = new RideOut(endpoint.address(), request.key());
-        try {
-            Attempt attempt = null;
-            try {
-                attempt = attempt(request, keys, owner, mayWait, true);
-            } catch (LockBackendException e) {
-                if (!mayWait) {
-                    throw e;
-                }
-                rideOut.failed(e, deadline); // a wait rides out transient failures (contract 8)
-            }
-            if (attempt != null && (attempt.lease() != null || !mayWait || deadline.hasPassed())) {
-                granted = attempt.lease() != null;
-                return Optional.ofNullable(attempt.lease());
-            }
-            awaitSubscription(deadline);
-            ReleaseSubscriber.Wakeup<?> wakeup = subscriber.register(keys.message());
-            try {
-                while (true) {
-                    // Registered before this attempt, so a release after it cannot go unnoticed.
-                    try {
-                        attempt = attempt(request, keys, owner, true, false);
-                    } catch (LockBackendException e) {
-                        rideOut.failed(e, deadline); // returns after a back-off, or throws when the wait is over
-                        subscriber.ensureListening();
-                        continue;
-                    }
-                    rideOut.answered();
-                    if (attempt.lease() != null) {
-                        granted = true;
-                        return Optional.of(attempt.lease());
-                    }
-                    long slice = Math.min(deadline.remainingNanos(), INTENT_REFRESH.toNanos());
-                    slice = Math.min(slice, TimeUnit.MILLISECONDS.toNanos(attempt.retryMillis()));
-                    slice = Math.min(slice, RedisLockBackend.RECHECK.toNanos());
-                    boolean woken = slice > 0 && wakeup.await(slice);
-                    if (!woken && deadline.hasPassed()) {
-                        return Optional.empty();
-                    }
-                }
-            } finally {
-                subscriber.unregister(keys.message(), wakeup);
-            }
-        } finally {
-            if (!granted && mayWait && mode == LockMode.WRITE) {
+        return wait.acquire(request, new SideAttempts(request));
+    }
+
+    /**
+     * Attempts on one side of a read/write key: {@code read-write.lua acquire}, undone by its
+     * release; a writer that stops waiting withdraws its intent.
+     */
+    private final class SideAttempts implements KeyWait.Attempts<Lease> {
+
+        private final LockRequest request;
+        private final Keys keys;
+        private final byte[] owner;
+
+        SideAttempts(LockRequest request) {
+            this.request = request;
+            this.keys = Keys.of(request.key());
+            this.owner = LockScripts.ownerBytes(request.owner());
+        }
+
+        @Override
+        public String releaseMessage() {
+            return keys.message();
+        }
+
+        @Override
+        public ScriptCall<AcquireReply> acquire(boolean willWait) {
+            return RedisReadWriteBackend.this.acquire(request, keys, owner, willWait);
+        }
+
+        @Override
+        public Lease granted(AcquireReply reply, long sentAtNanos) {
+            return new Lease(keys, owner, FencingToken.of(reply.token()), sentAtNanos);
+        }
+
+        /** Until the nearest lease or intent in the way ends, {@link #INTENT_REFRESH} or the re-check. */
+        @Override
+        public long recheckNanos(AcquireReply refused) {
+            long slice = Math.min(INTENT_REFRESH.toNanos(), RedisLockBackend.RECHECK.toNanos());
+            return Math.min(slice, TimeUnit.MILLISECONDS.toNanos(Math.max(1, refused.holderLeaseMillis())));
+        }
+
+        @Override
+        public ScriptCall<Boolean> undo() {
+            return release(keys, owner);
+        }
+
+        @Override
+        public boolean undoesAtOnce() {
+            return true; // read/write locks free a lost attempt at once, before the next one goes out
+        }
+
+        @Override
+        public boolean attemptsOnRelease() {
+            return false;
+        }
+
+        @Override
+        public void stoppedWaiting() {
+            if (mode == LockMode.WRITE) {
                 // Not waited for: new readers are held back at most until the intent ends anyway.
                 endpoint.send(withdraw(keys, owner));
             }
         }
-    }
-
-    /** One acquisition script; {@code first} lets it go out in a batch (see {@link RedisEndpoint#sendBatched}). */
-    private Attempt attempt(LockRequest request, Keys keys, byte[] owner, boolean willWait, boolean first)
-            throws InterruptedException {
-        ScriptCall<AcquireReply> call = acquire(request, keys, owner, willWait);
-        PendingReply<AcquireReply> pending = first ? endpoint.sendBatched(call) : endpoint.send(call);
-        AcquireReply reply;
-        try {
-            reply = pending.await(callTimeout(request.deadline()));
-        } catch (RuntimeException e) {
-            // The script may have run with the answer lost: free what it may have taken.
-            endpoint.send(release(keys, owner));
-            if (Thread.interrupted()) {
-                throw new InterruptedException(
-                        "Interrupted while acquiring lock '" + request.key() + "' on " + endpoint.address());
-            }
-            throw e;
-        }
-        if (!reply.granted()) {
-            return new Attempt(null, Math.max(1, reply.holderLeaseMillis()));
-        }
-        return new Attempt(new Lease(keys, owner, FencingToken.of(reply.token()), pending.sentAtNanos()), 0);
-    }
-
-    private void awaitSubscription(Deadline deadline) throws InterruptedException {
-        long limit = Math.min(deadline.remainingNanos(), commandTimeout.toNanos());
-        try {
-            subscriber.ensureListening().get(limit, TimeUnit.NANOSECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            // Waits then end at the nearest lease or intent in the way instead of at a message.
-        }
-    }
-
-    private Duration callTimeout(Deadline deadline) {
-        return Duration.ofNanos(
-                Math.min(commandTimeout.toNanos(), deadline.remainingNanos() + RedisLockBackend.SLACK.toNanos()));
     }
 
     @Override
@@ -229,9 +197,6 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
             });
         }
     }
-
-    /** One attempt's outcome: the lease, or when to look again without a message. */
-    private record Attempt(Lease lease, long retryMillis) {}
 
     /** A read or write hold granted by Redis. */
     record Lease(Keys keys, byte[] owner, FencingToken token, long grantRequestedAtNanos) implements BackendLease {

@@ -76,7 +76,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
     public Optional<RedisLease> tryAcquire(LockRequest request) throws InterruptedException {
         LockKey key = LockKey.of(request.key());
         byte[] owner = LockScripts.ownerBytes(request.owner());
-        byte[] holder = LockScripts.holderBytes(request.holder());
+        byte[] holder = LockScripts.bytes(request.holder());
         Deadline deadline = request.deadline();
         long backoff = MIN_BACKOFF_NANOS;
         RideOut rideOut = new RideOut(address, request.key());

@@ -138,7 +138,7 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
     }
 
     /**
-     * One waiting thread's signal. A waiter that gave its next attempt ({@link #retryWith}) has it
+     * One waiting thread's signal. A waiter that gave its next attempt ({@link #attemptOnRelease}) has it
      * sent by the thread that receives the release message, and is woken when the answer is in:
      * the hand-over then does not wait for the waiting thread to be scheduled before it asks.
      *
@@ -152,7 +152,7 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
     static final class Wakeup<R> {
 
         private final Semaphore signal = new Semaphore(0);
-        private Supplier<PendingReply<R>> retry;
+        private Supplier<PendingReply<R>> nextAttempt;
         private PendingReply<R> sent;
         /** A release message came while {@link #sent} was out. */
         private boolean releasedSinceSent;
@@ -160,8 +160,8 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
         private boolean closed;
 
         /** Has {@code attempt} sent on a release message from now on, at most one unanswered at a time. */
-        synchronized void retryWith(Supplier<PendingReply<R>> attempt) {
-            retry = attempt;
+        synchronized void attemptOnRelease(Supplier<PendingReply<R>> attempt) {
+            nextAttempt = attempt;
         }
 
         /**
@@ -171,10 +171,10 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
         void released() {
             PendingReply<R> attempt;
             synchronized (this) {
-                if (closed || retry == null) {
+                if (closed || nextAttempt == null) {
                     attempt = null;
                 } else if (sent == null) {
-                    attempt = sendRetry();
+                    attempt = sendAttempt();
                 } else {
                     releasedSinceSent = true;
                     attempt = null;
@@ -186,8 +186,8 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
         }
 
         /** Sends the waiter's attempt (never blocks); its answer wakes the waiter. Called with the monitor held. */
-        private PendingReply<R> sendRetry() {
-            sent = retry.get();
+        private PendingReply<R> sendAttempt() {
+            sent = nextAttempt.get();
             releasedSinceSent = false;
             sent.whenDone(this::signal);
             return sent;
@@ -215,7 +215,7 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
             PendingReply<R> attempt = sent;
             sent = null;
             if (attempt != null && releasedSinceSent && !closed) {
-                sendRetry();
+                sendAttempt();
             }
             return attempt;
         }

@@ -3,6 +3,29 @@
  * {@link dev.distlock.redis.RedlockLockRegistry} for Redlock over independent servers. The
  * contract they keep is in {@code docs/contract.md}.
  *
+ * <h2>Words</h2>
+ *
+ * The same words as the other backends and the engine, each for one idea:
+ * <ul>
+ *   <li><em>hold</em>: one owner's possession of a key, from the grant to its release or loss (the
+ *       lock key's value while it lasts); the backend's record of it is {@code RedisLease}, after the
+ *       SPI's {@code BackendLease}.
+ *   <li><em>lease</em>: the server-side expiry of a hold ({@code PX} on the key), renewed by the
+ *       engine; "the holder's lease" in a reply is what is left of another owner's.
+ *   <li><em>session</em>: none. Redis has no client session that holds locks: a hold outlives the
+ *       connection that took it, and a lost connection ends nothing (unlike ZooKeeper's session and
+ *       etcd's session lease).
+ *   <li><em>attempt</em>: one run of an acquisition script for one request, granted or refused;
+ *       a Redlock <em>round</em> is one attempt on every node.
+ *   <li><em>wait</em>: what a request does between attempts while its deadline allows
+ *       ({@code KeyWait}); <em>wake-up</em>: the release message that ends a wait early
+ *       ({@code ReleaseSubscriber.Wakeup}), <em>re-check</em>: the longest a wait lasts without
+ *       one; <em>undo</em>: the release that frees what a lost or unused attempt may have taken.
+ *   <li><em>endpoint</em>: one deployment behind a connection factory ({@code RedisEndpoint}), its
+ *       connection ({@code LettuceConnection}), the loading of its scripts ({@code ScriptLoading}),
+ *       and the wording of its errors ({@code RedisErrors}).
+ * </ul>
+ *
  * <h2>Key layout</h2>
  *
  * For a lock key {@code k} (the registry's key prefix included; <code>&#123;</code>, <code>&#125;</code> and

@@ -21,7 +21,7 @@ class WakeupTest {
     @Test
     void aReleaseSendsTheAttemptAndWakesTheWaiterOnceItIsAnswered() throws Exception {
         ReleaseSubscriber.Wakeup<Object> wakeup = new ReleaseSubscriber.Wakeup<>();
-        wakeup.retryWith(this::send);
+        wakeup.attemptOnRelease(this::send);
 
         wakeup.released();
 
@@ -38,7 +38,7 @@ class WakeupTest {
     @Test
     void aSecondReleaseWhileAnAttemptIsUnansweredSendsNothingMoreButWakes() throws Exception {
         ReleaseSubscriber.Wakeup<Object> wakeup = new ReleaseSubscriber.Wakeup<>();
-        wakeup.retryWith(this::send);
+        wakeup.attemptOnRelease(this::send);
 
         wakeup.released();
         wakeup.released();
@@ -50,7 +50,7 @@ class WakeupTest {
     @Test
     void aReleaseThatCameWhileTheSentAttemptWasOutSendsAnotherOnceTheWaiterTakesIt() throws Exception {
         ReleaseSubscriber.Wakeup<Object> wakeup = new ReleaseSubscriber.Wakeup<>();
-        wakeup.retryWith(this::send);
+        wakeup.attemptOnRelease(this::send);
         wakeup.released(); // sends the attempt; it finds the key held by a newcomer
         wakeup.released(); // the newcomer released after the attempt ran, before its answer came
         answer.complete(-2L); // "held": already stale
@@ -73,7 +73,7 @@ class WakeupTest {
     @Test
     void aClosedWakeupSendsNothingAndHandsBackTheAttemptTheWaiterDidNotTake() {
         ReleaseSubscriber.Wakeup<Object> wakeup = new ReleaseSubscriber.Wakeup<>();
-        wakeup.retryWith(this::send);
+        wakeup.attemptOnRelease(this::send);
         wakeup.released();
 
         assertThat(wakeup.close())
