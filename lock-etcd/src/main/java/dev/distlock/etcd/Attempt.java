@@ -56,7 +56,7 @@ final class Attempt {
     private final LockRequest request;
     private final Deadline deadline;
     private final long cutoff;
-    private final Sessions.Session session;
+    private final Session session;
     private final ByteSequence queue;
     private final ByteSequence entry;
     private final ByteSequence value;
@@ -70,7 +70,7 @@ final class Attempt {
             QueueRule rule,
             LockRequest request,
             long cutoff,
-            Sessions.Session session,
+            Session session,
             ByteSequence entry,
             ByteSequence value) {
         this.etcd = etcd;
@@ -141,7 +141,7 @@ final class Attempt {
      */
     private static Attempt enqueue(QueueContext etcd, QueueRule rule, LockRequest request, long cutoff)
             throws InterruptedException {
-        Sessions.Session session =
+        Session session =
                 retried(request.deadline(), request.key(), () -> etcd.sessions().get(cutoff, request.key()));
         ByteSequence value = etcd.entryValue(request);
         Attempt attempt = new Attempt(

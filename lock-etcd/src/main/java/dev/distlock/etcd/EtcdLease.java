@@ -18,7 +18,7 @@ record EtcdLease(
         String key,
         ByteSequence entry,
         ByteSequence value,
-        Sessions.Session session,
+        Session session,
         FencingToken token,
         long grantRequestedAtNanos)
         implements BackendLease {

@@ -83,7 +83,7 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
      */
     private Optional<EtcdLease> downgrade(LockRequest request, EtcdLease write) throws InterruptedException {
         long cutoff = EtcdRequests.cutoff(request.deadline());
-        Sessions.Session session = etcd.sessions().get(cutoff, request.key());
+        Session session = etcd.sessions().get(cutoff, request.key());
         ByteSequence value = etcd.entryValue(request);
         EtcdKeys keys = etcd.keys();
         ByteSequence[] names = {

@@ -58,7 +58,7 @@ final class QueueContext implements AutoCloseable {
             LockRequest request,
             ByteSequence entry,
             ByteSequence value,
-            Sessions.Session session,
+            Session session,
             FencingToken token,
             LeaseListener listener) {
         long grantedAt = System.nanoTime();
@@ -120,7 +120,7 @@ final class QueueContext implements AutoCloseable {
      * others up. The caller waits for it at most {@code waitNanos}; after that it goes on in the
      * background until etcd confirms it or the session lease, which takes the entry with it, ends.
      */
-    void withdraw(ByteSequence entry, ByteSequence value, Sessions.Session session, long waitNanos) {
+    void withdraw(ByteSequence entry, ByteSequence value, Session session, long waitNanos) {
         housekeeper.finish(
                 "Withdrawing the queued entry " + entry.toString(StandardCharsets.UTF_8),
                 () -> queues.deleteIfValue(entry, value),

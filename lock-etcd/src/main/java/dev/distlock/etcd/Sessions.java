@@ -1,18 +1,12 @@
 package dev.distlock.etcd;
 
 import dev.distlock.core.spi.LeaseListener;
+import dev.distlock.etcd.TrackedHolds.Tracked;
 import io.etcd.jetcd.Client;
-import io.etcd.jetcd.KeyValue;
-import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,17 +22,13 @@ import org.slf4j.LoggerFactory;
  * than the hold's lease time (an extension, a minimum hold after release) must outlive this
  * process too: when the session lease is not confirmed that far, the entry moves onto a lease of
  * its own that ends then (a put keeps the entry's create revision, so its token and place in the
- * queue stay). Every renewal period one transaction checks that the entries of all holds are
- * still there; a hold whose entry someone else deleted (an operator's force-release) is lost.
- * When the session lease is lost, every hold on it is reported lost and a new session lease is
+ * queue stay). The holds and their due times are kept in {@link TrackedHolds}, which also finds
+ * holds whose entry someone else deleted. When the session lease is lost, every hold on it is reported lost and a new session lease is
  * granted for later acquisitions.
  */
 final class Sessions implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Sessions.class);
-
-    /** Entries checked in one transaction: etcd refuses more than 128 operations in one. */
-    private static final int CHECKED_PER_REQUEST = 64;
 
     private static final long SHORTEST_TTL_SECONDS = 2;
 
@@ -47,9 +37,7 @@ final class Sessions implements AutoCloseable {
     private final EtcdRequests requests;
     private final Housekeeper housekeeper;
     private final long ttlSeconds;
-    private final Map<EtcdLease, Tracked> holds = new ConcurrentHashMap<>();
-    /** No hold is due before this {@link System#nanoTime()}, so a sweep before it finds nothing to do. */
-    private final AtomicLong nextDue = new AtomicLong(farAhead());
+    private final TrackedHolds holds;
 
     private Session current;
     private CompletableFuture<Session> granting;
@@ -60,16 +48,17 @@ final class Sessions implements AutoCloseable {
         this.queues = queues;
         this.requests = requests;
         this.housekeeper = housekeeper;
+        this.holds = new TrackedHolds(queues, requests);
         // etcd's own shortest lease with its default election timeout: a shorter one would make every keep-alive
         // that is a little late end all holds.
         this.ttlSeconds = Math.max(SHORTEST_TTL_SECONDS, ttlSeconds(leaseTime));
         long shortest = TimeUnit.MILLISECONDS.toNanos(100);
         housekeeper.every(this::keepAlive, Math.max(shortest, TimeUnit.SECONDS.toNanos(ttlSeconds) / 6));
         // As often as a watchdog renews: a force-released hold is lost within about one renewal period.
-        housekeeper.every(this::checkEntries, Math.max(shortest, leaseTime.toNanos() / 3));
+        housekeeper.every(holds::checkEntries, Math.max(shortest, leaseTime.toNanos() / 3));
         // Fixed leases end on the server within a tenth of the lease time (at most 250 ms) of their end here.
         long sweepPeriod = Math.min(TimeUnit.MILLISECONDS.toNanos(250), leaseTime.toNanos() / 10);
-        housekeeper.every(this::sweep, Math.max(TimeUnit.MILLISECONDS.toNanos(25), sweepPeriod));
+        housekeeper.every(holds::sweep, Math.max(TimeUnit.MILLISECONDS.toNanos(25), sweepPeriod));
         // Granted ahead, so that the first acquisition is one request too; a failure here is retried by it.
         try {
             currentOrGrant();
@@ -124,17 +113,16 @@ final class Sessions implements AutoCloseable {
      * dueNanos}. When the session lease is lost, {@code listener} (the granting backend's) hears of it.
      */
     void track(EtcdLease lease, Duration leaseTime, long dueNanos, Runnable deleteEntry, LeaseListener listener) {
-        holds.put(lease, new Tracked(leaseTime, dueNanos, deleteEntry, listener));
-        nextDue.accumulateAndGet(dueNanos, Sessions::earlier);
+        holds.track(lease, leaseTime, dueNanos, deleteEntry, listener);
     }
 
     boolean isTracked(EtcdLease lease) {
-        return holds.containsKey(lease);
+        return holds.contains(lease);
     }
 
     /** Stops tracking {@code lease} (released); false when it was no longer tracked (swept or lost). */
     boolean untrack(EtcdLease lease) {
-        return holds.remove(lease) != null;
+        return holds.remove(lease);
     }
 
     /**
@@ -164,9 +152,8 @@ final class Sessions implements AutoCloseable {
                 return false;
             }
         }
-        tracked.dueNanos = end;
-        nextDue.accumulateAndGet(end, Sessions::earlier);
-        return !session.ended && holds.containsKey(lease);
+        holds.due(tracked, end);
+        return !session.ended && holds.contains(lease);
     }
 
     /** Until when etcd surely keeps the hold's entry, whatever becomes of this process. */
@@ -204,74 +191,6 @@ final class Sessions implements AutoCloseable {
         return true;
     }
 
-    /**
-     * Checks in one transaction per {@value #CHECKED_PER_REQUEST} holds that their entries are
-     * still there with the values written; a hold whose entry someone else deleted is lost.
-     * Holds released meanwhile are no longer tracked, so their own deletes never count.
-     */
-    private void checkEntries() {
-        if (holds.isEmpty()) {
-            return;
-        }
-        List<EtcdLease> all = new ArrayList<>(holds.keySet());
-        for (int from = 0; from < all.size(); from += CHECKED_PER_REQUEST) {
-            List<EtcdLease> batch = all.subList(from, Math.min(all.size(), from + CHECKED_PER_REQUEST));
-            queues.allHaveValues(
-                            batch.stream().map(EtcdLease::entry).toList(),
-                            batch.stream().map(EtcdLease::value).toList())
-                    .orTimeout(requests.timeout(), TimeUnit.NANOSECONDS)
-                    .whenComplete((response, failure) -> {
-                        if (failure != null) {
-                            log.debug("Could not check that the entries of this registry's holds are there", failure);
-                        } else if (!response.isSucceeded()) {
-                            loseDeleted(batch, response.getGetResponses());
-                        }
-                    });
-        }
-    }
-
-    private void loseDeleted(List<EtcdLease> checked, List<GetResponse> reads) {
-        for (int i = 0; i < checked.size() && i < reads.size(); i++) {
-            EtcdLease lease = checked.get(i);
-            List<KeyValue> found = reads.get(i).getKvs();
-            if (!found.isEmpty() && found.get(0).getValue().equals(lease.value())) {
-                continue;
-            }
-            Tracked tracked = holds.get(lease);
-            if (tracked != null && holds.remove(lease, tracked)) {
-                tracked.listener.leaseLost(
-                        lease,
-                        "its entry " + lease.entryName()
-                                + " was deleted on etcd by someone else (an operator's force-release?)");
-            }
-        }
-    }
-
-    /** Deletes the entries of holds past their due time (not renewed: a fixed lease ran out, or the engine gave up). */
-    private void sweep() {
-        long now = System.nanoTime();
-        if (nextDue.get() - now > 0) {
-            return;
-        }
-        nextDue.set(farAhead());
-        holds.forEach((lease, tracked) -> {
-            long due = tracked.dueNanos;
-            if (due - now > 0) {
-                nextDue.accumulateAndGet(due, Sessions::earlier);
-            } else if (holds.remove(lease, tracked)) {
-                tracked.deleteEntry.run();
-            }
-        });
-    }
-
-    private static long earlier(long a, long b) {
-        return a - b < 0 ? a : b;
-    }
-
-    private static long farAhead() {
-        return System.nanoTime() + TimeUnit.DAYS.toNanos(365);
-    }
-
     /** One keep-alive of the current session: the periodic one, or one a renewal asked for. */
     private void keepAlive() {
         Session session = current;
@@ -292,20 +211,7 @@ final class Sessions implements AutoCloseable {
     }
 
     private CompletableFuture<LeaseKeepAliveResponse> keepAlive(Session session) {
-        synchronized (session) {
-            if (session.keepAlive == null || session.keepAlive.isDone()) {
-                long sentAt = System.nanoTime();
-                session.keepAlive = client.getLeaseClient()
-                        .keepAliveOnce(session.id)
-                        .orTimeout(requests.timeout(), TimeUnit.NANOSECONDS)
-                        .whenComplete((response, failure) -> {
-                            if (failure == null && response.getTTL() > 0) {
-                                session.confirm(sentAt, response.getTTL());
-                            }
-                        });
-            }
-            return session.keepAlive;
-        }
+        return session.keepAliveOnce(client, requests.timeout());
     }
 
     /** Retires {@code session}: its holds are lost, later acquisitions get a new one, and it is revoked in case etcd still has it. */
@@ -319,11 +225,7 @@ final class Sessions implements AutoCloseable {
                 current = null;
             }
         }
-        holds.forEach((lease, tracked) -> {
-            if (lease.session() == session && holds.remove(lease, tracked)) {
-                tracked.listener.leaseLost(lease, reason);
-            }
-        });
+        holds.loseAll(session, reason);
         revoke(session.id, 0);
     }
 
@@ -377,52 +279,5 @@ final class Sessions implements AutoCloseable {
                         e.toString());
             }
         });
-    }
-
-    /** One granted session lease. */
-    static final class Session {
-        final long id;
-        /** {@link System#nanoTime()} until which etcd surely keeps the lease. */
-        volatile long confirmedUntil;
-
-        volatile boolean ended;
-        private CompletableFuture<LeaseKeepAliveResponse> keepAlive;
-
-        Session(long id, long confirmedUntil) {
-            this.id = id;
-            this.confirmedUntil = confirmedUntil;
-        }
-
-        synchronized void confirm(long sentAt, long ttlSeconds) {
-            long until = sentAt + TimeUnit.SECONDS.toNanos(ttlSeconds);
-            if (until - confirmedUntil > 0) {
-                confirmedUntil = until;
-            }
-        }
-
-        boolean isAlive() {
-            return !ended && confirmedUntil - System.nanoTime() > 0;
-        }
-    }
-
-    /**
-     * A hold's lease time as granted, its due time (its own lease end), whether its entry moved
-     * onto a lease of its own and until when that keeps it, how to delete its entry, and whom to
-     * tell when it is lost.
-     */
-    private static final class Tracked {
-        final Duration leaseTime;
-        volatile long dueNanos;
-        volatile boolean onOwnLease;
-        volatile long ownLeaseUntil;
-        final Runnable deleteEntry;
-        final LeaseListener listener;
-
-        Tracked(Duration leaseTime, long dueNanos, Runnable deleteEntry, LeaseListener listener) {
-            this.leaseTime = leaseTime;
-            this.dueNanos = dueNanos;
-            this.deleteEntry = deleteEntry;
-            this.listener = listener;
-        }
     }
 }

@@ -6,13 +6,10 @@ import dev.distlock.core.memory.MemoryLockStore;
 import dev.distlock.core.spi.LockRequest;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -27,26 +24,24 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class TestLockServer {
 
-    private static final long RENEWAL_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private final Map<String, ServerSlot> slots = new HashMap<>();
+    private final ServerSlots state = new ServerSlots();
+    // The state's parts that every operation here uses, under their usual names.
+    private final ReentrantLock lock = state.lock;
+    private final Condition changed = state.changed;
+    private final Map<String, ServerSlot> slots = state.slots;
     private final List<ControlledBackend> backends = new CopyOnWriteArrayList<>();
     private final Faults faults = new Faults();
-    private final LockHistory history = new LockHistory();
+    private final ClockSteps clockSteps = new ClockSteps(state, faults);
     private final MemoryLockStore readWrite = new MemoryLockStore();
-    private final TestClock clock = new TestClock();
-    private long lastToken;
 
     /** The server's clock, in nanoseconds: the JVM's monotonic clock plus what tests advanced it by. */
     long now() {
-        return clock.now();
+        return state.now();
     }
 
     /** How long the server has run on its clock. */
     Duration elapsed() {
-        return clock.elapsed();
+        return state.elapsed();
     }
 
     /** The read/write locks' side, kept by the in-memory backend's store (not steered by the control). */
@@ -59,7 +54,7 @@ public final class TestLockServer {
     }
 
     LockHistory history() {
-        return history;
+        return state.history;
     }
 
     void attach(ControlledBackend backend) {
@@ -80,7 +75,7 @@ public final class TestLockServer {
                 long now = now();
                 ServerSlot slot = slots.get(request.key());
                 if (slot == null || !slot.live(now)) {
-                    long token = ++lastToken;
+                    long token = state.nextToken();
                     ControlledLease lease = new ControlledLease(
                             request.key(), request.owner().value(), FencingToken.of(token), requestedAt);
                     ServerSlot taken = new ServerSlot(
@@ -126,7 +121,7 @@ public final class TestLockServer {
                 return false;
             }
             boolean live = slot.live(now());
-            free(lease.key());
+            state.free(lease.key());
             if (live) {
                 record(LockEvent.Kind.RELEASED, slot.appKey, lease.token(), lease.owner(), "");
             }
@@ -160,7 +155,7 @@ public final class TestLockServer {
             if (slot == null || !slot.live(now())) {
                 return false;
             }
-            free(fullKey);
+            state.free(fullKey);
             record(LockEvent.Kind.LOST, slot.appKey, FencingToken.of(slot.token), slot.owner, "force-released");
             return true;
         } finally {
@@ -177,7 +172,7 @@ public final class TestLockServer {
             if (slot == null || slot.backend == null || !slot.live(now())) {
                 return Optional.empty();
             }
-            free(fullKey);
+            state.free(fullKey);
             record(LockEvent.Kind.LOST, slot.appKey, slot.lease.token(), slot.owner, reason);
         } finally {
             lock.unlock();
@@ -197,7 +192,7 @@ public final class TestLockServer {
                         + slot.token + "); release it, or lose its lease with loseLease, before another instance"
                         + " takes it");
             }
-            long token = ++lastToken;
+            long token = state.nextToken();
             ServerSlot taken = new ServerSlot(fullKey, appKey, "elsewhere:" + holder, holder, token, null, null);
             if (time == null) {
                 taken.forever = true;
@@ -219,7 +214,7 @@ public final class TestLockServer {
             if (slot == null || slot.backend != null || !slot.live(now())) {
                 return false;
             }
-            free(fullKey);
+            state.free(fullKey);
             record(LockEvent.Kind.FREED_ELSEWHERE, slot.appKey, FencingToken.of(slot.token), slot.owner, "released");
             return true;
         } finally {
@@ -229,86 +224,10 @@ public final class TestLockServer {
 
     /**
      * Moves the clock on by {@code time}, step by step: watchdog holds are renewed every third of
-     * their lease (a renewal during an outage fails and is tried again a second later), and leases
-     * that end meanwhile end, their holders told at once.
+     * their lease, and leases that end meanwhile end, their holders told at once ({@link ClockSteps}).
      */
     void advance(Duration time) {
-        if (time.isNegative() || time.isZero()) {
-            throw new IllegalArgumentException("The test clock moves forward only; got " + time);
-        }
-        Set<FencingToken> renewed = new java.util.HashSet<>();
-        for (ControlledBackend backend : backends) {
-            renewed.addAll(backend.watchdogTokens());
-        }
-        List<ServerSlot> lost = new ArrayList<>();
-        lock.lock();
-        try {
-            long target = now() + time.toNanos();
-            while (true) {
-                ServerSlot next = null;
-                long at = target;
-                boolean renewal = false;
-                for (ServerSlot slot : slots.values()) {
-                    boolean watchdog = slot.backend != null && renewed.contains(slot.lease.token());
-                    if (watchdog && slot.nextRenewalAt - at < 0) {
-                        next = slot;
-                        at = slot.nextRenewalAt;
-                        renewal = true;
-                    }
-                    if (!slot.forever && slot.expiresAt - at <= 0) {
-                        next = slot;
-                        at = slot.expiresAt;
-                        renewal = false;
-                    }
-                }
-                clock.moveTo(at);
-                if (next == null) {
-                    break;
-                }
-                if (renewal) {
-                    renewOnClock(next, at);
-                } else {
-                    free(next.fullKey);
-                    if (next.backend == null) {
-                        record(
-                                LockEvent.Kind.FREED_ELSEWHERE,
-                                next.appKey,
-                                FencingToken.of(next.token),
-                                next.owner,
-                                "its time ran out");
-                    } else {
-                        record(
-                                LockEvent.Kind.LOST,
-                                next.appKey,
-                                next.lease.token(),
-                                next.owner,
-                                "the lease ran out on the test clock");
-                        lost.add(next);
-                    }
-                }
-            }
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-        for (ServerSlot slot : lost) {
-            slot.backend.leaseLost(slot.lease, "its lease ran out on the test clock without a renewal");
-        }
-    }
-
-    private void renewOnClock(ServerSlot slot, long at) {
-        if (faults.fails(at)) {
-            slot.nextRenewalAt = at + Math.min(RENEWAL_RETRY_NANOS, slot.leaseNanos / 10);
-            record(
-                    LockEvent.Kind.BACKEND_FAILED,
-                    slot.appKey,
-                    slot.lease.token(),
-                    slot.owner,
-                    "renewal failed: backend unreachable (simulated)");
-            return;
-        }
-        slot.leasedFor(at, slot.leaseNanos);
-        record(LockEvent.Kind.RENEWED, slot.appKey, slot.lease.token(), slot.owner, "by the watchdog");
+        clockSteps.advance(time, backends);
     }
 
     /** Empties the server: other instances' holds go, and this application's holds are lost. */
@@ -333,13 +252,6 @@ public final class TestLockServer {
     }
 
     void record(LockEvent.Kind kind, String appKey, FencingToken token, String owner, String detail) {
-        history.add(
-                new LockEvent(kind, appKey, token, owner, Thread.currentThread().getName(), elapsed(), detail));
-    }
-
-    /** Under {@code lock}. */
-    private void free(String fullKey) {
-        slots.remove(fullKey);
-        changed.signalAll();
+        state.record(kind, appKey, token, owner, detail);
     }
 }

@@ -5,11 +5,8 @@ import dev.distlock.core.LockBackendException;
 import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockRequest;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.data.Stat;
@@ -19,7 +16,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The lock algorithm: an attempt creates an ephemeral-sequential node under the key's node (its
  * data is the holder's description), reads the key's waiting line, and asks the {@link
- * QueueRule} whether it holds the key or which node to wait for. It watches that node and the one
+ * QueueRule} whether it holds the key or which node to wait for ({@link LineWait}). It watches that node and the one
  * ahead of it, and takes each reported deletion out of the line it read: when the node ahead of
  * the one it waits for goes, it reads the line again while that one holds the key, so that the
  * release hands it the key without another read. An attempt that gives up deletes its node. Plain
@@ -32,14 +29,6 @@ final class LockQueue {
     /** How many key nodes the queue remembers as existing, so that hot keys skip creating theirs. */
     private static final int RECENT_KEYS = 1024;
 
-    /**
-     * How many of the nodes ahead that its rule depends on an attempt watches: the node it waits for
-     * and the one ahead of that. When that one goes, the node it waits for most likely holds the key
-     * now, and the attempt reads the line while it does, so that its release needs no read. Each
-     * watch costs a read when set and an event when its node goes, however long the line.
-     */
-    static final int WATCHED_AHEAD = 2;
-
     /** The first pause before an attempt tries again after a transient failure; it doubles up to the longest. */
     private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
@@ -50,6 +39,7 @@ final class LockQueue {
     private final SessionTracker session;
     private final QueueRule rule;
     private final RecentKeys recentKeys = new RecentKeys(RECENT_KEYS);
+    private final LineWait lineWait;
 
     /**
      * An attempt may run {@link ZooKeeperCalls#overrunNanos()} past its wait time to finish the calls it
@@ -60,6 +50,7 @@ final class LockQueue {
         this.calls = calls;
         this.session = session;
         this.rule = rule;
+        this.lineWait = new LineWait(calls, session);
     }
 
     /** An attempt on the key's plain lock, under the rule this queue was made with. */
@@ -155,8 +146,9 @@ final class LockQueue {
         }
         session.adopt(stat.getEphemeralOwner());
         attempt.session = stat.getEphemeralOwner();
-        Node own = new Node(key, attempt.keyPath, ownPath, FencingToken.of(stat.getCzxid()), stat.getEphemeralOwner());
-        return waitInLine(own, rule, line, askedAt, deadline, callsEnd);
+        LineWait.Node own = new LineWait.Node(
+                key, attempt.keyPath, ownPath, FencingToken.of(stat.getCzxid()), stat.getEphemeralOwner());
+        return lineWait.waitInLine(own, rule, line, askedAt, deadline, callsEnd);
     }
 
     /** The child of the attempt's own name, if one is there. */
@@ -219,156 +211,4 @@ final class LockQueue {
             this.nodeName = nodeName;
         }
     }
-
-    /**
-     * @param firstLine the key's children as read together with the create (null when unusable)
-     * @param firstAskedAt when the create and that read were sent
-     */
-    private Optional<ZooKeeperLease> waitInLine(
-            Node own, QueueRule rule, List<String> firstLine, long firstAskedAt, Deadline deadline, long callsEnd)
-            throws InterruptedException {
-        String ownName = ZKPaths.getNodeFromPath(own.path);
-        Waiter waiter = new Waiter();
-        session.addWaiter(waiter);
-        // The line as last read, less the deletions reported since; null when it must be read (again).
-        List<String> line = firstLine == null ? null : LockPaths.queue(firstLine);
-        boolean firstRead = true;
-        // When the latest request that this copy of the line rests on was sent: the server heard from the session then.
-        long lineAt = firstAskedAt;
-        Set<String> watched = new HashSet<>();
-        try {
-            while (true) {
-                checkSession(own);
-                if (session.isInterrupted()) {
-                    // Calls would only queue in Curator; wait for the connection to return or the session to end.
-                    if (!waiter.await(deadline.remainingNanos())) {
-                        throw connectionDown(own);
-                    }
-                    line = null;
-                    continue;
-                }
-                boolean read = line == null;
-                if (read) {
-                    waiter.takeDisturbance(); // what came before this read is in it
-                    lineAt = System.nanoTime();
-                    List<String> children = calls.children(own.keyPath, own.key, callsEnd);
-                    line = LockPaths.queue(children == null ? List.of() : children);
-                    watched.clear();
-                }
-                int position = line.indexOf(ownName);
-                if (position < 0) {
-                    if (firstRead && !read) {
-                        line = null; // the read sent with the create did not see this node yet: read again
-                        continue;
-                    }
-                    throw calls.failure(
-                            own.key,
-                            "its lock node " + own.path + " disappeared while waiting: the session expired",
-                            null);
-                }
-                firstRead = false;
-                QueueRule.Verdict verdict = rule.decide(line, position);
-                if (verdict.holds()) {
-                    ZooKeeperLease lease =
-                            new ZooKeeperLease(own.key, own.path, rule.token(own.token), own.session, lineAt);
-                    if (!session.track(lease)) {
-                        checkSession(own);
-                    }
-                    return Optional.of(lease);
-                }
-                if (deadline.hasPassed() || verdict.watch() == null) {
-                    return Optional.empty();
-                }
-                if (!rule.onlyNodesAheadMatter()) {
-                    // Nodes that join behind can matter: watch the node the rule names, and read the line when it goes.
-                    if (!calls.watch(own.keyPath, List.of(verdict.watch()), waiter, own.key, callsEnd)
-                            .isEmpty()) {
-                        line = null; // gone before the watch was set: look again
-                        continue;
-                    }
-                    if (!awaitDeletion(waiter, Set.of(verdict.watch()), deadline, own)) {
-                        return Optional.empty();
-                    }
-                    line = null;
-                    continue;
-                }
-                // Watch the nearest nodes ahead that the rule depends on; each reported deletion comes out of this copy
-                // of the line, and the rule decides again without a read, which is exact as long as every node ahead
-                // that it depends on is watched. While some are not, the deletion of any watched node calls for a read.
-                List<String> ahead = dependenciesAhead(rule, line, position);
-                List<String> toWatch = new ArrayList<>(ahead.subList(0, Math.min(WATCHED_AHEAD, ahead.size())));
-                if (!toWatch.contains(verdict.watch())) {
-                    toWatch.add(verdict.watch());
-                }
-                toWatch.removeAll(watched);
-                if (!toWatch.isEmpty()) {
-                    long sentAt = System.nanoTime();
-                    Set<String> gone = calls.watch(own.keyPath, toWatch, waiter, own.key, callsEnd);
-                    watched.addAll(toWatch);
-                    watched.removeAll(gone);
-                    lineAt = sentAt;
-                    if (!gone.isEmpty()) {
-                        waiter.deleted(gone);
-                        line = waiter.withoutDeleted(line);
-                        continue;
-                    }
-                }
-                boolean allWatched = watched.containsAll(ahead);
-                if (!awaitDeletion(waiter, allWatched ? Set.of(verdict.watch()) : watched, deadline, own)) {
-                    return Optional.empty();
-                }
-                boolean fresh =
-                        System.nanoTime() - lineAt < session.sessionTimeout().toNanos() / 3;
-                if (waiter.takeDisturbance() || !allWatched || !fresh) {
-                    // A grant decided here counts from lineAt, so it is taken only while that is recent.
-                    line = null;
-                } else {
-                    line = waiter.withoutDeleted(line);
-                }
-            }
-        } finally {
-            session.removeWaiter(waiter);
-        }
-    }
-
-    /**
-     * Waits for the deletion of one of {@code nodes}, or for anything else that calls for a read.
-     *
-     * @return false when the wait time ran out with the nodes still there
-     */
-    private boolean awaitDeletion(Waiter waiter, Set<String> nodes, Deadline deadline, Node own)
-            throws InterruptedException {
-        if (waiter.awaitDeletionOfAny(nodes, deadline.remainingNanos())) {
-            return true;
-        }
-        if (session.isInterrupted()) {
-            throw connectionDown(own);
-        }
-        return !deadline.hasPassed(); // when it passed, nothing came: the nodes ahead are still there
-    }
-
-    /** The nodes ahead of {@code position} that {@code rule} depends on, nearest first. */
-    private static List<String> dependenciesAhead(QueueRule rule, List<String> line, int position) {
-        List<String> ahead = new ArrayList<>();
-        for (int i = position - 1; i >= 0; i--) {
-            if (rule.dependsOn(line.get(i))) {
-                ahead.add(line.get(i));
-            }
-        }
-        return ahead;
-    }
-
-    private void checkSession(Node own) {
-        if (session.hasEnded(own.session)) {
-            throw calls.failure(
-                    own.key, "the ZooKeeper session was lost while waiting; its place in line went with it", null);
-        }
-    }
-
-    private RuntimeException connectionDown(Node own) {
-        return calls.failure(own.key, "the connection to ZooKeeper was down when the wait time ran out", null);
-    }
-
-    /** This attempt's node: where it is, its token and the session that owns it. */
-    private record Node(String key, String keyPath, String path, FencingToken token, long session) {}
 }

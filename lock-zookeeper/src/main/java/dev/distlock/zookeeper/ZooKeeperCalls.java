@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
@@ -31,18 +30,10 @@ final class ZooKeeperCalls {
 
     private static final BackgroundCallback IGNORED = (client, event) -> {};
 
-    /** How long a slow answer counts towards {@link #overrunNanos()}. */
-    private static final long SLOW_ANSWER_MEMORY_NANOS = TimeUnit.SECONDS.toNanos(10);
-
-    /** How many times {@link #deleteOwnedLater} tries, a second apart. */
-    private static final int ORPHAN_TRIES = 600;
-
     private final CuratorFramework client;
     private final String address;
-    private final long baseOverrunNanos;
-    private final long maxOverrunNanos;
-    private volatile long slowestAnswerNanos;
-    private volatile long slowestAnswerAt;
+    private final AnswerTimes answerTimes;
+    private final OrphanedNodes orphans;
 
     /**
      * @param baseOverrun how far past its wait time a caller may wait for answers from a server that
@@ -52,8 +43,8 @@ final class ZooKeeperCalls {
     ZooKeeperCalls(CuratorFramework client, String address, Duration baseOverrun, Duration maxOverrun) {
         this.client = client;
         this.address = address;
-        this.baseOverrunNanos = baseOverrun.toNanos();
-        this.maxOverrunNanos = maxOverrun.toNanos();
+        this.answerTimes = new AnswerTimes(baseOverrun, maxOverrun);
+        this.orphans = new OrphanedNodes(client, path -> delete(path, 0));
     }
 
     /**
@@ -63,8 +54,7 @@ final class ZooKeeperCalls {
      * been answering slowly all along (an overloaded machine) is not mistaken for a silent one.
      */
     long overrunNanos() {
-        long slowest = System.nanoTime() - slowestAnswerAt > SLOW_ANSWER_MEMORY_NANOS ? 0 : slowestAnswerNanos;
-        return Math.min(baseOverrunNanos + slowest, maxOverrunNanos);
+        return answerTimes.overrunNanos();
     }
 
     String address() {
@@ -245,40 +235,7 @@ final class ZooKeeperCalls {
      * session that ends takes the node with it anyway).
      */
     void deleteOwnedLater(String keyPath, String nodeName) {
-        deleteOwnedLater(keyPath, nodeName, ORPHAN_TRIES);
-    }
-
-    private void deleteOwnedLater(String keyPath, String nodeName, int triesLeft) {
-        if (triesLeft <= 0 || client.getState() != org.apache.curator.framework.imps.CuratorFrameworkState.STARTED) {
-            return;
-        }
-        BackgroundCallback found = (c, event) -> {
-            int rc = event.getResultCode();
-            if (rc == KeeperException.Code.OK.intValue()) {
-                for (String child : event.getChildren()) {
-                    if (LockPaths.isNamed(child, nodeName) && LockPaths.sequenceOf(child) >= 0) {
-                        delete(ZKPaths.makePath(keyPath, child), 0);
-                    }
-                }
-            } else if (rc != KeeperException.Code.NONODE.intValue()) {
-                Orphans.LATER.schedule(() -> deleteOwnedLater(keyPath, nodeName, triesLeft - 1), 1, TimeUnit.SECONDS);
-            }
-        };
-        try {
-            client.getChildren().inBackground(found).forPath(keyPath);
-        } catch (Exception e) {
-            log.debug("Could not send the read of {} to remove an orphaned lock node", keyPath, e);
-        }
-    }
-
-    /** The thread that schedules further tries of {@link #deleteOwnedLater}; created on first use. */
-    private static final class Orphans {
-        static final java.util.concurrent.ScheduledExecutorService LATER =
-                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(task -> {
-                    Thread thread = new Thread(task, "distlock-zookeeper-orphans");
-                    thread.setDaemon(true);
-                    return thread;
-                });
+        orphans.deleteLater(keyPath, nodeName);
     }
 
     /**
@@ -305,17 +262,8 @@ final class ZooKeeperCalls {
         if (event == null) {
             throw failure(key, "no answer in time while " + what, null);
         }
-        recordAnswer(System.nanoTime() - call.sentAtNanos);
+        answerTimes.record(System.nanoTime() - call.sentAtNanos);
         return event;
-    }
-
-    /** Keeps the slowest answer until a slower one comes or it is older than the memory (races only blur it). */
-    private void recordAnswer(long tookNanos) {
-        long now = System.nanoTime();
-        if (tookNanos >= slowestAnswerNanos || now - slowestAnswerAt > SLOW_ANSWER_MEMORY_NANOS) {
-            slowestAnswerNanos = tookNanos;
-            slowestAnswerAt = now;
-        }
     }
 
     /** The event, null for a node that does not exist, or a failure for any other error. */

@@ -10,8 +10,10 @@
  * when that one goes, while its predecessor holds, so that its predecessor's release hands it the
  * key without another read), {@code SessionTracker} what the client's session means for holds
  * (unsafe while suspended, lost with the session), and {@code ZooKeeperCalls} the server calls,
- * each bounded by the caller's deadline. The fencing token is the owner node's {@code czxid};
- * the lease is the session, which the registry confirms every third of its timeout.
+ * each bounded by the caller's deadline. {@code LockQueue} keeps an attempt's node across retries;
+ * {@code LineWait} is its wait in the line once the node is there. The fencing token is the
+ * owner node's {@code czxid}; the lease is the session, which the registry confirms every third of
+ * its timeout.
  *
  * <p>Read/write locks run the same loop in a waiting line of their own per key, {@code
  * <root>/<encoded key>:rw} (beside the plain lock's {@code <root>/<encoded key>}, never shared

@@ -6,19 +6,11 @@ import dev.distlock.core.fencing.FenceStore;
 import dev.distlock.core.fencing.FencingClaim;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 import javax.sql.DataSource;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.jdbc.datasource.ConnectionHolder;
-import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
-import org.springframework.transaction.UnexpectedRollbackException;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Fences in a table of the application's database, checked inside the caller's transaction: the
@@ -37,22 +29,14 @@ public final class JdbcFenceStore implements FenceStore {
     /** The longest lock key the table keeps (the memory backend's limit, the largest of all backends). */
     static final int MAX_LOCK_KEY_LENGTH = 4096;
 
-    private static final Executor DIRECT = Runnable::run;
-    private static final Duration NETWORK_SLACK = Duration.ofSeconds(1);
-
-    private final DataSource dataSource;
-    private final FenceTableName table;
-    private final boolean initializeSchema;
-    private final Duration timeout;
-    private volatile FenceTable ready;
+    private final FenceTransactions transactions;
 
     private JdbcFenceStore(Builder builder) {
-        this.dataSource = builder.dataSource instanceof TransactionAwareDataSourceProxy proxy
+        DataSource dataSource = builder.dataSource instanceof TransactionAwareDataSourceProxy proxy
                 ? proxy.getTargetDataSource()
                 : builder.dataSource;
-        this.table = new FenceTableName(builder.tableName);
-        this.initializeSchema = builder.initializeSchema;
-        this.timeout = builder.timeout;
+        this.transactions = new FenceTransactions(
+                dataSource, new FenceTableName(builder.tableName), builder.initializeSchema, builder.timeout);
     }
 
     /** A store over the fence table in {@code dataSource}'s database. */
@@ -62,7 +46,7 @@ public final class JdbcFenceStore implements FenceStore {
 
     /** The fence table's name. */
     public String tableName() {
-        return table.value();
+        return transactions.tableName().value();
     }
 
     /**
@@ -72,7 +56,8 @@ public final class JdbcFenceStore implements FenceStore {
     @Override
     public Fence admitWrite(String resource, FencingClaim claim) {
         check(resource, claim);
-        return inTransaction("admitting a write to", resource, claim, connection -> write(connection, resource, claim));
+        return transactions.inTransaction(
+                "admitting a write to", resource, claim, connection -> write(connection, resource, claim));
     }
 
     /**
@@ -81,7 +66,8 @@ public final class JdbcFenceStore implements FenceStore {
      */
     public Fence admitWrite(Connection connection, String resource, FencingClaim claim) {
         check(resource, claim);
-        return onCallersConnection(connection, "admitting a write to", resource, claim, c -> write(c, resource, claim));
+        return transactions.onCallersConnection(
+                connection, "admitting a write to", resource, claim, c -> write(c, resource, claim));
     }
 
     /**
@@ -91,23 +77,32 @@ public final class JdbcFenceStore implements FenceStore {
     @Override
     public void admitRead(String resource, FencingClaim claim) {
         check(resource, claim);
-        inTransaction("admitting a read of", resource, claim, connection -> read(connection, resource, claim));
+        transactions.inTransaction(
+                "admitting a read of", resource, claim, connection -> read(connection, resource, claim));
     }
 
     /** As {@link #admitRead(String, FencingClaim)}, in the caller's JDBC transaction on {@code connection}. */
     public void admitRead(Connection connection, String resource, FencingClaim claim) {
         check(resource, claim);
-        onCallersConnection(connection, "admitting a read of", resource, claim, c -> read(c, resource, claim));
+        transactions.onCallersConnection(
+                connection, "admitting a read of", resource, claim, c -> read(c, resource, claim));
     }
 
     @Override
     public Optional<Fence> fenceOf(String resource) {
         FenceRule.checkResource(resource);
-        return inTransaction(
+        return transactions.inTransaction(
                 "reading the fence of",
                 resource,
                 null,
-                connection -> table().statements.read(connection, table().statements.select, resource, querySeconds()));
+                connection -> transactions
+                        .table()
+                        .statements
+                        .read(
+                                connection,
+                                transactions.table().statements.select,
+                                resource,
+                                transactions.querySeconds()));
     }
 
     /**
@@ -117,13 +112,13 @@ public final class JdbcFenceStore implements FenceStore {
     @Override
     public Fence rebind(String resource, FencingClaim claim) {
         check(resource, claim);
-        return inTransaction("rebinding", resource, claim, connection -> {
-            FenceStatements statements = table().statements;
+        return transactions.inTransaction("rebinding", resource, claim, connection -> {
+            FenceStatements statements = transactions.table().statements;
             lockRow(connection, resource, claim);
             statements.update(
                     connection,
                     statements.rebind,
-                    querySeconds(),
+                    transactions.querySeconds(),
                     claim.backend(),
                     claim.lockKey(),
                     claim.token().value(),
@@ -136,11 +131,13 @@ public final class JdbcFenceStore implements FenceStore {
         Fence current = lockRow(connection, resource, claim);
         Fence next = FenceRule.admitWrite(resource, current, claim);
         if (!next.highest().equals(current.highest())) {
-            table().statements
+            transactions
+                    .table()
+                    .statements
                     .update(
                             connection,
-                            table().statements.raise,
-                            querySeconds(),
+                            transactions.table().statements.raise,
+                            transactions.querySeconds(),
                             next.highest().value(),
                             resource);
         }
@@ -148,12 +145,14 @@ public final class JdbcFenceStore implements FenceStore {
     }
 
     private Void read(Connection connection, String resource, FencingClaim claim) throws SQLException {
-        FenceStatements statements = table().statements;
+        FenceStatements statements = transactions.table().statements;
         // A read-only transaction may not lock rows (PostgreSQL refuses); its check holds at its start.
         String sql = connection.isReadOnly() ? statements.select : statements.selectShared;
         FenceRule.admitRead(
                 resource,
-                statements.read(connection, sql, resource, querySeconds()).orElse(null),
+                statements
+                        .read(connection, sql, resource, transactions.querySeconds())
+                        .orElse(null),
                 claim);
         return null;
     }
@@ -161,187 +160,15 @@ public final class JdbcFenceStore implements FenceStore {
     private Fence lockRow(Connection connection, String resource, FencingClaim claim) throws SQLException {
         // Empty only when another transaction's insert of the row was rolled back while this one waited.
         for (int attempt = 0; attempt < 3; attempt++) {
-            Optional<Fence> locked = table().statements.lockRow(connection, resource, claim, querySeconds());
+            Optional<Fence> locked =
+                    transactions.table().statements.lockRow(connection, resource, claim, transactions.querySeconds());
             if (locked.isPresent()) {
                 return locked.get();
             }
         }
-        throw new IllegalStateException("The fence row of resource '" + resource + "' in table '" + table
-                + "' vanished three times while being locked; is something deleting fence rows?");
-    }
-
-    /** Runs in the current Spring transaction on this store's DataSource, or in one of its own. */
-    private <T> T inTransaction(String action, String resource, FencingClaim claim, Work<T> work) {
-        if (TransactionSynchronizationManager.isActualTransactionActive()) {
-            return inSpringTransaction(action, resource, claim, work);
-        }
-        FenceTable fenceTable = table();
-        Connection connection;
-        try {
-            connection = dataSource.getConnection();
-        } catch (SQLException e) {
-            throw new DataAccessResourceFailureException(
-                    describe(action, resource, claim) + ": could not connect to " + fenceTable.address + " ("
-                            + FenceTable.causes(e) + "). Check that the database is running and reachable.",
-                    e);
-        }
-        try (connection) {
-            boolean autoCommit = connection.getAutoCommit();
-            if (autoCommit) {
-                connection.setAutoCommit(false);
-            }
-            try {
-                T result = run(connection, fenceTable, action, resource, claim, work);
-                connection.commit();
-                return result;
-            } catch (RuntimeException | SQLException e) {
-                rollbackQuietly(connection, e);
-                throw e;
-            } finally {
-                if (autoCommit) {
-                    connection.setAutoCommit(true);
-                }
-            }
-        } catch (SQLException e) {
-            throw fenceTable.failure(describe(action, resource, claim), e);
-        }
-    }
-
-    /** Joins the current Spring transaction; any failure makes it roll back. */
-    private <T> T inSpringTransaction(String action, String resource, FencingClaim claim, Work<T> work) {
-        try {
-            FenceTable fenceTable = table();
-            Connection connection = DataSourceUtils.getConnection(dataSource);
-            try {
-                if (autoCommit(connection, fenceTable, action, resource, claim)) {
-                    throw new IllegalStateException("The current Spring transaction does not manage the DataSource"
-                            + " of the fence table '" + table + "' (its connection auto-commits), so the fence of '"
-                            + resource + "' could not be checked in it. Give this JdbcFenceStore the DataSource"
-                            + " of the transaction manager in use.");
-                }
-                return run(connection, fenceTable, action, resource, claim, work);
-            } finally {
-                DataSourceUtils.releaseConnection(connection, dataSource);
-            }
-        } catch (RuntimeException e) {
-            failTransaction(e);
-            throw e;
-        }
-    }
-
-    private <T> T onCallersConnection(
-            Connection connection, String action, String resource, FencingClaim claim, Work<T> work) {
-        Objects.requireNonNull(connection, "connection");
-        FenceTable fenceTable = table();
-        if (autoCommit(connection, fenceTable, action, resource, claim)) {
-            throw new IllegalStateException("The fence of '" + resource + "' must be checked inside a transaction:"
-                    + " the connection auto-commits, so the fence row would be unlocked before your writes."
-                    + " Call connection.setAutoCommit(false) first, and commit after your writes.");
-        }
-        return run(connection, fenceTable, action, resource, claim, work);
-    }
-
-    private <T> T run(
-            Connection connection,
-            FenceTable fenceTable,
-            String action,
-            String resource,
-            FencingClaim claim,
-            Work<T> work) {
-        int previousNetworkTimeout = limitNetworkWait(connection);
-        try {
-            return fenceTable.statements.boundingWaits(connection, querySeconds(), work::run);
-        } catch (SQLException e) {
-            throw fenceTable.failure(describe(action, resource, claim), e);
-        } finally {
-            restoreNetworkWait(connection, previousNetworkTimeout);
-        }
-    }
-
-    private boolean autoCommit(
-            Connection connection, FenceTable fenceTable, String action, String resource, FencingClaim claim) {
-        try {
-            return connection.getAutoCommit();
-        } catch (SQLException e) {
-            throw fenceTable.failure(describe(action, resource, claim), e);
-        }
-    }
-
-    /**
-     * Fails the current transaction, whichever manager runs it. A rollback-only mark on the JDBC
-     * connection is honoured only by DataSourceTransactionManager (JpaTransactionManager, for one,
-     * asks its EntityManager instead), so a synchronization also vetoes the commit: every
-     * synchronizing transaction manager rolls back when one fails before commit.
-     */
-    private void failTransaction(RuntimeException failure) {
-        if (TransactionSynchronizationManager.getResource(dataSource) instanceof ConnectionHolder holder) {
-            holder.setRollbackOnly();
-        }
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new CommitVeto(failure));
-        }
-    }
-
-    /** Rolls back the transaction it is registered with instead of committing it. */
-    private record CommitVeto(RuntimeException failure) implements TransactionSynchronization {
-
-        @Override
-        public void beforeCommit(boolean readOnly) {
-            throw new UnexpectedRollbackException(
-                    "Transaction rolled back because a fence check in it failed: " + failure.getMessage(), failure);
-        }
-    }
-
-    private FenceTable table() {
-        FenceTable current = ready;
-        if (current == null) {
-            synchronized (this) {
-                current = ready;
-                if (current == null) {
-                    current = FenceTable.connect(dataSource, table, initializeSchema, querySeconds());
-                    ready = current;
-                }
-            }
-        }
-        return current;
-    }
-
-    private int querySeconds() {
-        return (int) Math.max(1, (timeout.toMillis() + 999) / 1000);
-    }
-
-    /** Bounds every read from the database during the check; returns the timeout to restore, -1 for none. */
-    private int limitNetworkWait(Connection connection) {
-        try {
-            int previous = connection.getNetworkTimeout();
-            connection.setNetworkTimeout(DIRECT, (int) (querySeconds() * 1000L + NETWORK_SLACK.toMillis()));
-            return previous;
-        } catch (SQLFeatureNotSupportedException | UnsupportedOperationException e) {
-            return -1;
-        } catch (SQLException e) {
-            return -1; // a broken connection: the statement reports it
-        }
-    }
-
-    private static void restoreNetworkWait(Connection connection, int previous) {
-        if (previous < 0) {
-            return;
-        }
-        try {
-            if (!connection.isClosed()) {
-                connection.setNetworkTimeout(DIRECT, previous);
-            }
-        } catch (SQLException e) {
-            // The connection broke during the check; its pool discards it.
-        }
-    }
-
-    private static void rollbackQuietly(Connection connection, Exception failure) {
-        try {
-            connection.rollback();
-        } catch (SQLException e) {
-            failure.addSuppressed(e);
-        }
+        throw new IllegalStateException(
+                "The fence row of resource '" + resource + "' in table '" + transactions.tableName()
+                        + "' vanished three times while being locked; is something deleting fence rows?");
     }
 
     private static void check(String resource, FencingClaim claim) {
@@ -355,19 +182,6 @@ public final class JdbcFenceStore implements FenceStore {
             throw new IllegalArgumentException("The backend name of a claim on resource '" + resource
                     + "' has over 64 characters: " + claim.backend().substring(0, 64) + "...");
         }
-    }
-
-    private String describe(String action, String resource, FencingClaim claim) {
-        return "Fence store: " + action + " resource '" + resource + "'"
-                + (claim == null
-                        ? ""
-                        : " with token " + claim.token() + " of lock '" + claim.lockKey() + "' (" + claim.backend()
-                                + " backend)");
-    }
-
-    @FunctionalInterface
-    private interface Work<T> {
-        T run(Connection connection) throws SQLException;
     }
 
     /** Builds a {@link JdbcFenceStore}. */
