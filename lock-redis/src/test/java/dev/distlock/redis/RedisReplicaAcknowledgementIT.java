@@ -66,7 +66,7 @@ class RedisReplicaAcknowledgementIT {
     void aGrantCountsOnceTheReplicaHasIt() throws Exception {
         try (RedisLockRegistry registry = acknowledged()) {
             try (LockHandle handle =
-                    registry.obtain("acked").tryAcquire(Duration.ZERO).orElseThrow()) {
+                    registry.obtain("acked").tryAcquire(Duration.ofSeconds(5)).orElseThrow()) {
                 String onReplica = RedisServers.cli(
                         replica.port(), "GET", LockKey.of("acked").name());
                 assertThat(onReplica).contains(" " + handle.token().value() + " ");
