@@ -31,6 +31,13 @@ final class KeyWait {
      */
     static final Duration SLACK = Duration.ofMillis(200);
 
+    /**
+     * The same for a call sent while waiting (a re-check or a wake-up's attempt): it may go out just
+     * before the deadline, and its clean-up still has to fit in the contract's 250 ms overrun on a
+     * busy machine, so it gets half of {@link #SLACK}.
+     */
+    static final Duration WAITING_SLACK = Duration.ofMillis(100);
+
     private final RedisEndpoint endpoint;
     private final ReleaseSubscriber subscriber;
     private final Duration commandTimeout;
@@ -100,7 +107,7 @@ final class KeyWait {
     private <L> Optional<L> once(LockRequest request, Attempts<L> attempts) throws InterruptedException {
         try {
             PendingReply<AcquireReply> pending = send(attempts, false, true);
-            return Optional.ofNullable(lease(pending, reply(pending, request, attempts), attempts));
+            return Optional.ofNullable(lease(pending, reply(pending, request, attempts, SLACK), attempts));
         } catch (LockBackendException e) {
             if (!attempts.undoesAtOnce()) {
                 // Not waited for: the caller's deadline does not cover a clean-up round trip.
@@ -114,7 +121,7 @@ final class KeyWait {
         LockBackendException firstFailure = null;
         try {
             PendingReply<AcquireReply> pending = send(attempts, true, true);
-            L lease = lease(pending, reply(pending, request, attempts), attempts);
+            L lease = lease(pending, reply(pending, request, attempts, SLACK), attempts);
             if (lease != null || request.deadline().hasPassed()) {
                 return Optional.ofNullable(lease);
             }
@@ -150,7 +157,7 @@ final class KeyWait {
                 try {
                     // Registered before this attempt, so a release after it cannot go unnoticed.
                     PendingReply<AcquireReply> pending = sent != null ? sent : send(attempts, true, false);
-                    reply = reply(pending, request, attempts);
+                    reply = reply(pending, request, attempts, WAITING_SLACK);
                     L lease = lease(pending, reply, attempts);
                     if (lease != null) {
                         granted = true;
@@ -191,10 +198,11 @@ final class KeyWait {
     }
 
     /** The attempt's answer; a {@link LockBackendException} when none came (the script may still have run). */
-    private AcquireReply reply(PendingReply<AcquireReply> pending, LockRequest request, Attempts<?> attempts)
+    private AcquireReply reply(
+            PendingReply<AcquireReply> pending, LockRequest request, Attempts<?> attempts, Duration slack)
             throws InterruptedException {
         try {
-            return pending.await(callTimeout(request.deadline()));
+            return pending.await(callTimeout(request.deadline(), slack));
         } catch (RuntimeException e) {
             if (attempts.undoesAtOnce()) {
                 endpoint.send(attempts.undo());
@@ -225,6 +233,10 @@ final class KeyWait {
 
     /** The command timeout, cut to the deadline plus {@link #SLACK}. */
     Duration callTimeout(Deadline deadline) {
-        return Duration.ofNanos(Math.min(commandTimeout.toNanos(), deadline.remainingNanos() + SLACK.toNanos()));
+        return callTimeout(deadline, SLACK);
+    }
+
+    private Duration callTimeout(Deadline deadline, Duration slack) {
+        return Duration.ofNanos(Math.min(commandTimeout.toNanos(), deadline.remainingNanos() + slack.toNanos()));
     }
 }
