@@ -55,6 +55,26 @@ abstract class Rule11Operations extends LockGroup {
     }
 
     @Test
+    void aNoteRecordedWithAHoldIsReadBackByAnotherRegistry() throws Exception {
+        String key = key();
+        String note = "https://node-7.example:8443/jobs?term=3";
+        try (LockHandle handle = registryB.obtain(key)
+                .withNote(note)
+                .acquireAsync(timingSlack())
+                .get(30, TimeUnit.SECONDS)
+                .orElseThrow(() -> new AssertionError("a free key was not granted"))) {
+            LockHolder seen = registryA.holderOf(key).orElseThrow(() -> new AssertionError("no holder seen"));
+            assertThat(seen.note()).contains(note);
+            assertThat(seen.token()).isEqualTo(handle.token());
+        }
+        try (LockHandle plain = registryB.obtain(key).tryAcquire(timingSlack()).orElseThrow()) {
+            assertThat(registryA.holderOf(key).orElseThrow().note())
+                    .as("a hold taken without a note records none")
+                    .isEmpty();
+        }
+    }
+
+    @Test
     void forceReleaseEvictsTheHolderAndTheNextOwnerGetsALargerToken() throws Exception {
         String key = key();
         assertThat(registryA.forceRelease(key)).as("nothing to evict").isFalse();

@@ -49,6 +49,22 @@ public interface FencedLock extends Lock {
     /** As {@link #acquireAsync(Duration)}, with a fixed lease that is not renewed. */
     CompletableFuture<Optional<LockHandle>> acquireAsync(Duration waitTime, Duration leaseTime);
 
+    /**
+     * This lock, with every new hold recording {@code note} on the server beside the holder description, where
+     * {@link LockRegistry#holderOf(String)} of any instance reads it back as {@link LockHolder#note()}: a leader's
+     * URL, say, or what the holder is doing. A reentrant acquisition joins its hold and keeps that hold's note. The
+     * returned lock is otherwise this lock (same key, same holds).
+     *
+     * @param note printable ASCII, at most {@link LockHolder#MAX_NOTE_LENGTH} characters
+     * @throws IllegalArgumentException naming the key and the backend when the note is empty, too long or not
+     *     printable ASCII
+     * @throws UnsupportedOperationException when this kind of lock records no notes
+     */
+    default FencedLock withNote(String note) {
+        throw new UnsupportedOperationException(
+                "Lock '" + key() + "' on " + backendName() + " records no notes; use a plain lock of the registry");
+    }
+
     /** True when the current thread holds the key and its lease is not known to be lost. */
     boolean isHeldByCurrentThread();
 

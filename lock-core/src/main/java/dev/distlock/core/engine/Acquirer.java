@@ -27,10 +27,17 @@ final class Acquirer<L extends BackendLease> {
 
     /**
      * @param owner the owning thread, or null for a hold that belongs to its handle
+     * @param note recorded with a new hold beside the holder description, or null
      * @return the ownership and the hold backing this acquisition, or empty when the wait ran out
      */
     Optional<Acquired<L>> acquire(
-            String key, String fullKey, Duration waitTime, Duration leaseTime, boolean renewed, Thread owner)
+            String key,
+            String fullKey,
+            Duration waitTime,
+            Duration leaseTime,
+            boolean renewed,
+            Thread owner,
+            String note)
             throws InterruptedException {
         engine.checkOpen();
         KeyCheck.duration("waitTime", waitTime, key, engine.backend.name(), true);
@@ -53,7 +60,7 @@ final class Acquirer<L extends BackendLease> {
                     }
                 }
             }
-            Optional<Hold<L>> taken = take(key, state, deadline, waitTime.isZero(), leaseTime, renewed, owner);
+            Optional<Hold<L>> taken = take(key, state, deadline, waitTime.isZero(), leaseTime, renewed, owner, note);
             if (taken.isEmpty()) {
                 outcome = Outcome.TIMEOUT;
                 return Optional.empty();
@@ -100,7 +107,8 @@ final class Acquirer<L extends BackendLease> {
             boolean zeroWait,
             Duration leaseTime,
             boolean renewed,
-            Thread owner)
+            Thread owner,
+            String note)
             throws InterruptedException {
         Waiters.Waiter waiter = engine.waiters.enter();
         L lease = null;
@@ -110,7 +118,7 @@ final class Acquirer<L extends BackendLease> {
             if (state.gate.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS)) {
                 try {
                     LockRequest request = new LockRequest(
-                            state.fullKey, newOwner(owner), leaseTime, deadline, engine.holderDescription(owner));
+                            state.fullKey, newOwner(owner), leaseTime, deadline, engine.holderDescription(owner, note));
                     // A wait that ran out before the server was asked (queued on the gate, say) has
                     // timed out; asking now would count as a zero wait and fail on a passing error.
                     if (zeroWait || !deadline.hasPassed()) {

@@ -28,11 +28,17 @@ final class AsyncAcquisitions implements AutoCloseable {
     }
 
     <L extends BackendLease> CompletableFuture<Optional<LockHandle>> acquire(
-            Acquirer<L> acquirer, String key, String fullKey, Duration waitTime, Duration leaseTime, boolean renewed) {
+            Acquirer<L> acquirer,
+            String key,
+            String fullKey,
+            Duration waitTime,
+            Duration leaseTime,
+            boolean renewed,
+            String note) {
         CompletableFuture<Optional<LockHandle>> result = new CompletableFuture<>();
         executor.submit(() -> {
             try {
-                Optional<LockHandle> handle = acquirer.acquire(key, fullKey, waitTime, leaseTime, renewed, null)
+                Optional<LockHandle> handle = acquirer.acquire(key, fullKey, waitTime, leaseTime, renewed, null, note)
                         .map(EngineHandle::new);
                 if (!result.complete(handle)) {
                     handle.ifPresent(LockHandle::close);

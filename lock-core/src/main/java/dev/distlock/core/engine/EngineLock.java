@@ -18,11 +18,23 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
     private final LockEngine<L> engine;
     private final String key;
     private final String fullKey;
+    /** Recorded with each new hold beside the holder description; null for none. */
+    private final String note;
 
     EngineLock(LockEngine<L> engine, String key, String fullKey) {
+        this(engine, key, fullKey, null);
+    }
+
+    private EngineLock(LockEngine<L> engine, String key, String fullKey, String note) {
         this.engine = engine;
         this.key = key;
         this.fullKey = fullKey;
+        this.note = note;
+    }
+
+    @Override
+    public FencedLock withNote(String note) {
+        return new EngineLock<>(engine, key, fullKey, HolderDescription.checkNote(note, key, engine.backendName()));
     }
 
     @Override
@@ -57,18 +69,18 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
 
     @Override
     public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration waitTime) {
-        return engine.acquireAsync(key, fullKey, waitTime, engine.options.leaseTime(), true);
+        return engine.acquireAsync(key, fullKey, waitTime, engine.options.leaseTime(), true, note);
     }
 
     @Override
     public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration waitTime, Duration leaseTime) {
-        return engine.acquireAsync(key, fullKey, waitTime, leaseTime, false);
+        return engine.acquireAsync(key, fullKey, waitTime, leaseTime, false, note);
     }
 
     private Optional<LockHandle> acquire(Duration waitTime, Duration leaseTime, boolean renewed)
             throws InterruptedException {
         return engine.acquirer()
-                .acquire(key, fullKey, waitTime, leaseTime, renewed, Thread.currentThread())
+                .acquire(key, fullKey, waitTime, leaseTime, renewed, Thread.currentThread(), note)
                 .map(EngineHandle::new);
     }
 

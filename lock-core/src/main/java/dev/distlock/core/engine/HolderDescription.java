@@ -1,5 +1,6 @@
 package dev.distlock.core.engine;
 
+import dev.distlock.core.LockHolder;
 import dev.distlock.core.spi.LockRequest;
 import java.net.InetAddress;
 
@@ -19,7 +20,46 @@ final class HolderDescription {
 
     HolderDescription(String applicationName) {
         String app = applicationName.isBlank() ? "" : applicationName + "@";
-        this.prefix = clean(app + HOST + " pid " + PID);
+        this.prefix = clean(app + HOST + " pid " + PID).replace(LockHolder.NOTE_MARKER, " note ");
+    }
+
+    /** The description of a new hold of {@code owner}, followed by {@code note} when there is one. */
+    String of(Thread owner, String note) {
+        String text = of(owner);
+        if (note == null) {
+            return text;
+        }
+        String suffix = LockHolder.NOTE_MARKER + note;
+        int room = LockRequest.MAX_HOLDER_LENGTH - suffix.length();
+        return (text.length() <= room ? text : text.substring(0, room)) + suffix;
+    }
+
+    /**
+     * Checks a note for {@code FencedLock.withNote}: printable ASCII, at most {@link LockHolder#MAX_NOTE_LENGTH}
+     * characters.
+     */
+    static String checkNote(String note, String key, String backend) {
+        if (note == null || note.isEmpty()) {
+            throw new IllegalArgumentException("The note for lock '" + key + "' on " + backend
+                    + " is empty; pass a short text such as a URL, or obtain the lock without a note");
+        }
+        if (note.length() > LockHolder.MAX_NOTE_LENGTH) {
+            throw new IllegalArgumentException("The note for lock '" + key + "' on " + backend + " has "
+                    + note.length() + " characters; at most " + LockHolder.MAX_NOTE_LENGTH + " are stored");
+        }
+        if (note.contains(LockHolder.NOTE_MARKER)) {
+            throw new IllegalArgumentException("The note for lock '" + key + "' on " + backend + " contains '"
+                    + LockHolder.NOTE_MARKER + "', which separates notes from descriptions; reword it");
+        }
+        for (int i = 0; i < note.length(); i++) {
+            char c = note.charAt(i);
+            if (c < 0x20 || c >= 0x7f) {
+                throw new IllegalArgumentException("The note for lock '" + key + "' on " + backend
+                        + " has a character that is not printable ASCII at index " + i
+                        + "; encode it (e.g. percent-encoding) first");
+            }
+        }
+        return note;
     }
 
     String of(Thread owner) {
@@ -37,7 +77,11 @@ final class HolderDescription {
     }
 
     private String describe(Thread owner) {
-        String text = prefix + (owner == null ? " (handle)" : " thread " + clean(owner.getName()));
+        // A thread name never reads as a note.
+        String text = prefix
+                + (owner == null
+                        ? " (handle)"
+                        : " thread " + clean(owner.getName()).replace(LockHolder.NOTE_MARKER, " note "));
         return text.length() <= LockRequest.MAX_HOLDER_LENGTH ? text : text.substring(0, LockRequest.MAX_HOLDER_LENGTH);
     }
 

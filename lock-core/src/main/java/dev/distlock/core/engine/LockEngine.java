@@ -198,15 +198,15 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
     }
 
     java.util.concurrent.CompletableFuture<Optional<dev.distlock.core.LockHandle>> acquireAsync(
-            String key, String fullKey, Duration waitTime, Duration leaseTime, boolean renewed) {
+            String key, String fullKey, Duration waitTime, Duration leaseTime, boolean renewed, String note) {
         checkOpen();
         KeyCheck.duration("waitTime", waitTime, key, backend.name(), true);
         KeyCheck.duration("leaseTime", leaseTime, key, backend.name(), false);
-        return async.acquire(acquirer, key, fullKey, waitTime, leaseTime, renewed);
+        return async.acquire(acquirer, key, fullKey, waitTime, leaseTime, renewed, note);
     }
 
-    String holderDescription(Thread owner) {
-        return holderDescription.of(owner);
+    String holderDescription(Thread owner, String note) {
+        return holderDescription.of(owner, note);
     }
 
     KeyStates<L> keys() {
