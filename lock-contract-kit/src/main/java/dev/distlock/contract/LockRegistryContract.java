@@ -144,4 +144,13 @@ public abstract class LockRegistryContract extends ContractSupport {
             super(LockRegistryContract.this);
         }
     }
+
+    @Nested
+    @Order(14)
+    @DisplayName("15. Semaphores")
+    class Rule15 extends Rule15Semaphores {
+        Rule15() {
+            super(LockRegistryContract.this);
+        }
+    }
 }

@@ -1,0 +1,272 @@
+package dev.distlock.core.semaphore;
+
+import dev.distlock.core.DurationText;
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockHolder;
+import dev.distlock.core.LockRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A counting semaphore over any {@link LockRegistry}: at most {@link #permits()} permits of one name are held at a
+ * time, across threads, registries and JVMs. Permit {@code i} is the lock on key {@code <name>:permit:<i>}; a granted
+ * permit is a hold of that key owned by its {@link Permit} (not by a thread), with its own lease, fencing token and
+ * loss notice, so the permit of a crashed holder returns when its lease ends on the server. Acquisitions line up on the
+ * lock {@code <name>:queue}: one at a time takes free permits and, holding that lock, waits for the ones it lacks, so a
+ * waiter for several permits is never overtaken by a later one. Semantics, order and costs: {@code
+ * docs/semaphores.md}.
+ *
+ * <p>Every instance must declare a name with the same number of permits. Holds record {@code permits=<n>} as their
+ * note ({@link FencedLock#withNote}); an acquisition that finds a slot or the queue held reads that note once and
+ * fails with {@link PermitCountConflictException} when the counts differ.
+ */
+public final class LeasedSemaphore {
+
+    /** The most permits a semaphore can have: each is a key that a waiting acquisition watches. */
+    public static final int MAX_PERMITS = 1024;
+
+    static final String NOTE_PREFIX = "permits=";
+    private static final String SLOT_SEPARATOR = ":permit:";
+    private static final String QUEUE_SUFFIX = ":queue";
+    private static final Logger log = LoggerFactory.getLogger(LeasedSemaphore.class);
+
+    private final LockRegistry registry;
+    private final String name;
+    private final int permits;
+    private final String note;
+    private final boolean notes;
+
+    private LeasedSemaphore(LockRegistry registry, String name, int permits) {
+        this.registry = registry;
+        this.name = name;
+        this.permits = permits;
+        this.note = NOTE_PREFIX + permits;
+        this.notes = checkKeys();
+    }
+
+    /**
+     * The semaphore {@code name} with {@code permits} permits on {@code registry}. Cheap: it keeps no state beyond
+     * its arguments, and nothing is stored on the server until a permit is acquired.
+     *
+     * @throws IllegalArgumentException naming the semaphore and the backend when the name is null or blank, its keys
+     *     are too long for the backend, or {@code permits} is not between 1 and {@link #MAX_PERMITS}
+     */
+    public static LeasedSemaphore of(LockRegistry registry, String name, int permits) {
+        Objects.requireNonNull(registry, "registry");
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("A semaphore name must not be " + (name == null ? "null" : "blank")
+                    + " (" + registry.backend() + " backend); name the resource the permits limit");
+        }
+        if (permits < 1 || permits > MAX_PERMITS) {
+            throw new IllegalArgumentException("Semaphore '" + name + "' on " + registry.backend() + " is declared with "
+                    + permits + " permits; a semaphore has 1 to " + MAX_PERMITS + " permits");
+        }
+        return new LeasedSemaphore(registry, name, permits);
+    }
+
+    /** The semaphore's name. */
+    public String name() {
+        return name;
+    }
+
+    /** How many permits the semaphore has. */
+    public int permits() {
+        return permits;
+    }
+
+    /** The registry's backend name, for messages. */
+    public String backend() {
+        return registry.backend();
+    }
+
+    /** The lock key of permit {@code slot} ({@code <name>:permit:<slot>}), e.g. to force-release it. */
+    public String slotKey(int slot) {
+        if (slot < 0 || slot >= permits) {
+            throw new IllegalArgumentException("Semaphore '" + name + "' has permits 0 to " + (permits - 1)
+                    + ", not " + slot);
+        }
+        return name + SLOT_SEPARATOR + slot;
+    }
+
+    /** The lock key on which acquisitions line up ({@code <name>:queue}). */
+    public String queueKey() {
+        return name + QUEUE_SUFFIX;
+    }
+
+    /**
+     * One permit, waiting at most {@code waitTime}; its lease is the registry's, renewed by the watchdog.
+     *
+     * @return the permit, or empty when none came free in time
+     * @throws PermitCountConflictException when another instance declared the name with another count
+     */
+    public Optional<Permits> tryAcquire(Duration waitTime) throws InterruptedException {
+        return tryAcquire(1, waitTime);
+    }
+
+    /**
+     * {@code count} permits, all or none, waiting at most {@code waitTime}; leases renewed by the watchdog.
+     *
+     * @return the permits, or empty when they did not come free in time (then nothing is held)
+     */
+    public Optional<Permits> tryAcquire(int count, Duration waitTime) throws InterruptedException {
+        return await(acquireAsync(count, waitTime));
+    }
+
+    /**
+     * {@code count} permits, all or none, waiting at most {@code waitTime}; each permit's lease ends {@code leaseTime}
+     * after its grant and is not renewed ({@link Permit#extend} moves it).
+     */
+    public Optional<Permits> tryAcquire(int count, Duration waitTime, Duration leaseTime) throws InterruptedException {
+        return await(acquireAsync(count, waitTime, leaseTime));
+    }
+
+    /**
+     * As {@link #tryAcquire(int, Duration)}, without blocking the caller. Cancelling the future before it completes
+     * abandons the acquisition and releases whatever it took.
+     */
+    public CompletableFuture<Optional<Permits>> acquireAsync(int count, Duration waitTime) {
+        return start(count, waitTime, null);
+    }
+
+    /** As {@link #tryAcquire(int, Duration, Duration)}, without blocking the caller; cancellable likewise. */
+    public CompletableFuture<Optional<Permits>> acquireAsync(int count, Duration waitTime, Duration leaseTime) {
+        check(leaseTime, "leaseTime", false);
+        return start(count, waitTime, leaseTime);
+    }
+
+    /**
+     * Who holds permits right now, as the backend has it recorded, whichever instance that is: one entry per held
+     * permit, in slot order. Asks the backend once per permit.
+     */
+    public List<LockHolder> holders() {
+        List<LockHolder> holders = new ArrayList<>();
+        for (int slot = 0; slot < permits; slot++) {
+            registry.holderOf(slotKey(slot)).ifPresent(holders::add);
+        }
+        return holders;
+    }
+
+    @Override
+    public String toString() {
+        return "LeasedSemaphore[" + name + ", " + permits + " permits on " + registry.backend() + "]";
+    }
+
+    private CompletableFuture<Optional<Permits>> start(int count, Duration waitTime, Duration leaseTime) {
+        if (count < 1 || count > permits) {
+            throw new IllegalArgumentException("Semaphore '" + name + "' on " + registry.backend() + " has " + permits
+                    + " permits; ask for 1 to " + permits + ", not " + count);
+        }
+        check(waitTime, "waitTime", true);
+        return SemaphoreAcquisition.start(this, count, waitTime, leaseTime);
+    }
+
+    private void check(Duration value, String what, boolean zeroAllowed) {
+        if (value == null) {
+            throw new IllegalArgumentException(
+                    what + " must not be null (semaphore '" + name + "', " + registry.backend() + " backend)");
+        }
+        if (value.isNegative() || (!zeroAllowed && value.isZero())) {
+            throw new IllegalArgumentException(what + " must be " + (zeroAllowed ? "zero or more" : "positive")
+                    + ", was " + DurationText.format(value) + " (semaphore '" + name + "', " + registry.backend()
+                    + " backend)");
+        }
+    }
+
+    private static Optional<Permits> await(CompletableFuture<Optional<Permits>> acquisition)
+            throws InterruptedException {
+        try {
+            return acquisition.get();
+        } catch (InterruptedException e) {
+            acquisition.cancel(true);
+            throw e;
+        } catch (CancellationException e) {
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    /** Lets the backend check the longest keys up front, so that a bad name fails here rather than mid-acquisition. */
+    private boolean checkKeys() {
+        FencedLock queue;
+        try {
+            queue = registry.obtain(queueKey());
+            registry.obtain(slotKey(permits - 1));
+        } catch (IllegalArgumentException e) {
+            String shown = name.length() <= 80 ? name : name.substring(0, 80) + "...";
+            throw new IllegalArgumentException(
+                    "Semaphore '" + shown + "' cannot be kept on " + registry.backend() + ": " + e.getMessage(), e);
+        }
+        try {
+            queue.withNote(note);
+            return true;
+        } catch (UnsupportedOperationException e) {
+            log.debug("The {} registry records no notes: semaphore '{}' cannot check permit counts", backend(), name);
+            return false;
+        }
+    }
+
+    LockRegistry registry() {
+        return registry;
+    }
+
+    /** The lock of {@code key} recording this declaration's permit count with each hold, where the registry can. */
+    FencedLock lock(String key) {
+        FencedLock lock = registry.obtain(key);
+        return notes ? lock.withNote(note) : lock;
+    }
+
+    /**
+     * Reads the note of whoever holds {@code key} and fails when it declares another permit count, or is no
+     * semaphore's hold at all. Nobody holding the key, or a backend that cannot tell, passes.
+     */
+    void checkHolderOf(String key) {
+        if (!notes) {
+            return;
+        }
+        Optional<LockHolder> holder;
+        try {
+            holder = registry.holderOf(key);
+        } catch (UnsupportedOperationException e) {
+            return;
+        } catch (RuntimeException e) {
+            // A passing failure: the next acquisition that meets a hold checks again.
+            log.debug("Could not read the holder of '{}' for semaphore '{}'", key, name, e);
+            return;
+        }
+        if (holder.isEmpty()) {
+            return;
+        }
+        Optional<String> theirs = holder.get().note();
+        if (theirs.isPresent() && theirs.get().equals(note)) {
+            return;
+        }
+        Integer declared = theirs.filter(text -> text.startsWith(NOTE_PREFIX))
+                .map(text -> parse(text.substring(NOTE_PREFIX.length())))
+                .orElse(null);
+        throw new PermitCountConflictException(name, registry.backend(), permits, declared, key, holder.get());
+    }
+
+    private static Integer parse(String digits) {
+        try {
+            return Integer.valueOf(digits);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.distlock.core.semaphore;
+
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.LockHandle;
+import java.time.Duration;
+
+/**
+ * One granted permit: the hold of its slot's key ({@code <name>:permit:<slot>}), owned by this object, so any thread
+ * may close it. Its token rises with every new hold of that slot, and is compared only with tokens of the same slot
+ * (see {@code docs/semaphores.md}). Closing it gives this one permit back.
+ */
+public final class Permit implements LockHandle {
+
+    private final int slot;
+    private final LockHandle hold;
+
+    Permit(int slot, LockHandle hold) {
+        this.slot = slot;
+        this.hold = hold;
+    }
+
+    /** Which permit of the semaphore this is, from 0 to {@code permits - 1}. */
+    public int slot() {
+        return slot;
+    }
+
+    /** The slot's lock key, {@code <name>:permit:<slot>}. */
+    @Override
+    public String key() {
+        return hold.key();
+    }
+
+    /** The fencing token of this hold of the slot. */
+    @Override
+    public FencingToken token() {
+        return hold.token();
+    }
+
+    @Override
+    public boolean isValid() {
+        return hold.isValid();
+    }
+
+    @Override
+    public void onLost(Runnable callback) {
+        hold.onLost(callback);
+    }
+
+    @Override
+    public boolean extend(Duration leaseTime) {
+        return hold.extend(leaseTime);
+    }
+
+    @Override
+    public void holdAtLeast(Duration minimum) {
+        hold.holdAtLeast(minimum);
+    }
+
+    /** Gives this permit back; closing twice gives it back once. */
+    @Override
+    public void close() {
+        hold.close();
+    }
+
+    @Override
+    public String toString() {
+        return "Permit[" + key() + ", token=" + token() + ", valid=" + isValid() + "]";
+    }
+}

@@ -1,0 +1,319 @@
+package dev.distlock.core.semaphore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockHolder;
+import dev.distlock.core.LockRegistry;
+import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.memory.MemoryLockRegistry;
+import dev.distlock.core.memory.MemoryLockStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Edge cases of {@link LeasedSemaphore} on the in-memory backend; the rules every backend keeps are in the kit. */
+class LeasedSemaphoreTest {
+
+    private static final Duration LONG = Duration.ofSeconds(30);
+
+    private final MemoryLockStore store = new MemoryLockStore();
+    private final List<LockRegistry> registries = new ArrayList<>();
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private final LockRegistry a = registry();
+    private final LockRegistry b = registry();
+
+    @AfterEach
+    void close() throws InterruptedException {
+        threads.shutdownNow();
+        threads.awaitTermination(10, TimeUnit.SECONDS);
+        registries.forEach(LockRegistry::close);
+    }
+
+    private LockRegistry registry() {
+        LockRegistry registry = MemoryLockRegistry.builder()
+                .store(store)
+                .options(RegistryOptions.defaults().withApplicationName("test"))
+                .build();
+        registries.add(registry);
+        return registry;
+    }
+
+    @Test
+    void grantsUpToThePermitCountAndRecordsTheCountWithEachHold() throws Exception {
+        LeasedSemaphore onA = LeasedSemaphore.of(a, "pool", 3);
+        LeasedSemaphore onB = LeasedSemaphore.of(b, "pool", 3);
+        Permits two = onA.tryAcquire(2, Duration.ZERO).orElseThrow();
+        Permits one = onB.tryAcquire(Duration.ZERO).orElseThrow();
+        assertThat(two.count()).isEqualTo(2);
+        assertThat(two.list()).extracting(Permit::slot).doesNotContainAnyElementsOf(List.of(one.list().get(0).slot()));
+        assertThat(onB.tryAcquire(Duration.ZERO)).as("all three permits are held").isEmpty();
+        List<LockHolder> holders = onB.holders();
+        assertThat(holders).hasSize(3);
+        assertThat(holders).allSatisfy(holder -> assertThat(holder.note()).contains("permits=3"));
+        assertThat(two.list().get(0).key()).isEqualTo(onA.slotKey(two.list().get(0).slot()));
+        two.list().get(0).close();
+        Permits freed = onB.tryAcquire(Duration.ZERO).orElseThrow();
+        assertThat(freed.list().get(0).slot()).isEqualTo(two.list().get(0).slot());
+        two.close();
+        one.close();
+        freed.close();
+        assertThat(onA.holders()).isEmpty();
+        assertThat(a.holderOf(onA.queueKey())).as("the queue is left free").isEmpty();
+    }
+
+    @Test
+    void aZeroWaitFindsTheOneFreePermitWhereverItIs() throws Exception {
+        LeasedSemaphore semaphore = LeasedSemaphore.of(a, "sweep", 20);
+        Permits most = semaphore.tryAcquire(19, Duration.ZERO).orElseThrow();
+        for (int round = 0; round < 30; round++) {
+            Optional<Permits> last = LeasedSemaphore.of(b, "sweep", 20).tryAcquire(Duration.ZERO);
+            assertThat(last).as("round %d", round).isPresent();
+            last.get().close();
+        }
+        most.close();
+    }
+
+    @Test
+    void aWaiterForSeveralPermitsTakesThemAsTheyFreeAndIsNotOvertaken() throws Exception {
+        LeasedSemaphore onA = LeasedSemaphore.of(a, "batch", 3);
+        List<Permits> singles = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            singles.add(onA.tryAcquire(Duration.ZERO).orElseThrow());
+        }
+        Future<Optional<Permits>> all = threads.submit(() -> LeasedSemaphore.of(b, "batch", 3)
+                .tryAcquire(3, LONG));
+        awaitHeld(a, onA.queueKey());
+        Future<Optional<Permits>> later =
+                threads.submit(() -> LeasedSemaphore.of(registry(), "batch", 3).tryAcquire(LONG));
+        Thread.sleep(50);
+        singles.get(0).close();
+        singles.get(1).close();
+        Thread.sleep(100);
+        assertThat(later).as("the later waiter does not take a freed permit").isNotDone();
+        assertThat(all).isNotDone();
+        singles.get(2).close();
+        Permits three = all.get(10, TimeUnit.SECONDS).orElseThrow();
+        assertThat(three.count()).isEqualTo(3);
+        assertThat(three.isValid()).isTrue();
+        assertThat(later).isNotDone();
+        three.close();
+        later.get(10, TimeUnit.SECONDS).orElseThrow().close();
+    }
+
+    @Test
+    void aWaitThatRunsOutGivesBackThePermitsItTook() throws Exception {
+        LeasedSemaphore onA = LeasedSemaphore.of(a, "all-or-nothing", 2);
+        Permits one = onA.tryAcquire(Duration.ZERO).orElseThrow();
+        long start = System.nanoTime();
+        assertThat(LeasedSemaphore.of(b, "all-or-nothing", 2).tryAcquire(2, Duration.ofMillis(200)))
+                .isEmpty();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(190));
+        assertThat(onA.holders()).as("only the first permit is held").hasSize(1);
+        one.close();
+        onA.tryAcquire(2, Duration.ZERO).orElseThrow().close();
+    }
+
+    @Test
+    void cancellingAnAsyncAcquisitionAndInterruptingACallerLeaveNothingHeld() throws Exception {
+        LeasedSemaphore onA = LeasedSemaphore.of(a, "cancel", 2);
+        Permits full = onA.tryAcquire(2, Duration.ZERO).orElseThrow();
+        CompletableFuture<Optional<Permits>> pending = LeasedSemaphore.of(b, "cancel", 2).acquireAsync(1, LONG);
+        awaitHeld(a, onA.queueKey());
+        assertThat(pending.cancel(true)).isTrue();
+
+        AtomicReference<Thread> caller = new AtomicReference<>();
+        CountDownLatch calling = new CountDownLatch(1);
+        Future<Throwable> interrupted = threads.submit(() -> {
+            caller.set(Thread.currentThread());
+            calling.countDown();
+            try {
+                LeasedSemaphore.of(b, "cancel", 2).tryAcquire(2, LONG);
+                return null;
+            } catch (InterruptedException e) {
+                return e;
+            }
+        });
+        calling.await();
+        Thread.sleep(50);
+        caller.get().interrupt();
+        assertThat(interrupted.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+        full.close();
+        Permits again = LeasedSemaphore.of(registry(), "cancel", 2)
+                .tryAcquire(2, Duration.ofSeconds(5))
+                .orElseThrow();
+        again.close();
+    }
+
+    @Test
+    void aPermitWhoseFixedLeaseRunsOutIsLostAndReturns() throws Exception {
+        LeasedSemaphore onA = LeasedSemaphore.of(a, "crash", 1);
+        Permits dropped =
+                onA.tryAcquire(1, Duration.ZERO, Duration.ofMillis(200)).orElseThrow();
+        AtomicInteger lost = new AtomicInteger();
+        dropped.onLost(lost::incrementAndGet);
+        Permits next =
+                LeasedSemaphore.of(b, "crash", 1).tryAcquire(Duration.ofSeconds(5)).orElseThrow();
+        assertThat(next.list().get(0).token().isNewerThan(dropped.list().get(0).token()))
+                .isTrue();
+        assertThat(dropped.isValid()).isFalse();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (lost.get() == 0 && System.nanoTime() < until) {
+            Thread.sleep(5);
+        }
+        assertThat(lost).hasValue(1);
+        AtomicInteger late = new AtomicInteger();
+        dropped.onLost(late::incrementAndGet);
+        assertThat(late).as("a callback added after the loss runs at once").hasValue(1);
+        dropped.close();
+        assertThat(next.isValid()).as("the stale release leaves the next holder alone").isTrue();
+        next.close();
+    }
+
+    @Test
+    void differentCountsForOneNameFailWhenTheyMeetOnAHeldPermitOrTheQueue() throws Exception {
+        Permits both = LeasedSemaphore.of(a, "count", 2).tryAcquire(2, Duration.ZERO).orElseThrow();
+        assertThatThrownBy(() -> LeasedSemaphore.of(b, "count", 1).tryAcquire(Duration.ofSeconds(1)))
+                .isInstanceOf(PermitCountConflictException.class)
+                .hasMessageContaining("'count'")
+                .hasMessageContaining("memory")
+                .hasMessageContaining("1 permits here")
+                .hasMessageContaining("with 2 by the holder")
+                .satisfies(e -> assertThat(((PermitCountConflictException) e).otherPermits())
+                        .hasValue(2));
+        // A waiter holds the queue: a declaration of 3 meets it there.
+        Future<Optional<Permits>> waiter =
+                threads.submit(() -> LeasedSemaphore.of(a, "count", 2).tryAcquire(LONG));
+        awaitHeld(b, "count:queue");
+        assertThatThrownBy(() -> LeasedSemaphore.of(b, "count", 3).tryAcquire(Duration.ofSeconds(1)))
+                .isInstanceOf(PermitCountConflictException.class)
+                .hasMessageContaining("3 permits here")
+                .hasMessageContaining("with 2 by the holder of 'count:queue'");
+        both.close();
+        waiter.get(10, TimeUnit.SECONDS).orElseThrow().close();
+        assertThat(LeasedSemaphore.of(b, "count", 2).holders()).isEmpty();
+    }
+
+    @Test
+    void aPlainLockOnASlotKeyIsReportedAsAnotherUseOfTheKey() throws Exception {
+        try (LockHandle plain = a.obtain("shared:permit:0").acquire()) {
+            assertThatThrownBy(() -> LeasedSemaphore.of(b, "shared", 1).tryAcquire(Duration.ZERO))
+                    .isInstanceOf(PermitCountConflictException.class)
+                    .hasMessageContaining("not a permit of this semaphore")
+                    .satisfies(e -> assertThat(((PermitCountConflictException) e).otherPermits())
+                            .isEmpty());
+        }
+    }
+
+    @Test
+    void closingTheRegistryEndsAWaiter() throws Exception {
+        LockRegistry closing = registry();
+        Permits full = LeasedSemaphore.of(a, "closing", 1).tryAcquire(Duration.ZERO).orElseThrow();
+        Future<Throwable> waiter = threads.submit(() -> {
+            try {
+                LeasedSemaphore.of(closing, "closing", 1).tryAcquire(LONG);
+                return null;
+            } catch (RuntimeException e) {
+                return e;
+            }
+        });
+        awaitHeld(a, "closing:queue");
+        closing.close();
+        assertThat(waiter.get(10, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class);
+        full.close();
+        LeasedSemaphore.of(b, "closing", 1)
+                .tryAcquire(Duration.ofSeconds(5))
+                .orElseThrow()
+                .close();
+    }
+
+    @Test
+    void badInputIsRefusedNamingTheSemaphoreAndTheBackend() {
+        assertThatThrownBy(() -> LeasedSemaphore.of(a, null, 1)).hasMessageContaining("null").hasMessageContaining("memory");
+        assertThatThrownBy(() -> LeasedSemaphore.of(a, " ", 1)).hasMessageContaining("blank");
+        assertThatThrownBy(() -> LeasedSemaphore.of(a, "s", 0)).hasMessageContaining("'s'").hasMessageContaining("1 to 1024");
+        assertThatThrownBy(() -> LeasedSemaphore.of(a, "s", LeasedSemaphore.MAX_PERMITS + 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> LeasedSemaphore.of(a, "x".repeat(5000), 2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot be kept on memory")
+                .hasMessageContaining("at most 4096");
+        LeasedSemaphore semaphore = LeasedSemaphore.of(a, "s", 2);
+        assertThatThrownBy(() -> semaphore.tryAcquire(0, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ask for 1 to 2, not 0");
+        assertThatThrownBy(() -> semaphore.tryAcquire(3, Duration.ZERO)).hasMessageContaining("not 3");
+        assertThatThrownBy(() -> semaphore.tryAcquire(1, Duration.ofSeconds(-1)))
+                .hasMessageContaining("waitTime must be zero or more")
+                .hasMessageContaining("'s'");
+        assertThatThrownBy(() -> semaphore.tryAcquire(1, Duration.ZERO, Duration.ZERO))
+                .hasMessageContaining("leaseTime must be positive");
+        assertThatThrownBy(() -> semaphore.tryAcquire(null)).hasMessageContaining("waitTime must not be null");
+        assertThatThrownBy(() -> semaphore.slotKey(2)).hasMessageContaining("0 to 1");
+    }
+
+    @Test
+    void permitsCloseEachPermitOnceAndReportTheirState() throws Exception {
+        LeasedSemaphore semaphore = LeasedSemaphore.of(a, "close", 3);
+        Permits permits = semaphore.tryAcquire(3, Duration.ZERO).orElseThrow();
+        assertThat(permits.list()).extracting(Permit::slot).containsExactly(0, 1, 2);
+        assertThat(permits.semaphore()).isEqualTo("close");
+        permits.list().get(1).close();
+        assertThat(permits.isValid()).as("one permit given back").isFalse();
+        assertThat(permits.list().get(0).isValid()).isTrue();
+        assertThat(semaphore.holders()).hasSize(2);
+        permits.close();
+        permits.close();
+        assertThat(semaphore.holders()).isEmpty();
+    }
+
+    @Test
+    void concurrentAcquisitionsNeverExceedThePermits() throws Exception {
+        int permits = 2;
+        AtomicInteger active = new AtomicInteger();
+        AtomicInteger max = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Void>> workers = new ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+            LeasedSemaphore semaphore = LeasedSemaphore.of(t % 2 == 0 ? a : b, "bounded", permits);
+            int wanted = t % 3 == 0 ? 2 : 1;
+            workers.add(threads.submit(() -> {
+                start.await();
+                for (int i = 0; i < 10; i++) {
+                    try (Permits held = semaphore.tryAcquire(wanted, LONG).orElseThrow()) {
+                        int now = active.addAndGet(wanted);
+                        max.accumulateAndGet(now, Math::max);
+                        Thread.sleep(2);
+                        active.addAndGet(-wanted);
+                    }
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<Void> worker : workers) {
+            worker.get(60, TimeUnit.SECONDS);
+        }
+        assertThat(max.get()).isBetween(1, permits);
+    }
+
+    private static void awaitHeld(LockRegistry registry, String key) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (registry.holderOf(key).isEmpty()) {
+            assertThat(System.nanoTime()).as("'%s' was not held in time", key).isLessThan(until);
+            Thread.sleep(5);
+        }
+    }
+}
