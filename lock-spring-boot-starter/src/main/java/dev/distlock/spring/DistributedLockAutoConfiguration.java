@@ -32,6 +32,7 @@ import org.springframework.core.Ordered;
     MemoryBackendConfiguration.class,
     UnresolvedBackendConfiguration.class,
     DistributedLockAspectConfiguration.class,
+    DistributedSemaphoreConfiguration.class,
     DistributedLockWebConfiguration.class
 })
 public final class DistributedLockAutoConfiguration {

@@ -11,7 +11,12 @@ public class LockKeyException extends IllegalArgumentException {
     private final String expression;
 
     LockKeyException(String methodName, String expression, String problem, Throwable cause) {
-        super("The @DistributedLock key '" + expression + "' of " + methodName + " " + problem, cause);
+        this("@DistributedLock", methodName, expression, problem, cause);
+    }
+
+    /** @param annotation the annotation whose key failed, e.g. {@code @DistributedSemaphore} */
+    LockKeyException(String annotation, String methodName, String expression, String problem, Throwable cause) {
+        super("The " + annotation + " key '" + expression + "' of " + methodName + " " + problem, cause);
         this.methodName = methodName;
         this.expression = expression;
     }

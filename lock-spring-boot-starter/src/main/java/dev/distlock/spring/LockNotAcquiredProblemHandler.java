@@ -40,8 +40,12 @@ class LockNotAcquiredProblemHandler {
                 retryAfter = method.waitTime();
             }
         }
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
-                HttpStatus.LOCKED, "The lock '" + key + "' is held by another operation; retry later.");
+        String detail = "The lock '" + key + "' is held by another operation; retry later.";
+        if (e instanceof SemaphoreNotAcquiredException semaphore) {
+            retryAfter = semaphore.waitTime().compareTo(retryAfter) > 0 ? semaphore.waitTime() : retryAfter;
+            detail = "Every permit of '" + key + "' is held by other operations; retry later.";
+        }
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.LOCKED, detail);
         problem.setTitle("Locked");
         problem.setProperty("lockKey", key);
         return ResponseEntity.status(HttpStatus.LOCKED)

@@ -51,6 +51,22 @@ record LockedMethod(
     }
 
     String lockKey(Object[] args, ParameterNameDiscoverer parameterNames, BeanFactoryResolver beans) {
+        return keyOf("@DistributedLock", method, name, key, args, parameterNames, beans);
+    }
+
+    /**
+     * {@code name}, or {@code name + ":" + } the value of {@code key} for this call's arguments, for the key of an
+     * {@code annotation} on {@code method} (the lock key of {@link DistributedLock}, the semaphore name of {@link
+     * DistributedSemaphore}).
+     */
+    static String keyOf(
+            String annotation,
+            Method method,
+            String name,
+            Expression key,
+            Object[] args,
+            ParameterNameDiscoverer parameterNames,
+            BeanFactoryResolver beans) {
         if (key == null) {
             return name;
         }
@@ -61,6 +77,7 @@ record LockedMethod(
             value = key.getValue(context);
         } catch (RuntimeException e) {
             throw new LockKeyException(
+                    annotation,
                     describe(method),
                     key.getExpressionString(),
                     "failed: " + e + ". Check the expression against the method's arguments.",
@@ -68,6 +85,7 @@ record LockedMethod(
         }
         if (value == null) {
             throw new LockKeyException(
+                    annotation,
                     describe(method),
                     key.getExpressionString(),
                     "evaluated to null; a lock key needs a value. Check the arguments, or use the Elvis operator"
@@ -78,6 +96,7 @@ record LockedMethod(
         if (text.isBlank()) {
             // Otherwise every call would share the one lock "name:", which nobody asked for.
             throw new LockKeyException(
+                    annotation,
                     describe(method),
                     key.getExpressionString(),
                     "evaluated to a blank string; blank lock keys are refused. Validate the argument before the"

@@ -112,6 +112,17 @@ final class LockedMethods implements BeanPostProcessor {
         return locked.lockKey(args, parameterNames, beanResolver);
     }
 
+    /** The semaphore name of one call of a {@link DistributedSemaphore} method. */
+    String semaphoreName(SemaphoreMethod method, Object[] args) {
+        return LockedMethod.keyOf(
+                "@DistributedSemaphore", method.method(), method.name(), method.key(), args, parameterNames, beanResolver);
+    }
+
+    /** {@code distributed-lock.wait-time}, for methods that set no waitTime. */
+    Duration defaultWaitTime() {
+        return defaultWaitTime;
+    }
+
     private static DistributedLock annotation(Method method, Class<?> targetClass) {
         Method specific = targetClass == null ? method : AopUtils.getMostSpecificMethod(method, targetClass);
         DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
@@ -168,7 +179,8 @@ final class LockedMethods implements BeanPostProcessor {
                 returns);
     }
 
-    private Expression parseKey(String source, Method method, String where) {
+    /** Parses a key expression once, refusing variables that name no parameter of {@code method}. */
+    Expression parseKey(String source, Method method, String where) {
         Expression expression;
         try {
             expression = parser.parseExpression(source);
@@ -215,7 +227,8 @@ final class LockedMethods implements BeanPostProcessor {
         return found;
     }
 
-    private Duration duration(String text, String attribute, String where, boolean zeroAllowed) {
+    /** A duration attribute ({@code 500ms}, {@code PT1S}, {@code ${...}}); null when blank. */
+    Duration duration(String text, String attribute, String where, boolean zeroAllowed) {
         if (text.isBlank()) {
             return null;
         }
@@ -236,7 +249,8 @@ final class LockedMethods implements BeanPostProcessor {
         return value;
     }
 
-    private static Object skipValue(Class<?> returnType) {
+    /** What a skipped call of a method returning {@code returnType} returns. */
+    static Object skipValue(Class<?> returnType) {
         if (returnType == Optional.class) {
             return Optional.empty();
         }

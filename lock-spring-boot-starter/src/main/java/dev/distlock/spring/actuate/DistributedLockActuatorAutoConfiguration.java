@@ -2,6 +2,7 @@ package dev.distlock.spring.actuate;
 
 import dev.distlock.core.LockRegistry;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
+import dev.distlock.spring.DistributedSemaphores;
 import dev.distlock.spring.metrics.LockObserverRegistrar;
 import java.util.Map;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -49,8 +50,10 @@ public final class DistributedLockActuatorAutoConfiguration {
         @ConditionalOnMissingBean
         @ConditionalOnAvailableEndpoint
         DistributedLocksEndpoint distributedLocksEndpoint(
-                Map<String, LockRegistry> registries, LockStatistics statistics) {
-            return new DistributedLocksEndpoint(registries, statistics);
+                Map<String, LockRegistry> registries,
+                LockStatistics statistics,
+                ObjectProvider<DistributedSemaphores> semaphores) {
+            return new DistributedLocksEndpoint(registries, statistics, semaphores.getIfAvailable());
         }
     }
 

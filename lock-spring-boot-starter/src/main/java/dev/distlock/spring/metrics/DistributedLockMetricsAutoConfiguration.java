@@ -2,6 +2,7 @@ package dev.distlock.spring.metrics;
 
 import dev.distlock.spring.DistributedLock;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
+import dev.distlock.spring.DistributedSemaphores;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -64,6 +65,12 @@ public final class DistributedLockMetricsAutoConfiguration {
                 ObjectProvider<MeterRegistry> meters, ObjectProvider<LockNames> names) {
             return new LockObserverRegistrar(
                     "meters", registry -> new LockMeters(meters.getObject(), names.getObject(), registry.keyPrefix()));
+        }
+
+        @Bean
+        static SemaphoreMeters distributedSemaphoreMeters(
+                ObjectProvider<MeterRegistry> meters, ObjectProvider<DistributedSemaphores> semaphores) {
+            return new SemaphoreMeters(meters, semaphores);
         }
     }
 

@@ -1,0 +1,42 @@
+package dev.distlock.spring;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+
+/**
+ * The {@link DistributedSemaphore} advisor, just outside the {@link DistributedLock} advisor, and the {@link
+ * DistributedSemaphores} that meters and the actuator endpoint read.
+ */
+@Configuration(proxyBeanMethods = false)
+@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+class DistributedSemaphoreConfiguration {
+
+    /** Order of the {@link DistributedSemaphore} advisor: permits are taken before a method's lock and transaction. */
+    static final int SEMAPHORE_ORDER = DistributedLockAutoConfiguration.ASPECT_ORDER - 10;
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static DistributedSemaphores distributedSemaphores(BeanFactory beanFactory) {
+        return new DistributedSemaphores(beanFactory);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static SemaphoreMethods distributedSemaphoreMethods(
+            LockedMethods lockedMethods, DistributedSemaphores semaphores, BeanFactory beanFactory) {
+        return new SemaphoreMethods(lockedMethods, semaphores, beanFactory);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static DistributedSemaphoreAdvisor distributedSemaphoreAdvisor(
+            SemaphoreMethods methods, DistributedSemaphores semaphores) {
+        return new DistributedSemaphoreAdvisor(
+                new DistributedSemaphoreInterceptor(methods, semaphores), SEMAPHORE_ORDER);
+    }
+}

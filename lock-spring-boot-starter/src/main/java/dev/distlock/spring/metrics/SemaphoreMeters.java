@@ -1,0 +1,52 @@
+package dev.distlock.spring.metrics;
+
+import dev.distlock.spring.DistributedSemaphores;
+import dev.distlock.spring.DistributedSemaphores.Declaration;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+
+/**
+ * The gauge {@value #PERMITS}: permits of each declared {@code @DistributedSemaphore} this instance holds now (for a
+ * keyed declaration, summed over its keys). Tags {@code backend} and {@code semaphore} (the declared name). Registered
+ * once every bean is created, for the semaphores declared by then.
+ */
+final class SemaphoreMeters implements SmartInitializingSingleton {
+
+    static final String PERMITS = "distlock.semaphore.permits";
+
+    private static final Logger log = LoggerFactory.getLogger(SemaphoreMeters.class);
+
+    private final ObjectProvider<MeterRegistry> meters;
+    private final ObjectProvider<DistributedSemaphores> semaphores;
+
+    SemaphoreMeters(ObjectProvider<MeterRegistry> meters, ObjectProvider<DistributedSemaphores> semaphores) {
+        this.meters = meters;
+        this.semaphores = semaphores;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        DistributedSemaphores declared = semaphores.getIfAvailable();
+        MeterRegistry registry = meters.getIfAvailable();
+        if (declared == null || registry == null) {
+            return;
+        }
+        for (Declaration declaration : declared.declarations()) {
+            String backend;
+            try {
+                backend = declared.backend(declaration);
+            } catch (RuntimeException e) {
+                log.debug("No registry for semaphore '{}': no gauge", declaration.name(), e);
+                continue;
+            }
+            Gauge.builder(PERMITS, declared, d -> d.permitsInUse(declaration))
+                    .description("Permits of a distributed semaphore this instance holds now")
+                    .tags("backend", backend, "semaphore", declaration.name())
+                    .register(registry);
+        }
+    }
+}
