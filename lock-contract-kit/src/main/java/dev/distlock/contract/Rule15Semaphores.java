@@ -103,10 +103,13 @@ abstract class Rule15Semaphores extends LockGroup {
         LeasedSemaphore semaphore = LeasedSemaphore.of(registryA, name, permits);
         Optional<Permits> all = semaphore.tryAcquire(permits, Duration.ofSeconds(20));
         stop.set(true);
-        assertThat(all).as("the waiter for all permits got them within its wait").isPresent();
+        assertThat(all)
+                .as("the waiter for all permits got them within its wait")
+                .isPresent();
         assertThat(all.get().count()).isEqualTo(permits);
         assertThat(all.get().isValid()).isTrue();
-        List<LockHolder> holders = LeasedSemaphore.of(newRegistry(), name, permits).holders();
+        List<LockHolder> holders =
+                LeasedSemaphore.of(newRegistry(), name, permits).holders();
         assertThat(holders).hasSize(permits);
         assertThat(holders).allSatisfy(holder -> assertThat(holder.note()).contains("permits=" + permits));
         all.get().close();
@@ -129,7 +132,11 @@ abstract class Rule15Semaphores extends LockGroup {
         assertThat(dropped.isValid()).isFalse();
         awaitCondition(() -> lost.get() > 0, "onLost did not run for the dropped permit");
         assertThat(lost).hasValue(1);
-        assertThat(next.get().list().get(0).token().isNewerThan(dropped.list().get(0).token()))
+        assertThat(next.get()
+                        .list()
+                        .get(0)
+                        .token()
+                        .isNewerThan(dropped.list().get(0).token()))
                 .as("a slot's token rises with each holder")
                 .isTrue();
         dropped.close(); // a stale release must leave the next holder alone
@@ -160,7 +167,8 @@ abstract class Rule15Semaphores extends LockGroup {
     @Test
     void aReleaseWakesAWaiterOnAnotherRegistry() throws Exception {
         String name = key("wake");
-        Permits held = LeasedSemaphore.of(registryA, name, 1).tryAcquire(timingSlack()).orElseThrow();
+        Permits held =
+                LeasedSemaphore.of(registryA, name, 1).tryAcquire(timingSlack()).orElseThrow();
         CountDownLatch waiting = new CountDownLatch(1);
         Future<Long> waiter = inThread(() -> {
             waiting.countDown();
@@ -174,14 +182,17 @@ abstract class Rule15Semaphores extends LockGroup {
         assertThat(waiter.isDone()).as("no permit while the only one is held").isFalse();
         long releasedAt = System.nanoTime();
         held.close();
-        assertThat(Duration.ofNanos(await(waiter) - releasedAt)).isLessThan(timingSlack().plus(timingSlack()));
+        assertThat(Duration.ofNanos(await(waiter) - releasedAt))
+                .isLessThan(timingSlack().plus(timingSlack()));
     }
 
     @Test
     void differentPermitCountsForOneNameFailWhereTheyMeet() throws Exception {
         String name = key("count");
         // On a held permit: a declaration of 1 finds its only slot held by a declaration of 2.
-        Permits both = LeasedSemaphore.of(registryA, name, 2).tryAcquire(2, timingSlack()).orElseThrow();
+        Permits both = LeasedSemaphore.of(registryA, name, 2)
+                .tryAcquire(2, timingSlack())
+                .orElseThrow();
         assertThatThrownBy(() -> LeasedSemaphore.of(registryB, name, 1).tryAcquire(timingSlack()))
                 .isInstanceOf(PermitCountConflictException.class)
                 .hasMessageContaining("'" + name + "'")
@@ -209,7 +220,9 @@ abstract class Rule15Semaphores extends LockGroup {
         // The cancellation lands at a different point in each round: queued, waiting for the slot, as it is granted.
         for (int round = 0; round < 10; round++) {
             String name = key("cancel" + round);
-            Permits held = LeasedSemaphore.of(registryA, name, 1).tryAcquire(timingSlack()).orElseThrow();
+            Permits held = LeasedSemaphore.of(registryA, name, 1)
+                    .tryAcquire(timingSlack())
+                    .orElseThrow();
             CompletableFuture<Optional<Permits>> pending =
                     LeasedSemaphore.of(registryB, name, 1).acquireAsync(1, LONG);
             Thread.sleep(round * 5L);
@@ -218,8 +231,11 @@ abstract class Rule15Semaphores extends LockGroup {
             if (!pending.cancel(true)) {
                 pending.get(30, TimeUnit.SECONDS).ifPresent(Permits::close); // granted first: ours to close
             }
-            Optional<Permits> next = LeasedSemaphore.of(newRegistry(), name, 1).tryAcquire(timingSlack().multipliedBy(2));
-            assertThat(next).as("round %d: the cancelled acquisition left nothing held", round).isPresent();
+            Optional<Permits> next = LeasedSemaphore.of(newRegistry(), name, 1)
+                    .tryAcquire(timingSlack().multipliedBy(2));
+            assertThat(next)
+                    .as("round %d: the cancelled acquisition left nothing held", round)
+                    .isPresent();
             next.get().close();
         }
     }
@@ -255,7 +271,8 @@ abstract class Rule15Semaphores extends LockGroup {
     }
 
     private void awaitCondition(Check check, String failure) throws Exception {
-        long until = System.nanoTime() + leaseTime().plus(timingSlack()).multipliedBy(3).toNanos();
+        long until = System.nanoTime()
+                + leaseTime().plus(timingSlack()).multipliedBy(3).toNanos();
         while (!check.holds()) {
             assertThat(System.nanoTime()).as(failure).isLessThan(until);
             Thread.sleep(5);

@@ -53,7 +53,8 @@ public final class DistributedSemaphores {
      */
     public Map<String, LeasedSemaphore> semaphoresOf(Declaration declaration) {
         if (!declaration.keyed()) {
-            return Map.of(declaration.name(), inUse(declaration, declaration.name()).semaphore());
+            return Map.of(
+                    declaration.name(), inUse(declaration, declaration.name()).semaphore());
         }
         Map<String, LeasedSemaphore> found = new TreeMap<>();
         semaphores.forEach((name, inUse) -> {
@@ -88,7 +89,11 @@ public final class DistributedSemaphores {
 
     void declare(SemaphoreMethod method, String where) {
         Declaration declared = new Declaration(
-                method.name(), method.permits(), method.key() != null, method.registry(), LockedMethod.describe(method.method()));
+                method.name(),
+                method.permits(),
+                method.key() != null,
+                method.registry(),
+                LockedMethod.describe(method.method()));
         Declaration first = declarations.putIfAbsent(declared.name(), declared);
         if (first != null
                 && (first.permits() != declared.permits()

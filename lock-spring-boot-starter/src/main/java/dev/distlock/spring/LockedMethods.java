@@ -115,7 +115,13 @@ final class LockedMethods implements BeanPostProcessor {
     /** The semaphore name of one call of a {@link DistributedSemaphore} method. */
     String semaphoreName(SemaphoreMethod method, Object[] args) {
         return LockedMethod.keyOf(
-                "@DistributedSemaphore", method.method(), method.name(), method.key(), args, parameterNames, beanResolver);
+                "@DistributedSemaphore",
+                method.method(),
+                method.name(),
+                method.key(),
+                args,
+                parameterNames,
+                beanResolver);
     }
 
     /** {@code distributed-lock.wait-time}, for methods that set no waitTime. */

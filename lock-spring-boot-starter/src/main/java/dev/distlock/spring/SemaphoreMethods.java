@@ -112,10 +112,11 @@ final class SemaphoreMethods implements BeanPostProcessor {
         }
         LockedMethod.Returns returns = ReturnTypes.classify(method, where);
         if (returns != LockedMethod.Returns.VALUE) {
-            throw new IllegalArgumentException(where + " returns " + method.getReturnType().getSimpleName()
-                    + " (asynchronous or reactive): @DistributedSemaphore supports methods that return a plain value"
-                    + " only, since permits given back on return would limit nothing. Take the permits inside the"
-                    + " method with LeasedSemaphore.acquireAsync instead.");
+            throw new IllegalArgumentException(
+                    where + " returns " + method.getReturnType().getSimpleName()
+                            + " (asynchronous or reactive): @DistributedSemaphore supports methods that return a plain value"
+                            + " only, since permits given back on return would limit nothing. Take the permits inside the"
+                            + " method with LeasedSemaphore.acquireAsync instead.");
         }
         Expression key = annotation.key().isBlank() ? null : lockedMethods.parseKey(annotation.key(), method, where);
         Duration waitTime = annotation.waitTime().isBlank()

@@ -79,51 +79,59 @@ class DistributedSemaphoreTest {
 
     @Test
     void atMostThePermitsRunAtOnceAcrossInstancesAndTheRestFailOrSkip() {
-        instance("exportsA").run(a -> instance("exportsB").run(b -> {
-            CountDownLatch done = new CountDownLatch(1);
-            CompletableFuture<String> first = inside(a, done);
-            CompletableFuture<String> second = inside(b, done);
+        instance("exportsA")
+                .run(a -> instance("exportsB").run(b -> {
+                    CountDownLatch done = new CountDownLatch(1);
+                    CompletableFuture<String> first = inside(a, done);
+                    CompletableFuture<String> second = inside(b, done);
 
-            assertThatThrownBy(() -> exports(a).export(new CountDownLatch(1), done))
-                    .isInstanceOf(LockNotAcquiredException.class)
-                    .hasMessageContaining("Semaphore 'exports' on memory had no 1 free of its 2 permits within 0s")
-                    .hasMessageContaining("Exports.export()")
-                    .satisfies(e -> assertThat(((LockNotAcquiredException) e).key()).isEqualTo("exports"));
-            assertThat(exports(b).exportIfFree()).as("skipped: no permit free").isEmpty();
+                    assertThatThrownBy(() -> exports(a).export(new CountDownLatch(1), done))
+                            .isInstanceOf(LockNotAcquiredException.class)
+                            .hasMessageContaining(
+                                    "Semaphore 'exports' on memory had no 1 free of its 2 permits within 0s")
+                            .hasMessageContaining("Exports.export()")
+                            .satisfies(e -> assertThat(((LockNotAcquiredException) e).key())
+                                    .isEqualTo("exports"));
+                    assertThat(exports(b).exportIfFree())
+                            .as("skipped: no permit free")
+                            .isEmpty();
 
-            MeterRegistry meters = a.getBean(MeterRegistry.class);
-            assertThat(meters.get("distlock.semaphore.permits")
-                            .tags("semaphore", "exports", "backend", "memory")
-                            .gauge()
-                            .value())
-                    .as("permits this instance holds")
-                    .isEqualTo(1.0);
+                    MeterRegistry meters = a.getBean(MeterRegistry.class);
+                    assertThat(meters.get("distlock.semaphore.permits")
+                                    .tags("semaphore", "exports", "backend", "memory")
+                                    .gauge()
+                                    .value())
+                            .as("permits this instance holds")
+                            .isEqualTo(1.0);
 
-            Semaphore listed = endpointSemaphores(a).stream()
-                    .filter(semaphore -> semaphore.name().equals("exports"))
-                    .findFirst()
-                    .orElseThrow();
-            assertThat(listed.permits()).isEqualTo(2);
-            assertThat(listed.permitsHeldHere()).isEqualTo(1);
-            assertThat(listed.backend()).isEqualTo("memory");
-            assertThat(listed.holders()).as("both instances' permits, from the server").hasSize(2);
-            assertThat(listed.holders()).allSatisfy(holder -> assertThat(holder.holder())
-                    .contains("permits=2"));
+                    Semaphore listed = endpointSemaphores(a).stream()
+                            .filter(semaphore -> semaphore.name().equals("exports"))
+                            .findFirst()
+                            .orElseThrow();
+                    assertThat(listed.permits()).isEqualTo(2);
+                    assertThat(listed.permitsHeldHere()).isEqualTo(1);
+                    assertThat(listed.backend()).isEqualTo("memory");
+                    assertThat(listed.holders())
+                            .as("both instances' permits, from the server")
+                            .hasSize(2);
+                    assertThat(listed.holders())
+                            .allSatisfy(holder -> assertThat(holder.holder()).contains("permits=2"));
 
-            done.countDown();
-            assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("exported");
-            assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo("exported");
-            assertThat(exports(b).exportIfFree()).contains("exported");
-            assertThat(endpointSemaphores(a))
-                    .filteredOn(semaphore -> semaphore.name().equals("exports"))
-                    .singleElement()
-                    .satisfies(semaphore -> assertThat(semaphore.holders()).isEmpty());
-            assertThat(meters.get("distlock.semaphore.permits")
-                            .tags("semaphore", "exports")
-                            .gauge()
-                            .value())
-                    .isZero();
-        }));
+                    done.countDown();
+                    assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("exported");
+                    assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo("exported");
+                    assertThat(exports(b).exportIfFree()).contains("exported");
+                    assertThat(endpointSemaphores(a))
+                            .filteredOn(semaphore -> semaphore.name().equals("exports"))
+                            .singleElement()
+                            .satisfies(
+                                    semaphore -> assertThat(semaphore.holders()).isEmpty());
+                    assertThat(meters.get("distlock.semaphore.permits")
+                                    .tags("semaphore", "exports")
+                                    .gauge()
+                                    .value())
+                            .isZero();
+                }));
     }
 
     @Test
@@ -131,8 +139,8 @@ class DistributedSemaphoreTest {
         instance("exports").run(context -> {
             CountDownLatch done = new CountDownLatch(1);
             CountDownLatch entered = new CountDownLatch(1);
-            CompletableFuture<String> acme =
-                    CompletableFuture.supplyAsync(() -> call(() -> exports(context).forTenant("acme", entered, done)));
+            CompletableFuture<String> acme = CompletableFuture.supplyAsync(
+                    () -> call(() -> exports(context).forTenant("acme", entered, done)));
             assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
             assertThatThrownBy(() -> exports(context).forTenant("acme", new CountDownLatch(1), done))
                     .isInstanceOf(LockNotAcquiredException.class)
@@ -158,8 +166,8 @@ class DistributedSemaphoreTest {
         instance("exports").withPropertyValues("test.batch-wait=100ms").run(context -> {
             CountDownLatch done = new CountDownLatch(1);
             CountDownLatch entered = new CountDownLatch(1);
-            CompletableFuture<String> first =
-                    CompletableFuture.supplyAsync(() -> call(() -> exports(context).batch(entered, done)));
+            CompletableFuture<String> first = CompletableFuture.supplyAsync(
+                    () -> call(() -> exports(context).batch(entered, done)));
             assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
             assertThatThrownBy(() -> exports(context).batch(new CountDownLatch(1), done))
                     .isInstanceOf(LockNotAcquiredException.class)
@@ -200,25 +208,29 @@ class DistributedSemaphoreTest {
                 .withConfiguration(
                         AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
                 .withPropertyValues("distributed-lock.backend=memory");
-        runner.withBean(TooManyPerCall.class).run(context -> assertThat(context)
-                .getFailure()
-                .rootCause()
-                .hasMessageContaining("TooManyPerCall.run()")
-                .hasMessageContaining("asks for 3 permits per call of a semaphore of 2"));
-        runner.withBean(NoPermits.class).run(context -> assertThat(context)
-                .getFailure()
-                .rootCause()
-                .hasMessageContaining("declares 0 permits; a semaphore has 1 to 1024"));
-        runner.withBean(Asynchronous.class).run(context -> assertThat(context)
-                .getFailure()
-                .rootCause()
-                .hasMessageContaining("Asynchronous.run()")
-                .hasMessageContaining("methods that return a plain value only"));
-        runner.withBean(TwoCounts.class).run(context -> assertThat(context)
-                .getFailure()
-                .rootCause()
-                .hasMessageContaining("declares semaphore 'shared' with")
-                .hasMessageContaining("Declare one semaphore the same way everywhere"));
+        runner.withBean(TooManyPerCall.class)
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("TooManyPerCall.run()")
+                        .hasMessageContaining("asks for 3 permits per call of a semaphore of 2"));
+        runner.withBean(NoPermits.class)
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("declares 0 permits; a semaphore has 1 to 1024"));
+        runner.withBean(Asynchronous.class)
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("Asynchronous.run()")
+                        .hasMessageContaining("methods that return a plain value only"));
+        runner.withBean(TwoCounts.class)
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("declares semaphore 'shared' with")
+                        .hasMessageContaining("Declare one semaphore the same way everywhere"));
     }
 
     private static Exports exports(AssertableApplicationContext context) {
@@ -230,7 +242,9 @@ class DistributedSemaphoreTest {
         CountDownLatch entered = new CountDownLatch(1);
         CompletableFuture<String> call =
                 CompletableFuture.supplyAsync(() -> call(() -> exports(context).export(entered, done)));
-        assertThat(entered.await(10, TimeUnit.SECONDS)).as("the call got a permit").isTrue();
+        assertThat(entered.await(10, TimeUnit.SECONDS))
+                .as("the call got a permit")
+                .isTrue();
         return call;
     }
 

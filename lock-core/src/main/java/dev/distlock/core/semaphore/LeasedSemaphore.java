@@ -66,8 +66,8 @@ public final class LeasedSemaphore {
                     + " (" + registry.backend() + " backend); name the resource the permits limit");
         }
         if (permits < 1 || permits > MAX_PERMITS) {
-            throw new IllegalArgumentException("Semaphore '" + name + "' on " + registry.backend() + " is declared with "
-                    + permits + " permits; a semaphore has 1 to " + MAX_PERMITS + " permits");
+            throw new IllegalArgumentException("Semaphore '" + name + "' on " + registry.backend()
+                    + " is declared with " + permits + " permits; a semaphore has 1 to " + MAX_PERMITS + " permits");
         }
         return new LeasedSemaphore(registry, name, permits);
     }
@@ -90,8 +90,8 @@ public final class LeasedSemaphore {
     /** The lock key of permit {@code slot} ({@code <name>:permit:<slot>}), e.g. to force-release it. */
     public String slotKey(int slot) {
         if (slot < 0 || slot >= permits) {
-            throw new IllegalArgumentException("Semaphore '" + name + "' has permits 0 to " + (permits - 1)
-                    + ", not " + slot);
+            throw new IllegalArgumentException(
+                    "Semaphore '" + name + "' has permits 0 to " + (permits - 1) + ", not " + slot);
         }
         return name + SLOT_SEPARATOR + slot;
     }

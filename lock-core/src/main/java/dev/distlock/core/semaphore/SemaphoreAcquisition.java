@@ -22,8 +22,7 @@ import org.slf4j.LoggerFactory;
  *   <li>take free slots with zero-wait, handle-owned acquisitions, starting at a random slot;
  *   <li>if some are missing, wait for them holding the queue lock: {@link SlotWatchers} report slots that came free,
  *       and each is taken as a permit until there are enough;
- *   <li>complete the caller's future, then stop the watchers and release the queue lock, so the caller does not wait
- *       for that release.
+ *   <li>stop the watchers and release the queue lock, then complete the caller's future.
  * </ol>
  *
  * All or nothing: when the wait runs out, the caller cancels or anything fails, every permit taken is given back.
@@ -121,21 +120,26 @@ final class SemaphoreAcquisition implements Runnable {
             return;
         }
         SlotWatchers watchers = new SlotWatchers(semaphore, threadName());
+        Optional<Permits> permits = Optional.empty();
+        Throwable failure = null;
         try {
-            Optional<Permits> permits = takePermits(watchers);
-            if (!result.complete(permits)) {
-                permits.ifPresent(Permits::close); // cancelled as they were granted
-            }
+            permits = takePermits(watchers);
         } catch (InterruptedException e) {
             giveBack();
-            result.completeExceptionally(e); // does nothing after the cancellation that interrupted it
+            failure = e; // only a cancellation interrupts: completing does nothing then
         } catch (RuntimeException | Error e) {
             giveBack();
-            result.completeExceptionally(e);
+            failure = e;
         } finally {
             Thread.interrupted(); // a cancellation was acted on; what follows must run to its end
+            // Before the caller hears: its next acquisition, from this instance or elsewhere, finds the queue free.
             watchers.stop(WATCHERS_STOP_LIMIT);
             leaveQueue(queue);
+        }
+        if (failure != null) {
+            result.completeExceptionally(failure);
+        } else if (!result.complete(permits)) {
+            permits.ifPresent(Permits::close); // cancelled as they were granted
         }
     }
 
@@ -227,9 +231,7 @@ final class SemaphoreAcquisition implements Runnable {
         for (int slot : slots) {
             FencedLock lock = semaphore.lock(semaphore.slotKey(slot));
             tries.add(
-                    leaseTime == null
-                            ? lock.acquireAsync(Duration.ZERO)
-                            : lock.acquireAsync(Duration.ZERO, leaseTime));
+                    leaseTime == null ? lock.acquireAsync(Duration.ZERO) : lock.acquireAsync(Duration.ZERO, leaseTime));
         }
         int i = 0;
         try {

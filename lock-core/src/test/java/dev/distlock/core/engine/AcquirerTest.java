@@ -23,10 +23,10 @@ class AcquirerTest {
             Acquirer<Lease> acquirer = engine.acquirer();
             Thread me = Thread.currentThread();
 
-            Acquirer.Acquired<Lease> first =
-                    acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me, null).orElseThrow();
-            Acquirer.Acquired<Lease> again =
-                    acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me, null).orElseThrow();
+            Acquirer.Acquired<Lease> first = acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me, null)
+                    .orElseThrow();
+            Acquirer.Acquired<Lease> again = acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me, null)
+                    .orElseThrow();
             Optional<Acquirer.Acquired<Lease>> other = CompletableFuture.supplyAsync(() -> {
                         try {
                             return acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, null, null);
@@ -57,8 +57,8 @@ class AcquirerTest {
             engine.leaseEnds().lose(lost, "a test lost it");
             backend.held.clear(); // the server let it go
 
-            Acquirer.Acquired<Lease> fresh =
-                    acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me, null).orElseThrow();
+            Acquirer.Acquired<Lease> fresh = acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me, null)
+                    .orElseThrow();
 
             assertThat(fresh.hold()).isNotSameAs(lost);
             assertThat(fresh.hold().token().value()).isGreaterThan(lost.token().value());

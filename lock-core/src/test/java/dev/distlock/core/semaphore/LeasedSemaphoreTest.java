@@ -58,12 +58,17 @@ class LeasedSemaphoreTest {
         Permits two = onA.tryAcquire(2, Duration.ZERO).orElseThrow();
         Permits one = onB.tryAcquire(Duration.ZERO).orElseThrow();
         assertThat(two.count()).isEqualTo(2);
-        assertThat(two.list()).extracting(Permit::slot).doesNotContainAnyElementsOf(List.of(one.list().get(0).slot()));
-        assertThat(onB.tryAcquire(Duration.ZERO)).as("all three permits are held").isEmpty();
+        assertThat(two.list())
+                .extracting(Permit::slot)
+                .doesNotContainAnyElementsOf(List.of(one.list().get(0).slot()));
+        assertThat(onB.tryAcquire(Duration.ZERO))
+                .as("all three permits are held")
+                .isEmpty();
         List<LockHolder> holders = onB.holders();
         assertThat(holders).hasSize(3);
         assertThat(holders).allSatisfy(holder -> assertThat(holder.note()).contains("permits=3"));
-        assertThat(two.list().get(0).key()).isEqualTo(onA.slotKey(two.list().get(0).slot()));
+        assertThat(two.list().get(0).key())
+                .isEqualTo(onA.slotKey(two.list().get(0).slot()));
         two.list().get(0).close();
         Permits freed = onB.tryAcquire(Duration.ZERO).orElseThrow();
         assertThat(freed.list().get(0).slot()).isEqualTo(two.list().get(0).slot());
@@ -93,8 +98,8 @@ class LeasedSemaphoreTest {
         for (int i = 0; i < 3; i++) {
             singles.add(onA.tryAcquire(Duration.ZERO).orElseThrow());
         }
-        Future<Optional<Permits>> all = threads.submit(() -> LeasedSemaphore.of(b, "batch", 3)
-                .tryAcquire(3, LONG));
+        Future<Optional<Permits>> all =
+                threads.submit(() -> LeasedSemaphore.of(b, "batch", 3).tryAcquire(3, LONG));
         awaitHeld(a, onA.queueKey());
         Future<Optional<Permits>> later =
                 threads.submit(() -> LeasedSemaphore.of(registry(), "batch", 3).tryAcquire(LONG));
@@ -130,7 +135,8 @@ class LeasedSemaphoreTest {
     void cancellingAnAsyncAcquisitionAndInterruptingACallerLeaveNothingHeld() throws Exception {
         LeasedSemaphore onA = LeasedSemaphore.of(a, "cancel", 2);
         Permits full = onA.tryAcquire(2, Duration.ZERO).orElseThrow();
-        CompletableFuture<Optional<Permits>> pending = LeasedSemaphore.of(b, "cancel", 2).acquireAsync(1, LONG);
+        CompletableFuture<Optional<Permits>> pending =
+                LeasedSemaphore.of(b, "cancel", 2).acquireAsync(1, LONG);
         awaitHeld(a, onA.queueKey());
         assertThat(pending.cancel(true)).isTrue();
 
@@ -164,8 +170,9 @@ class LeasedSemaphoreTest {
                 onA.tryAcquire(1, Duration.ZERO, Duration.ofMillis(200)).orElseThrow();
         AtomicInteger lost = new AtomicInteger();
         dropped.onLost(lost::incrementAndGet);
-        Permits next =
-                LeasedSemaphore.of(b, "crash", 1).tryAcquire(Duration.ofSeconds(5)).orElseThrow();
+        Permits next = LeasedSemaphore.of(b, "crash", 1)
+                .tryAcquire(Duration.ofSeconds(5))
+                .orElseThrow();
         assertThat(next.list().get(0).token().isNewerThan(dropped.list().get(0).token()))
                 .isTrue();
         assertThat(dropped.isValid()).isFalse();
@@ -178,13 +185,16 @@ class LeasedSemaphoreTest {
         dropped.onLost(late::incrementAndGet);
         assertThat(late).as("a callback added after the loss runs at once").hasValue(1);
         dropped.close();
-        assertThat(next.isValid()).as("the stale release leaves the next holder alone").isTrue();
+        assertThat(next.isValid())
+                .as("the stale release leaves the next holder alone")
+                .isTrue();
         next.close();
     }
 
     @Test
     void differentCountsForOneNameFailWhenTheyMeetOnAHeldPermitOrTheQueue() throws Exception {
-        Permits both = LeasedSemaphore.of(a, "count", 2).tryAcquire(2, Duration.ZERO).orElseThrow();
+        Permits both =
+                LeasedSemaphore.of(a, "count", 2).tryAcquire(2, Duration.ZERO).orElseThrow();
         assertThatThrownBy(() -> LeasedSemaphore.of(b, "count", 1).tryAcquire(Duration.ofSeconds(1)))
                 .isInstanceOf(PermitCountConflictException.class)
                 .hasMessageContaining("'count'")
@@ -220,7 +230,8 @@ class LeasedSemaphoreTest {
     @Test
     void closingTheRegistryEndsAWaiter() throws Exception {
         LockRegistry closing = registry();
-        Permits full = LeasedSemaphore.of(a, "closing", 1).tryAcquire(Duration.ZERO).orElseThrow();
+        Permits full =
+                LeasedSemaphore.of(a, "closing", 1).tryAcquire(Duration.ZERO).orElseThrow();
         Future<Throwable> waiter = threads.submit(() -> {
             try {
                 LeasedSemaphore.of(closing, "closing", 1).tryAcquire(LONG);
@@ -241,9 +252,13 @@ class LeasedSemaphoreTest {
 
     @Test
     void badInputIsRefusedNamingTheSemaphoreAndTheBackend() {
-        assertThatThrownBy(() -> LeasedSemaphore.of(a, null, 1)).hasMessageContaining("null").hasMessageContaining("memory");
+        assertThatThrownBy(() -> LeasedSemaphore.of(a, null, 1))
+                .hasMessageContaining("null")
+                .hasMessageContaining("memory");
         assertThatThrownBy(() -> LeasedSemaphore.of(a, " ", 1)).hasMessageContaining("blank");
-        assertThatThrownBy(() -> LeasedSemaphore.of(a, "s", 0)).hasMessageContaining("'s'").hasMessageContaining("1 to 1024");
+        assertThatThrownBy(() -> LeasedSemaphore.of(a, "s", 0))
+                .hasMessageContaining("'s'")
+                .hasMessageContaining("1 to 1024");
         assertThatThrownBy(() -> LeasedSemaphore.of(a, "s", LeasedSemaphore.MAX_PERMITS + 1))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LeasedSemaphore.of(a, "x".repeat(5000), 2))

@@ -58,8 +58,8 @@ public class DistributedLocksEndpoint {
     public Locks locks() {
         return new Locks(
                 perRegistry(registry -> new RegistryLocks(
-                registry.backend(),
-                statistics.leaseLosses(registry),
+                        registry.backend(),
+                        statistics.leaseLosses(registry),
                         registry.holds().stream().map(Hold::of).toList())),
                 semaphores());
     }
@@ -208,7 +208,13 @@ public class DistributedLocksEndpoint {
                 known = semaphores.semaphoresOf(declaration);
             } catch (RuntimeException e) { // no registry for it, or a bad name
                 listed.add(new Semaphore(
-                        declaration.name(), declaration.name(), null, declaration.permits(), 0, List.of(), e.getMessage()));
+                        declaration.name(),
+                        declaration.name(),
+                        null,
+                        declaration.permits(),
+                        0,
+                        List.of(),
+                        e.getMessage()));
                 continue;
             }
             known.forEach((name, semaphore) -> listed.add(semaphoreOf(declaration, name, semaphore)));
@@ -252,7 +258,8 @@ public class DistributedLocksEndpoint {
     public record PermitHolder(String key, String holder, long token, String leaseLeft) {
 
         static PermitHolder of(LockHolder holder) {
-            return new PermitHolder(holder.key(), holder.holder(), holder.token().value(), format(holder.leaseLeft()));
+            return new PermitHolder(
+                    holder.key(), holder.holder(), holder.token().value(), format(holder.leaseLeft()));
         }
     }
 }
