@@ -6,6 +6,7 @@ import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestClassOrder;
 
 /**
@@ -145,9 +146,11 @@ public abstract class LockRegistryContract extends ContractSupport {
         }
     }
 
+    /** Tagged, so that {@code -Dgroups=semaphores} runs this group alone. */
     @Nested
     @Order(14)
     @DisplayName("15. Semaphores")
+    @Tag("semaphores")
     class Rule15 extends Rule15Semaphores {
         Rule15() {
             super(LockRegistryContract.this);

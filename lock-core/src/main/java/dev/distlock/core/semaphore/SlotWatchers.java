@@ -9,6 +9,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Waits, for the one acquisition that leads the queue, until held slots come free. Each watcher is a thread that
@@ -25,8 +26,67 @@ final class SlotWatchers {
     private final LeasedSemaphore semaphore;
     private final String threadName;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
-    private final List<Future<?>> started = new ArrayList<>();
-    private int running;
+    private final List<Watcher> started = new ArrayList<>();
+
+    /** One watcher's task: it runs at most once, and not at all when stopped before it started. */
+    private final class Watcher implements Runnable {
+
+        private static final int NEW = 0;
+        private static final int RUNNING = 1;
+        private static final int ENDED = 2;
+
+        private final int slot;
+        private final long waitNanos;
+        private final AtomicInteger state = new AtomicInteger(NEW);
+        private Future<?> future;
+
+        Watcher(int slot, long waitNanos) {
+            this.slot = slot;
+            this.waitNanos = waitNanos;
+        }
+
+        @Override
+        public void run() {
+            if (!state.compareAndSet(NEW, RUNNING)) {
+                return;
+            }
+            Thread thread = Thread.currentThread();
+            String name = thread.getName();
+            thread.setName(threadName);
+            try {
+                watchOnce(slot, waitNanos);
+            } finally {
+                thread.setName(name);
+                synchronized (this) {
+                    state.set(ENDED);
+                    notifyAll();
+                }
+            }
+        }
+
+        /** Interrupts this watcher, or keeps it from starting. */
+        void interrupt() {
+            if (state.compareAndSet(NEW, ENDED)) {
+                future.cancel(false);
+            } else {
+                future.cancel(true);
+            }
+        }
+
+        /** Waits until this watcher ended; false when it still runs at {@code end} (a {@link System#nanoTime()}). */
+        synchronized boolean awaitEnd(long end) {
+            long left;
+            while (state.get() != ENDED && (left = end - System.nanoTime()) > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(this, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return state.get() == ENDED;
+        }
+    }
 
     SlotWatchers(LeasedSemaphore semaphore, String threadName) {
         this.semaphore = semaphore;
@@ -35,22 +95,9 @@ final class SlotWatchers {
 
     /** Starts watching {@code slot} for at most {@code waitNanos}. */
     void watch(int slot, long waitNanos) {
-        synchronized (this) {
-            running++;
-        }
-        started.add(SemaphoreThreads.EXECUTOR.submit(() -> {
-            String name = Thread.currentThread().getName();
-            Thread.currentThread().setName(threadName);
-            try {
-                watchOnce(slot, waitNanos);
-            } finally {
-                Thread.currentThread().setName(name);
-                synchronized (this) {
-                    running--;
-                    notifyAll();
-                }
-            }
-        }));
+        Watcher watcher = new Watcher(slot, waitNanos);
+        started.add(watcher);
+        watcher.future = SemaphoreThreads.EXECUTOR.submit(watcher);
     }
 
     /** The next report, waiting at most {@code nanos}; null when none came. */
@@ -58,21 +105,18 @@ final class SlotWatchers {
         return events.poll(nanos, TimeUnit.NANOSECONDS);
     }
 
-    /** Interrupts every watcher and waits (at most {@code limit}) until all have ended and released what they took. */
+    /**
+     * Interrupts every watcher and waits (at most {@code limit} in all) until each has ended and released what it
+     * took; a watcher not started yet never starts.
+     */
     void stop(Duration limit) {
-        for (Future<?> watcher : started) {
-            watcher.cancel(true);
-        }
         long end = System.nanoTime() + limit.toNanos();
-        synchronized (this) {
-            long left;
-            while (running > 0 && (left = end - System.nanoTime()) > 0) {
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(this, left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
+        for (Watcher watcher : started) {
+            watcher.interrupt();
+        }
+        for (Watcher watcher : started) {
+            if (!watcher.awaitEnd(end)) {
+                return;
             }
         }
     }
