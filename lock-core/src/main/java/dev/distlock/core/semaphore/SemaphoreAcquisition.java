@@ -14,24 +14,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One acquisition of permits, on a thread of its own ({@link SemaphoreThreads}) so that the caller can be interrupted
+ * One acquisition of permits, on a thread of its own ({@link SemaphoreThreads}), so that the caller can be interrupted
  * or cancel without leaving anything held:
  *
  * <ol>
- *   <li>take the queue lock {@code <name>:queue} (thread-owned by this thread), waiting at most the wait time;
- *   <li>take free slots with zero-wait, handle-owned acquisitions, starting at a random slot;
- *   <li>if some are missing, wait for them holding the queue lock: {@link SlotWatchers} report slots that came free,
- *       and each is taken as a permit until there are enough;
- *   <li>stop the watchers and release the queue lock, then complete the caller's future.
+ *   <li>take the queue lock {@code <name>:queue}, waiting at most the wait time;
+ *   <li>take free slots with zero waits, starting at a random slot;
+ *   <li>if some are missing, wait for every slot it lacks at once, holding the queue ({@link SlotWaits}), and keep
+ *       grants until there are enough;
+ *   <li>abandon the waits it does not need, release the queue, then complete the caller's future.
  * </ol>
  *
- * All or nothing: when the wait runs out, the caller cancels or anything fails, every permit taken is given back.
+ * Every server call is a handle-owned acquisition ({@link FencedLock#acquireAsync}) whose future this thread waits
+ * for, a release, or a read: a cancellation interrupts this thread, never a backend call in progress, and contract 12
+ * releases whatever an abandoned attempt takes. All or nothing: when the wait runs out, the caller cancels or anything
+ * fails, every permit taken is given back.
  */
 final class SemaphoreAcquisition implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(SemaphoreAcquisition.class);
-    /** How long the queue lock waits, at most, for stopped watchers to give back what they took. */
-    private static final Duration WATCHERS_STOP_LIMIT = Duration.ofSeconds(5);
     /** Slots a zero wait tries at once after its first try found too few free. */
     private static final int SWEEP = 8;
 
@@ -54,9 +55,8 @@ final class SemaphoreAcquisition implements Runnable {
         this.wanted = wanted;
         this.zeroWait = waitTime.isZero();
         this.leaseTime = leaseTime;
-        long now = System.nanoTime();
         // Saturates: a wait of centuries is a wait without end.
-        this.deadline = now + Math.min(safeNanos(waitTime), Long.MAX_VALUE / 4);
+        this.deadline = System.nanoTime() + Math.min(nanos(waitTime), Long.MAX_VALUE / 4);
         this.held = new boolean[semaphore.permits()];
     }
 
@@ -74,21 +74,17 @@ final class SemaphoreAcquisition implements Runnable {
 
     @Override
     public void run() {
-        Thread thread = Thread.currentThread();
         synchronized (this) {
             if (result.isDone()) {
                 return; // cancelled before it started
             }
-            worker = thread;
+            worker = Thread.currentThread();
         }
-        String name = thread.getName();
-        thread.setName(threadName());
         try {
             acquire();
         } catch (Throwable e) {
             result.completeExceptionally(e);
         } finally {
-            thread.setName(name);
             synchronized (this) {
                 worker = null;
                 Thread.interrupted(); // a cancellation's interrupt must not reach the thread's next task
@@ -102,38 +98,34 @@ final class SemaphoreAcquisition implements Runnable {
         }
     }
 
-    private String threadName() {
-        String name = semaphore.name();
-        return "distlock-semaphore-" + (name.length() <= 60 ? name : name.substring(0, 60));
-    }
-
     private void acquire() {
         LockHandle queue;
         try {
             queue = enterQueue();
         } catch (InterruptedException e) {
-            result.completeExceptionally(e); // cancelled while queued (then this does nothing): nothing taken
+            result.completeExceptionally(e); // only a cancellation interrupts: completing does nothing then
             return;
         }
         if (queue == null) {
             result.complete(Optional.empty());
             return;
         }
-        SlotWatchers watchers = new SlotWatchers(semaphore, threadName());
+        SlotWaits waits = new SlotWaits(semaphore, leaseTime);
         Optional<Permits> permits = Optional.empty();
         Throwable failure = null;
         try {
-            permits = takePermits(watchers);
+            permits = takePermits(waits);
         } catch (InterruptedException e) {
-            giveBack();
-            failure = e; // only a cancellation interrupts: completing does nothing then
+            failure = e;
         } catch (RuntimeException | Error e) {
-            giveBack();
             failure = e;
         } finally {
-            Thread.interrupted(); // a cancellation was acted on; what follows must run to its end
+            Thread.interrupted(); // a cancellation was acted on; the releases below run to their end anyway
+            waits.abandonAll();
+            if (failure != null) {
+                giveBack();
+            }
             // Before the caller hears: its next acquisition, from this instance or elsewhere, finds the queue free.
-            watchers.stop(WATCHERS_STOP_LIMIT);
             leaveQueue(queue);
         }
         if (failure != null) {
@@ -146,7 +138,7 @@ final class SemaphoreAcquisition implements Runnable {
     /** The queue lock, or null when the wait ran out first. */
     private LockHandle enterQueue() throws InterruptedException {
         FencedLock queue = semaphore.lock(semaphore.queueKey());
-        Optional<LockHandle> entered = queue.tryAcquire(Duration.ZERO);
+        Optional<LockHandle> entered = join(queue.acquireAsync(Duration.ZERO));
         if (entered.isPresent()) {
             return entered.get();
         }
@@ -155,7 +147,29 @@ final class SemaphoreAcquisition implements Runnable {
         if (left <= 0) {
             return null;
         }
-        return queue.tryAcquire(Duration.ofNanos(left)).orElse(null);
+        return join(queue.acquireAsync(Duration.ofNanos(left))).orElse(null);
+    }
+
+    /**
+     * The outcome of an asynchronous acquisition; when this thread is interrupted meanwhile, the acquisition is
+     * abandoned (a grant is given back) and the interrupt thrown.
+     */
+    private static Optional<LockHandle> join(CompletableFuture<Optional<LockHandle>> attempt)
+            throws InterruptedException {
+        try {
+            return attempt.get();
+        } catch (InterruptedException e) {
+            SlotWaits.abandon(attempt);
+            throw e;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     private void leaveQueue(LockHandle queue) {
@@ -172,7 +186,7 @@ final class SemaphoreAcquisition implements Runnable {
         }
     }
 
-    private Optional<Permits> takePermits(SlotWatchers watchers) throws InterruptedException {
+    private Optional<Permits> takePermits(SlotWaits waits) throws InterruptedException {
         int permits = semaphore.permits();
         int first = ThreadLocalRandom.current().nextInt(permits);
         List<Integer> slots = new ArrayList<>();
@@ -189,34 +203,35 @@ final class SemaphoreAcquisition implements Runnable {
             }
             return taken.size() == wanted ? granted() : notGranted();
         }
-        return waitForSlots(watchers);
+        return waitForSlots(waits);
     }
 
-    /** Holding the queue lock: waits for slots to come free until there are enough or the wait runs out. */
-    private Optional<Permits> waitForSlots(SlotWatchers watchers) throws InterruptedException {
+    /** Holding the queue: waits for every slot it lacks at once, and keeps grants until there are enough. */
+    private Optional<Permits> waitForSlots(SlotWaits waits) throws InterruptedException {
         long left = remaining();
         if (left <= 0) {
             return notGranted();
         }
         for (int slot = 0; slot < held.length; slot++) {
             if (!held[slot]) {
-                watchers.watch(slot, left);
+                waits.start(slot, left);
             }
         }
         while (taken.size() < wanted) {
-            left = remaining();
-            SlotWatchers.Event event = left <= 0 ? null : watchers.next(left);
-            if (event == null) {
+            SlotWaits.Ended ended = waits.next(deadline);
+            if (ended == null) {
                 return notGranted();
             }
-            if (event.error() != null) {
-                failed(event.error());
+            Optional<LockHandle> granted;
+            try {
+                granted = ended.attempt().join();
+            } catch (RuntimeException e) {
+                failed(e.getCause() != null ? e.getCause() : e);
                 continue;
             }
-            int slot = event.slot();
-            tryNow(List.of(slot));
-            if (!held[slot] && (left = remaining()) > 0) {
-                watchers.watch(slot, left); // taken again before this acquisition could: wait on
+            if (granted.isPresent()) {
+                held[ended.slot()] = true;
+                taken.add(new Permit(ended.slot(), granted.get()));
             }
         }
         return granted();
@@ -259,15 +274,8 @@ final class SemaphoreAcquisition implements Runnable {
         } finally {
             // From the try in hand when something was thrown: closing a grant twice releases it once.
             for (; i < tries.size(); i++) {
-                abandon(tries.get(i));
+                SlotWaits.abandon(tries.get(i));
             }
-        }
-    }
-
-    /** Gives up a try whose outcome is not wanted any more: a grant that raced with the cancel is released. */
-    private static void abandon(CompletableFuture<Optional<LockHandle>> attempt) {
-        if (!attempt.cancel(false) && !attempt.isCompletedExceptionally()) {
-            attempt.join().ifPresent(LockHandle::close);
         }
     }
 
@@ -312,7 +320,7 @@ final class SemaphoreAcquisition implements Runnable {
         return deadline - System.nanoTime();
     }
 
-    private static long safeNanos(Duration duration) {
+    private static long nanos(Duration duration) {
         try {
             return duration.toNanos();
         } catch (ArithmeticException e) {
