@@ -7,9 +7,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Where acquisitions and their slot watchers run: a virtual thread per task on Java 21 and later, pooled daemon
- * threads before. Every task gives back what it took before it ends, so a pooled thread never carries a hold into the
- * next task.
+ * Where acquisitions run: a virtual thread per acquisition on Java 21 and later, pooled daemon threads before. An
+ * acquisition's holds belong to their handles, never to its thread, so a pooled thread carries nothing into its next
+ * task.
  */
 final class SemaphoreThreads {
 
