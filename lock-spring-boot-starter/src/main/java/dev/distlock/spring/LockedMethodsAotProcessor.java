@@ -12,7 +12,7 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 
 /**
- * For a native image: the {@link DistributedLock} methods of each bean are invoked through the
+ * For a native image: the {@link DistributedLock} and {@link DistributedSemaphore} methods of each bean are invoked through the
  * proxy by reflection, and their parameter names are read for the SpEL key.
  */
 class LockedMethodsAotProcessor implements BeanRegistrationAotProcessor {
@@ -20,9 +20,11 @@ class LockedMethodsAotProcessor implements BeanRegistrationAotProcessor {
     @Override
     public BeanRegistrationAotContribution processAheadOfTime(RegisteredBean registeredBean) {
         Class<?> type = ClassUtils.getUserClass(registeredBean.getBeanClass());
-        Set<Method> methods = MethodIntrospector.selectMethods(
-                        type, (MethodIntrospector.MetadataLookup<DistributedLock>)
-                                method -> AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class))
+        Set<Method> methods = MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<Boolean>)
+                        method -> AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class)
+                                        || AnnotatedElementUtils.hasAnnotation(method, DistributedSemaphore.class)
+                                ? Boolean.TRUE
+                                : null)
                 .keySet();
         if (methods.isEmpty()) {
             return null;

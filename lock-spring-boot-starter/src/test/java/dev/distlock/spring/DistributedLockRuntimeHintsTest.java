@@ -75,6 +75,9 @@ class DistributedLockRuntimeHintsTest {
     public static class Orders {
         @DistributedLock(name = "order", key = "#id")
         public void ship(String id) {}
+
+        @DistributedSemaphore(name = "exports", permits = 2, key = "#region")
+        public void export(String region) {}
     }
 
     @Test
@@ -87,6 +90,9 @@ class DistributedLockRuntimeHintsTest {
         TestGenerationContext generationContext = new TestGenerationContext();
         contribution.applyTo(generationContext, null);
         assertThat(RuntimeHintsPredicates.reflection().onMethod(Orders.class.getMethod("ship", String.class)))
+                .accepts(generationContext.getRuntimeHints());
+        assertThat(RuntimeHintsPredicates.reflection().onMethod(Orders.class.getMethod("export", String.class)))
+                .as("semaphore methods too")
                 .accepts(generationContext.getRuntimeHints());
     }
 }
