@@ -23,13 +23,13 @@ class AcquirerTest {
             Acquirer<Lease> acquirer = engine.acquirer();
             Thread me = Thread.currentThread();
 
-            Acquirer.Acquired<Lease> first =
-                    acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me).orElseThrow();
-            Acquirer.Acquired<Lease> again =
-                    acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me).orElseThrow();
+            Acquirer.Acquired<Lease> first = acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me, null)
+                    .orElseThrow();
+            Acquirer.Acquired<Lease> again = acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me, null)
+                    .orElseThrow();
             Optional<Acquirer.Acquired<Lease>> other = CompletableFuture.supplyAsync(() -> {
                         try {
-                            return acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, null);
+                            return acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, null, null);
                         } catch (InterruptedException e) {
                             throw new IllegalStateException(e);
                         }
@@ -51,14 +51,14 @@ class AcquirerTest {
         try (LockEngine<Lease> engine = new LockEngine<>(backend, RegistryOptions.defaults())) {
             Acquirer<Lease> acquirer = engine.acquirer();
             Thread me = Thread.currentThread();
-            Hold<Lease> lost = acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me)
+            Hold<Lease> lost = acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me, null)
                     .orElseThrow()
                     .hold();
             engine.leaseEnds().lose(lost, "a test lost it");
             backend.held.clear(); // the server let it go
 
-            Acquirer.Acquired<Lease> fresh =
-                    acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me).orElseThrow();
+            Acquirer.Acquired<Lease> fresh = acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me, null)
+                    .orElseThrow();
 
             assertThat(fresh.hold()).isNotSameAs(lost);
             assertThat(fresh.hold().token().value()).isGreaterThan(lost.token().value());
