@@ -74,7 +74,9 @@ abstract class Rule14MultiKeyLocks extends LockGroup {
             await(worker);
         }
         for (String key : List.of(a, b, c)) {
-            int expected = 2 * PASSES * (int) sets.stream().filter(set -> set.contains(key)).count();
+            int expected = 2
+                    * PASSES
+                    * (int) sets.stream().filter(set -> set.contains(key)).count();
             OverlapDetector detector = detectors.get(key);
             assertThat(detector.completed()).as("passes over %s", key).isEqualTo(expected);
             assertThat(detector.count())
@@ -133,8 +135,7 @@ abstract class Rule14MultiKeyLocks extends LockGroup {
     }
 
     private static boolean inCallersOrder(
-            LockRegistry registry, String first, String second, CyclicBarrier barrier, Duration wait)
-            throws Exception {
+            LockRegistry registry, String first, String second, CyclicBarrier barrier, Duration wait) throws Exception {
         try (LockHandle held = registry.obtain(first).tryAcquire(LONG_WAIT).orElseThrow()) {
             barrier.await(30, TimeUnit.SECONDS);
             Optional<LockHandle> next = registry.obtain(second).tryAcquire(wait);
@@ -159,8 +160,8 @@ abstract class Rule14MultiKeyLocks extends LockGroup {
             assertThatThrownBy(() -> set.executeLocked(wait, handle -> "ran"))
                     .isInstanceOf(LockNotAcquiredException.class)
                     .hasMessageContaining(b)
-                    .satisfies(e -> assertThat(((LockNotAcquiredException) e).key())
-                            .isEqualTo(b));
+                    .satisfies(e ->
+                            assertThat(((LockNotAcquiredException) e).key()).isEqualTo(b));
             for (String key : List.of(a, c)) {
                 assertThat(registryA.obtain(key).holdCount())
                         .as("the caller keeps nothing of %s", key)
@@ -236,12 +237,13 @@ abstract class Rule14MultiKeyLocks extends LockGroup {
         assertThat(registryB.forceRelease(a)).isTrue();
         long deadline = System.nanoTime()
                 + leaseTime().plus(timingSlack()).multipliedBy(2).toNanos();
-        while ((handle.isValid() || lost.get() == 0 || anyValid(shortLeases, a, b))
-                && System.nanoTime() < deadline) {
+        while ((handle.isValid() || lost.get() == 0 || anyValid(shortLeases, a, b)) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
         assertThat(handle.isValid()).as("the whole hold is lost").isFalse();
-        assertThat(anyValid(shortLeases, a, b)).as("both keys' holds are known lost").isFalse();
+        assertThat(anyValid(shortLeases, a, b))
+                .as("both keys' holds are known lost")
+                .isFalse();
         assertThat(lost).as("onLost ran once for two lost keys").hasValue(1);
         AtomicInteger late = new AtomicInteger();
         handle.onLost(late::incrementAndGet);
@@ -281,7 +283,9 @@ abstract class Rule14MultiKeyLocks extends LockGroup {
                 .get(10, TimeUnit.SECONDS);
         for (String key : List.of(a, b)) {
             Optional<LockHandle> next = registryB.obtain(key).tryAcquire(timingSlack());
-            assertThat(next).as("%s is free after another thread closed the handle", key).isPresent();
+            assertThat(next)
+                    .as("%s is free after another thread closed the handle", key)
+                    .isPresent();
             next.get().close();
         }
     }
@@ -297,7 +301,9 @@ abstract class Rule14MultiKeyLocks extends LockGroup {
         while (registryB.holderOf(a).isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        assertThat(registryB.holderOf(a)).as("the attempt took a while b is held").isPresent();
+        assertThat(registryB.holderOf(a))
+                .as("the attempt took a while b is held")
+                .isPresent();
         assertThat(pending.cancel(true)).isTrue();
         Optional<LockHandle> nextA = registryB.obtain(a).tryAcquire(timingSlack());
         assertThat(nextA).as("the cancellation released a").isPresent();
@@ -307,7 +313,9 @@ abstract class Rule14MultiKeyLocks extends LockGroup {
         LockRegistry other = newRegistry();
         for (String key : List.of(a, b)) {
             Optional<LockHandle> next = other.obtain(key).tryAcquire(timingSlack());
-            assertThat(next).as("the cancelled attempt left nothing of %s held", key).isPresent();
+            assertThat(next)
+                    .as("the cancelled attempt left nothing of %s held", key)
+                    .isPresent();
             next.get().close();
         }
     }

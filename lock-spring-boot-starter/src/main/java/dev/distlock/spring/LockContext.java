@@ -94,9 +94,10 @@ public final class LockContext {
                 }
             }
         }
-        throw new IllegalStateException("No @DistributedLock method on thread " + Thread.currentThread().getName()
-                + " holds lock '" + key + "'" + (held == null ? "" : "; held: " + heldKeys(held))
-                + ". Pass the key as the annotation composes it: name + \":\" + the value of the key expression.");
+        throw new IllegalStateException(
+                "No @DistributedLock method on thread " + Thread.currentThread().getName()
+                        + " holds lock '" + key + "'" + (held == null ? "" : "; held: " + heldKeys(held))
+                        + ". Pass the key as the annotation composes it: name + \":\" + the value of the key expression.");
     }
 
     /**

@@ -45,8 +45,8 @@ import org.springframework.util.ClassUtils;
  */
 final class LockedMethods implements BeanPostProcessor {
 
-    private static final LockedMethod NOT_LOCKED =
-            new LockedMethod(null, "", null, List.of(), null, null, OnFailure.THROW, "", null, Mode.EXCLUSIVE, null, null);
+    private static final LockedMethod NOT_LOCKED = new LockedMethod(
+            null, "", null, List.of(), null, null, OnFailure.THROW, "", null, Mode.EXCLUSIVE, null, null);
 
     private final Environment environment;
     /** {@code distributed-lock.wait-time}, for methods that set no waitTime. */

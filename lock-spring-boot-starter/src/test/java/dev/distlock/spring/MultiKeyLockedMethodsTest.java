@@ -46,9 +46,9 @@ class MultiKeyLockedMethodsTest {
                 .withConfiguration(
                         AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
                 .withPropertyValues("distributed-lock.backend=memory")
-                .withBean(MemoryLockRegistry.class, () -> MemoryLockRegistry.builder()
-                        .store(store)
-                        .build())
+                .withBean(
+                        MemoryLockRegistry.class,
+                        () -> MemoryLockRegistry.builder().store(store).build())
                 .withUserConfiguration(Beans.class);
     }
 
@@ -61,7 +61,10 @@ class MultiKeyLockedMethodsTest {
             return runs.get();
         }
 
-        @DistributedLock(name = "account", keys = {"#from", "#to"}, waitTime = "20s")
+        @DistributedLock(
+                name = "account",
+                keys = {"#from", "#to"},
+                waitTime = "20s")
         public <T> T transfer(String from, String to, Supplier<T> body) {
             runs.incrementAndGet();
             return body.get();
@@ -88,13 +91,20 @@ class MultiKeyLockedMethodsTest {
             return body.get();
         }
 
-        @DistributedLock(name = "account", keys = {"#from", "#to"}, waitTime = "50ms", onFailure = OnFailure.SKIP)
+        @DistributedLock(
+                name = "account",
+                keys = {"#from", "#to"},
+                waitTime = "50ms",
+                onFailure = OnFailure.SKIP)
         public String transferOrSkip(String from, String to) {
             runs.incrementAndGet();
             return "ran";
         }
 
-        @DistributedLock(name = "account", keys = {"#from", "#to"}, waitTime = "50ms")
+        @DistributedLock(
+                name = "account",
+                keys = {"#from", "#to"},
+                waitTime = "50ms")
         public String transferOrThrow(String from, String to) {
             runs.incrementAndGet();
             return "ran";
@@ -193,10 +203,12 @@ class MultiKeyLockedMethodsTest {
                     .containsExactly(true, true);
             assertThat(held(context, "account:a")).isFalse();
             assertThat(held(context, "account:b")).isFalse();
-            assertThat(bank.audit(List.of("c", "a", "c"), () -> held(context, "account:a") && held(context, "account:c")))
+            assertThat(bank.audit(
+                            List.of("c", "a", "c"), () -> held(context, "account:a") && held(context, "account:c")))
                     .isTrue();
-            assertThat(bank.auditArray(new String[] {"x", "y"}, () -> LockContext.currentTokens()
-                            .keySet()))
+            assertThat(bank.auditArray(
+                            new String[] {"x", "y"},
+                            () -> LockContext.currentTokens().keySet()))
                     .containsExactly("account:x", "account:y");
         });
     }
@@ -208,7 +220,8 @@ class MultiKeyLockedMethodsTest {
             LockRegistry registry = registry(context);
             bank.transfer("b", "a", () -> {
                 FencingToken a = LockContext.currentToken("account:a");
-                assertThat(a).isEqualTo(registry.obtain("account:a").currentToken().orElseThrow());
+                assertThat(a)
+                        .isEqualTo(registry.obtain("account:a").currentToken().orElseThrow());
                 assertThat(LockContext.currentTokens())
                         .containsOnlyKeys("account:a", "account:b")
                         .containsEntry("account:a", a);
@@ -243,7 +256,8 @@ class MultiKeyLockedMethodsTest {
         runner().run(context -> {
             Bank bank = context.getBean(Bank.class);
             LockRegistry elsewhere = MemoryLockRegistry.builder().store(store).build();
-            try (LockHandle b = elsewhere.obtain("account:b")
+            try (LockHandle b = elsewhere
+                    .obtain("account:b")
                     .acquireAsync(Duration.ZERO)
                     .get(10, TimeUnit.SECONDS)
                     .orElseThrow()) {
@@ -285,29 +299,41 @@ class MultiKeyLockedMethodsTest {
     // --- start-up checks -------------------------------------------------------------------
 
     public static class KeyAndKeys {
-        @DistributedLock(name = "x", key = "#a", keys = {"#a", "#b"})
+        @DistributedLock(
+                name = "x",
+                key = "#a",
+                keys = {"#a", "#b"})
         public void run(String a, String b) {}
     }
 
     public static class KeysWithReadMode {
-        @DistributedLock(name = "x", keys = {"#a", "#b"}, mode = Mode.READ)
+        @DistributedLock(
+                name = "x",
+                keys = {"#a", "#b"},
+                mode = Mode.READ)
         public void run(String a, String b) {}
     }
 
     public static class KeysOnAFuture {
-        @DistributedLock(name = "x", keys = {"#a", "#b"})
+        @DistributedLock(
+                name = "x",
+                keys = {"#a", "#b"})
         public CompletableFuture<String> run(String a, String b) {
             return CompletableFuture.completedFuture(a);
         }
     }
 
     public static class BlankKeysElement {
-        @DistributedLock(name = "x", keys = {"#a", " "})
+        @DistributedLock(
+                name = "x",
+                keys = {"#a", " "})
         public void run(String a) {}
     }
 
     public static class KeysNamingAnUnknownParameter {
-        @DistributedLock(name = "x", keys = {"#a", "#c"})
+        @DistributedLock(
+                name = "x",
+                keys = {"#a", "#c"})
         public void run(String a, String b) {}
     }
 

@@ -60,7 +60,10 @@ class MultiLockTest {
 
     /** Holds {@code key} on {@link #other} until the returned handle is closed, from any thread. */
     private LockHandle heldElsewhere(String key) throws Exception {
-        return other.obtain(key).acquireAsync(Duration.ZERO).get(10, TimeUnit.SECONDS).orElseThrow();
+        return other.obtain(key)
+                .acquireAsync(Duration.ZERO)
+                .get(10, TimeUnit.SECONDS)
+                .orElseThrow();
     }
 
     @Test
@@ -157,7 +160,8 @@ class MultiLockTest {
                     .hasMessageContaining("[a, b, c]")
                     .hasMessageContaining("'b'")
                     .hasMessageContaining("memory")
-                    .satisfies(e -> assertThat(((LockNotAcquiredException) e).key()).isEqualTo("b"));
+                    .satisfies(e ->
+                            assertThat(((LockNotAcquiredException) e).key()).isEqualTo("b"));
             Thread.currentThread().interrupt();
             try {
                 assertThatThrownBy(() -> set.executeLocked(LONG, held -> ran.getAndSet(true)))
@@ -171,8 +175,8 @@ class MultiLockTest {
             }
         }
         assertThat(ran).isFalse();
-        assertThat(MultiLock.of(registry, "a", "b", "c").executeLocked(LONG, held -> held.keys()))
-                .containsExactly("a", "b", "c");
+        List<String> locked = MultiLock.of(registry, "a", "b", "c").executeLocked(LONG, MultiLockHandle::keys);
+        assertThat(locked).containsExactly("a", "b", "c");
         assertThat(free("a", "b", "c")).isTrue();
     }
 
@@ -183,7 +187,8 @@ class MultiLockTest {
                 .orElseThrow()) {
             assertThat(fixed.extend(Duration.ofSeconds(20))).isTrue();
             assertThat(registry.holds())
-                    .allSatisfy(hold -> assertThat(hold.leaseLeft().orElseThrow()).isGreaterThan(Duration.ofSeconds(10)));
+                    .allSatisfy(
+                            hold -> assertThat(hold.leaseLeft().orElseThrow()).isGreaterThan(Duration.ofSeconds(10)));
         }
         MultiLockHandle renewed =
                 MultiLock.of(registry, "a", "b").tryAcquire(Duration.ZERO).orElseThrow();
@@ -217,7 +222,9 @@ class MultiLockTest {
         assertThat(held.isValid()).isFalse();
         faulty.handleOf("a").lose();
         assertThat(lost).hasValue(1);
-        assertThat(afterFailure).as("a failing callback does not stop the others").hasValue(1);
+        assertThat(afterFailure)
+                .as("a failing callback does not stop the others")
+                .hasValue(1);
         held.close();
 
         MultiLockHandle released =
@@ -274,7 +281,9 @@ class MultiLockTest {
             if (!pending.cancel(true)) {
                 pending.get().ifPresent(MultiLockHandle::close); // complete before the cancellation: ours to close
             }
-            assertThat(free(a, b)).as("round %d: the cancelled set left nothing held", round).isTrue();
+            assertThat(free(a, b))
+                    .as("round %d: the cancelled set left nothing held", round)
+                    .isTrue();
         }
     }
 
