@@ -192,8 +192,14 @@ final class LockedMethods implements BeanPostProcessor {
                     + " mode = EXCLUSIVE, or one key.");
         }
         if (returns != LockedMethod.Returns.VALUE) {
-            throw new IllegalArgumentException(where + " takes several keys (keys) and returns "
-                    + method.getReturnType().getSimpleName() + ", which is not supported with keys: only methods"
+            Class<?>[] parameters = method.getParameterTypes();
+            boolean suspend = parameters.length > 0
+                    && parameters[parameters.length - 1].getName().equals("kotlin.coroutines.Continuation");
+            throw new IllegalArgumentException(where + " takes several keys (keys) and "
+                    + (suspend
+                            ? "is a Kotlin suspend function"
+                            : "returns " + method.getReturnType().getSimpleName())
+                    + ", which is not supported with keys: only methods"
                     + " that return a plain value can hold several keys (not CompletionStage, Mono, Flux, Kotlin"
                     + " suspend functions or Flow). Return a plain value, or take the keys inside the method with"
                     + " MultiLock.acquireAsync.");
