@@ -2,6 +2,8 @@ package dev.distlock.spring.actuate;
 
 import dev.distlock.core.LockRegistry;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
+import dev.distlock.spring.leader.LeaderElection;
+import dev.distlock.spring.leader.LeaderObservation;
 import dev.distlock.spring.metrics.LockObserverRegistrar;
 import java.util.Map;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -49,8 +51,14 @@ public final class DistributedLockActuatorAutoConfiguration {
         @ConditionalOnMissingBean
         @ConditionalOnAvailableEndpoint
         DistributedLocksEndpoint distributedLocksEndpoint(
-                Map<String, LockRegistry> registries, LockStatistics statistics) {
-            return new DistributedLocksEndpoint(registries, statistics);
+                Map<String, LockRegistry> registries,
+                LockStatistics statistics,
+                ObjectProvider<LeaderElection> election,
+                ObjectProvider<LeaderObservation> observation) {
+            return new DistributedLocksEndpoint(
+                    registries,
+                    statistics,
+                    new LeadershipSection(election::getIfUnique, observation::getIfUnique));
         }
     }
 

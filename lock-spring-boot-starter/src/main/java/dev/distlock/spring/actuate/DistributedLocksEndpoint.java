@@ -17,7 +17,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 
 /**
- * {@code /actuator/distributedlocks}: the locks this instance holds; {@code /{key}}: who holds a key
+ * {@code /actuator/distributedlocks}: the locks this instance holds, and who leads each leadership name this
+ * instance campaigns for or observes ({@link LeadershipSection}); {@code /{key}}: who holds a key
  * right now on the backend, whichever instance; {@code DELETE /{key}}: force-release a key held by
  * a crashed or stuck instance. The delete is off unless the application allows it
  * ({@code management.endpoint.distributedlocks.access=unrestricted}). It is safe with fencing: the
@@ -29,20 +30,33 @@ public class DistributedLocksEndpoint {
 
     private final Map<String, LockRegistry> registries;
     private final LockStatistics statistics;
+    private final LeadershipSection leadership;
 
     /** @param registries the registries by bean name */
     public DistributedLocksEndpoint(Map<String, LockRegistry> registries, LockStatistics statistics) {
-        this.registries = Map.copyOf(registries);
-        this.statistics = statistics;
+        this(registries, statistics, LeadershipSection.none());
     }
 
-    /** The holds of this instance, per registry. */
+    /**
+     * @param registries the registries by bean name
+     * @param leadership the leaders to show
+     */
+    public DistributedLocksEndpoint(
+            Map<String, LockRegistry> registries, LockStatistics statistics, LeadershipSection leadership) {
+        this.registries = Map.copyOf(registries);
+        this.statistics = statistics;
+        this.leadership = leadership;
+    }
+
+    /** The holds of this instance, per registry; the leader of each leadership name. */
     @ReadOperation
     public Locks locks() {
-        return new Locks(perRegistry(registry -> new RegistryLocks(
-                registry.backend(),
-                statistics.leaseLosses(registry),
-                registry.holds().stream().map(Hold::of).toList())));
+        return new Locks(
+                perRegistry(registry -> new RegistryLocks(
+                        registry.backend(),
+                        statistics.leaseLosses(registry),
+                        registry.holds().stream().map(Hold::of).toList())),
+                leadership.leaders());
     }
 
     /** Who holds {@code key} on each registry's backend. */
@@ -112,8 +126,8 @@ public class DistributedLocksEndpoint {
         return duration.map(Duration::toString).orElse(null);
     }
 
-    /** The holds of this instance, by registry bean name. */
-    public record Locks(Map<String, RegistryLocks> registries) {}
+    /** The holds of this instance, by registry bean name; the leaders, by leadership name. */
+    public record Locks(Map<String, RegistryLocks> registries, Map<String, LeadershipSection.LeaderState> leaders) {}
 
     /** One registry's holds; {@code leaseLosses} counts since start. */
     public record RegistryLocks(String backend, long leaseLosses, List<Hold> holds) {}
