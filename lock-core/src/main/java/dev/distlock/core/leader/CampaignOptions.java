@@ -17,7 +17,8 @@ import java.util.Optional;
  *     term's hold so that every instance reads it as {@link Leader#value()}; empty for nothing. Printable ASCII, at
  *     most {@link dev.distlock.core.LockHolder#MAX_NOTE_LENGTH} characters; checked when the campaign starts
  */
-public record CampaignOptions(Duration checkInterval, Duration rejoinDelay, Duration retryDelay, Optional<String> value) {
+public record CampaignOptions(
+        Duration checkInterval, Duration rejoinDelay, Duration retryDelay, Optional<String> value) {
 
     public CampaignOptions {
         positive("checkInterval", checkInterval);

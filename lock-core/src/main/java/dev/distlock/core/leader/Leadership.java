@@ -50,9 +50,9 @@ public final class Leadership implements AutoCloseable {
     private Leadership(LockRegistry registry, String name, LeadershipListener listener, CampaignOptions options) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.name = name;
-        this.ballot = ballot(registry, name, options.value());
         this.listener = Objects.requireNonNull(listener, "listener");
         this.options = Objects.requireNonNull(options, "options");
+        this.ballot = ballot(registry, name, options.value());
         this.thread = new Thread(this::campaign, "distlock-leader-" + name);
         this.thread.setDaemon(true);
     }

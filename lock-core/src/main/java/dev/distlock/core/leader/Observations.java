@@ -45,7 +45,8 @@ final class Observations {
     }
 
     static void subscribe(LockRegistry registry, String name, LeaderPoller poller) {
-        SUBSCRIBED.computeIfAbsent(new Topic(registry, name), topic -> ConcurrentHashMap.newKeySet())
+        SUBSCRIBED
+                .computeIfAbsent(new Topic(registry, name), topic -> ConcurrentHashMap.newKeySet())
                 .add(poller);
     }
 
@@ -56,11 +57,14 @@ final class Observations {
         });
     }
 
-    /** A candidate of {@code registry} began or ended a term of {@code name}: its observers read at once. */
+    /**
+     * A candidate of {@code registry} began or ended a term of {@code name}: its observers read at once. Handed to
+     * the pool, so that the candidate's thread never waits for an observer.
+     */
     static void termChanged(LockRegistry registry, String name) {
         Set<LeaderPoller> pollers = SUBSCRIBED.get(new Topic(registry, name));
         if (pollers != null) {
-            pollers.forEach(LeaderPoller::readNow);
+            pollers.forEach(poller -> WORK.execute(poller::readNow));
         }
     }
 

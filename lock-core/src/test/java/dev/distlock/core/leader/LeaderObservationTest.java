@@ -266,13 +266,14 @@ class LeaderObservationTest {
         ReadControlledRegistry registry = new ReadControlledRegistry(registry());
         registry.holdReads();
         ObservedLeaders observed = new ObservedLeaders();
-        resources.add(Leadership.observe(
-                registry, NAME, observed, OFTEN.withCallTimeout(Duration.ofMillis(100))));
+        resources.add(Leadership.observe(registry, NAME, observed, OFTEN.withCallTimeout(Duration.ofMillis(100))));
 
         ObservedLeaders.Told unknown = observed.await("unknown", ObservedLeaders.Told::isUnknown, WAIT);
         assertThat(unknown.unknown()).hasMessageContaining("'" + NAME + "'").hasMessageContaining("memory");
         Thread.sleep(300);
-        assertThat(registry.reads()).as("reads while the first is without answer").isEqualTo(1);
+        assertThat(registry.reads())
+                .as("reads while the first is without answer")
+                .isEqualTo(1);
 
         registry.answer();
 
@@ -284,7 +285,8 @@ class LeaderObservationTest {
     void aReadShowingAnOlderTermIsIgnored() throws Exception {
         ReadControlledRegistry registry = new ReadControlledRegistry(registry());
         for (long epoch : new long[] {5, 3, 5, 7}) {
-            registry.script(Optional.of(new LockHolder(NAME, "app@host pid 1 thread t", FencingToken.of(epoch), Optional.empty())));
+            registry.script(Optional.of(
+                    new LockHolder(NAME, "app@host pid 1 thread t", FencingToken.of(epoch), Optional.empty())));
         }
         ObservedLeaders observed = new ObservedLeaders();
         resources.add(Leadership.observe(registry, NAME, observed, OFTEN));

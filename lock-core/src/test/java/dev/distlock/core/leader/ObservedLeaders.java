@@ -78,8 +78,7 @@ public final class ObservedLeaders implements LeaderObserver {
             }
             long left = end - System.currentTimeMillis();
             if (left <= 0) {
-                throw new AssertionError(
-                        "Not told " + description + " within " + timeoutMillis + " ms; told: " + told);
+                throw new AssertionError("Not told " + description + " within " + timeoutMillis + " ms; told: " + told);
             }
             wait(left);
         }

@@ -56,9 +56,7 @@ public final class DistributedLockActuatorAutoConfiguration {
                 ObjectProvider<LeaderElection> election,
                 ObjectProvider<LeaderObservation> observation) {
             return new DistributedLocksEndpoint(
-                    registries,
-                    statistics,
-                    new LeadershipSection(election::getIfUnique, observation::getIfUnique));
+                    registries, statistics, new LeadershipSection(election::getIfUnique, observation::getIfUnique));
         }
     }
 

@@ -34,6 +34,7 @@ public final class LeaderChangedEvent extends ApplicationEvent {
 
     @Override
     public String toString() {
-        return "LeaderChangedEvent[" + name + ", " + leader.map(Leader::toString).orElse("no leader") + "]";
+        return "LeaderChangedEvent[" + name + ", "
+                + leader.map(Leader::toString).orElse("no leader") + "]";
     }
 }

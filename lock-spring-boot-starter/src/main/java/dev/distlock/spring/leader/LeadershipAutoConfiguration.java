@@ -50,8 +50,7 @@ public final class LeadershipAutoConfiguration {
     LeaderObservation leaderObservation(
             LockRegistry registry, LeadershipProperties properties, ApplicationEventPublisher publisher) {
         ObserveOptions options = ObserveOptions.defaults().withPollInterval(properties.getObserveInterval());
-        return new LeaderObservation(
-                registry, options, publisher, new LinkedHashSet<>(properties.getObservedNames()));
+        return new LeaderObservation(registry, options, publisher, new LinkedHashSet<>(properties.getObservedNames()));
     }
 
     @Bean

@@ -129,7 +129,9 @@ class DistributedLocksEndpointTest {
                         assertThat(jobs.backend()).isEqualTo("memory");
                         LeaderState elsewhere = leaders.get("elsewhere");
                         assertThat(elsewhere.led()).isTrue();
-                        assertThat(elsewhere.thisInstance()).as("not a term of this instance's").isFalse();
+                        assertThat(elsewhere.thisInstance())
+                                .as("not a term of this instance's")
+                                .isFalse();
                         assertThat(elsewhere.epoch()).isEqualTo(other.token().value());
                         assertThat(elsewhere.value()).isEqualTo("v-else");
                         assertThat(leaders.get("nobody").led()).isFalse();
@@ -140,9 +142,8 @@ class DistributedLocksEndpointTest {
 
     @Test
     void showsNoLeadersWithoutLeaderElection() {
-        exposed.run(context -> assertThat(context.getBean(DistributedLocksEndpoint.class)
-                        .locks()
-                        .leaders())
+        exposed.run(context -> assertThat(
+                        context.getBean(DistributedLocksEndpoint.class).locks().leaders())
                 .isEmpty());
     }
 
