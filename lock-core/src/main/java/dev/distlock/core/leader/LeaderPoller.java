@@ -125,9 +125,8 @@ final class LeaderPoller implements LeaderSubscription {
 
     private synchronized void timedOut(long read) {
         if (!closed && reading && reads == read) {
-            unknown(new LockException("Who leads '" + name + "' on " + registry.backend()
-                    + " is unknown: the server gave no answer within " + options.callTimeout()
-                    + "; reading goes on"));
+            unknown(new LockException("The " + registry.backend() + " server gave no answer within "
+                    + options.callTimeout() + " to who holds '" + name + "'"));
         }
     }
 
