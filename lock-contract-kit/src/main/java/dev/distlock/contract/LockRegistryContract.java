@@ -16,7 +16,8 @@ import org.junit.jupiter.api.TestClassOrder;
  * stands for another JVM. Backends with documented differences override the timing hooks, never an assertion.
  *
  * <p>Rules 7 (server time) and 9 (bounded state) depend on how a backend stores its locks; each backend checks them
- * in tests of its own. Rule 13 (read/write locks) is {@link ReadWriteLockContract}.
+ * in tests of its own. Rule 13 (read/write locks) is {@link ReadWriteLockContract}. Rule 14 (multi-key locks) checks
+ * the {@code MultiLock} recipe over the backend, which needs nothing of the backend beyond rules 1 to 12.
  */
 @TestClassOrder(ClassOrderer.OrderAnnotation.class)
 public abstract class LockRegistryContract extends ContractSupport {
@@ -142,6 +143,15 @@ public abstract class LockRegistryContract extends ContractSupport {
     @DisplayName("12. Asynchronous holds")
     class Rule12 extends Rule12AsynchronousHolds {
         Rule12() {
+            super(LockRegistryContract.this);
+        }
+    }
+
+    @Nested
+    @Order(13)
+    @DisplayName("14. Multi-key locks")
+    class Rule14 extends Rule14MultiKeyLocks {
+        Rule14() {
             super(LockRegistryContract.this);
         }
     }

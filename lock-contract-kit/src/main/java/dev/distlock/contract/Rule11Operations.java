@@ -58,7 +58,8 @@ abstract class Rule11Operations extends LockGroup {
     void aNoteRecordedWithAHoldIsReadBackByAnotherRegistry() throws Exception {
         String key = key();
         String note = "https://node-7.example:8443/jobs?term=3";
-        try (LockHandle handle = registryB.obtain(key)
+        try (LockHandle handle = registryB
+                .obtain(key)
                 .withNote(note)
                 .acquireAsync(timingSlack())
                 .get(30, TimeUnit.SECONDS)

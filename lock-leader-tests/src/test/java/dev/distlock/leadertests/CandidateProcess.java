@@ -14,11 +14,16 @@ import java.util.concurrent.TimeUnit;
  * the name, the lease in ms, then the backend words of {@link BackendClients}. It prints
  * {@code GRANTED <epoch>} and {@code REVOKED <epoch>}, {@code LEADING <epoch>} every few ms while
  * {@link Leadership#isLeader()} answers true, and, the first time its clock jumps by more than a
- * second (it was stopped and continued), {@code RESUMED <isLeader()>} before anything else.
+ * second (it was stopped and continued), {@code RESUMED <isLeader()>} before anything else. A stop
+ * that lands between asking and printing makes the printed {@code LEADING} an answer from before
+ * the stop: it is followed by {@value #STOPPED_WHILE_ASKING}, then {@code RESUMED} with a fresh answer.
  */
 public final class CandidateProcess {
 
     private static final long JUMP_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /** Marks the {@code LEADING} line before it as asked before a stop and printed after it. */
+    static final String STOPPED_WHILE_ASKING = "STOPPED WHILE ASKING";
 
     private CandidateProcess() {}
 
@@ -46,13 +51,19 @@ public final class CandidateProcess {
         long last = System.nanoTime();
         boolean resumed = false;
         while (true) {
-            long now = System.nanoTime();
-            if (!resumed && now - last > JUMP_NANOS) {
+            long asked = System.nanoTime();
+            if (!resumed && asked - last > JUMP_NANOS) {
                 resumed = true;
                 say("RESUMED " + leadership.isLeader());
             }
-            last = now;
             leadership.epoch().ifPresent(epoch -> say("LEADING " + epoch));
+            long said = System.nanoTime();
+            if (!resumed && said - asked > JUMP_NANOS) {
+                resumed = true;
+                say(STOPPED_WHILE_ASKING);
+                say("RESUMED " + leadership.isLeader());
+            }
+            last = said;
             Thread.sleep(5);
         }
     }

@@ -88,16 +88,21 @@ final class KeyWait {
 
     /** The lease, or empty when the deadline passed with the key held. */
     <L> Optional<L> acquire(LockRequest request, Attempts<L> attempts) throws InterruptedException {
-        if (request.deadline().hasPassed()) {
-            return once(request, attempts);
-        }
+        boolean couldWait = !request.deadline().hasPassed();
         boolean granted = false;
         try {
-            Optional<L> lease = firstThenWait(request, attempts);
+            Optional<L> lease = couldWait ? firstThenWait(request, attempts) : once(request, attempts);
             granted = lease.isPresent();
             return lease;
+        } catch (InterruptedException e) {
+            if (!attempts.undoesAtOnce()) {
+                // The interrupt may have cut off the answer to an attempt that the server runs or ran and
+                // granted: the undo goes after it on the same connection and frees what it took.
+                endpoint.send(attempts.undo());
+            }
+            throw e;
         } finally {
-            if (!granted) {
+            if (couldWait && !granted) {
                 attempts.stoppedWaiting();
             }
         }

@@ -21,6 +21,10 @@ import java.lang.annotation.Target;
  * Kotlin {@code suspend} functions and functions that return a {@code Flow} hold the lock until they
  * complete, fail or are cancelled (without it they fail start-up, naming the artifact to add). Other
  * asynchronous return types ({@code Future}, other {@code Publisher}s) fail start-up.
+ *
+ * <p>With {@link #keys()} the method holds several keys at once, all or nothing, taken in one global order so
+ * that methods locking overlapping keys in any order never deadlock ({@code docs/multi-key-locks.md}); inside,
+ * {@link LockContext#currentToken(String)} gives each key's token.
  */
 @Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
@@ -37,6 +41,18 @@ public @interface DistributedLock {
      * A {@code null} result is an error.
      */
     String key() default "";
+
+    /**
+     * Several keys, held all or nothing for the call (instead of {@link #key()}; setting both fails start-up):
+     * SpEL expressions like {@link #key()}, e.g. {@code {"#from", "#to"}}, or one expression that yields a
+     * collection or an array, e.g. {@code "#accountIds"}, whose elements are the keys. Each key is composed as
+     * {@link #key()} is ({@code name + ":" + value}); duplicates count once. The keys are taken in their natural
+     * order, whatever order the method names them in, so two calls that share keys never deadlock. Only for
+     * methods that return a plain value and the exclusive lock ({@link Mode#EXCLUSIVE}); other methods fail
+     * start-up. Inside the method, {@link LockContext#currentToken(String)} and {@link
+     * LockContext#currentTokens()} give each key's token.
+     */
+    String[] keys() default {};
 
     /**
      * How long to wait for the lock: a duration string ({@code 500ms}, {@code 2s}, {@code PT1S});

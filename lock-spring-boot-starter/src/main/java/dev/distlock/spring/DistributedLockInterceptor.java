@@ -7,11 +7,16 @@ import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.LockedTask;
+import dev.distlock.core.multi.MultiLock;
+import dev.distlock.core.multi.MultiLockHandle;
+import dev.distlock.core.multi.MultiLockedTask;
 import dev.distlock.spring.DistributedLock.OnFailure;
 import java.lang.reflect.Method;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -50,6 +55,9 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         if (locked == null) {
             return invocation.proceed();
         }
+        if (locked.multiKey()) {
+            return runMultiLocked(locked, invocation);
+        }
         String key = methods.lockKey(locked, invocation.getArguments());
         LockRegistry registry = registry(locked);
         FencedLock lock = lockOf(registry, locked, key);
@@ -71,17 +79,36 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     private Object runLocked(
             FencedLock lock, LockedMethod locked, MethodInvocation invocation, Supplier<RuntimeException> notAcquired)
             throws Throwable {
-        Acquisition acquisition = new Acquisition(handle -> {
-            startHold(handle, locked);
-            LockContext.push(handle);
-            try {
-                return invocation.proceed();
-            } finally {
-                LockContext.pop(handle);
-            }
-        });
+        Acquisition acquisition = new Acquisition(locked, invocation);
+        return run(
+                locked,
+                acquisition,
+                () -> lock.executeLocked(locked.waitTime(), locked.leaseTime(), acquisition),
+                e -> notAcquired.get());
+    }
+
+    /** A {@code keys} method: every key held at once, through {@link MultiLock}; plain return values only. */
+    private Object runMultiLocked(LockedMethod locked, MethodInvocation invocation) throws Throwable {
+        List<String> keys = methods.lockKeys(locked, invocation.getArguments());
+        LockRegistry registry = registry(locked);
+        MultiLock lock = MultiLock.of(registry, keys);
+        Acquisition acquisition = new Acquisition(locked, invocation);
+        return run(
+                locked,
+                acquisition,
+                () -> lock.executeLocked(locked.waitTime(), locked.leaseTime(), acquisition),
+                e -> notAcquired(locked, registry, e.key()));
+    }
+
+    /** Runs the acquisition and the method; turns the lock's failures into what the method's annotation asks. */
+    private Object run(
+            LockedMethod locked,
+            Acquisition acquisition,
+            LockedCall call,
+            Function<LockNotAcquiredException, RuntimeException> notAcquired)
+            throws Throwable {
         try {
-            return lock.executeLocked(locked.waitTime(), locked.leaseTime(), acquisition);
+            return call.run();
         } catch (LockBackendException e) {
             boolean methodsOwn = acquisition.ran && !acquisition.finished;
             if (methodsOwn || !scheduled(locked)) {
@@ -95,12 +122,18 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             if (acquisition.ran || e.getCause() instanceof InterruptedException) {
                 throw e; // the method's own exception, or an interrupted wait
             }
-            RuntimeException failure = notAcquired.get();
+            RuntimeException failure = notAcquired.apply(e);
             if (failure == null) {
                 return locked.skipValue();
             }
             throw failure;
         }
+    }
+
+    /** The acquisition and the method under it. */
+    @FunctionalInterface
+    private interface LockedCall {
+        Object run() throws Throwable;
     }
 
     /** Applies what the method asks of a fresh hold (a minimum hold). */
@@ -145,20 +178,47 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     }
 
     /** The method run under the lock; remembers whether it ran, to tell its exceptions from the lock's. */
-    private static final class Acquisition implements LockedTask<Object, Throwable> {
+    private static final class Acquisition
+            implements LockedTask<Object, Throwable>, MultiLockedTask<Object, Throwable> {
 
-        private final LockedTask<Object, Throwable> task;
+        private final LockedMethod locked;
+        private final MethodInvocation invocation;
         private boolean ran;
         private boolean finished;
 
-        Acquisition(LockedTask<Object, Throwable> task) {
-            this.task = task;
+        Acquisition(LockedMethod locked, MethodInvocation invocation) {
+            this.locked = locked;
+            this.invocation = invocation;
         }
 
         @Override
         public Object run(LockHandle handle) throws Throwable {
             ran = true;
-            Object result = task.run(handle);
+            startHold(handle, locked);
+            LockContext.push(handle);
+            Object result;
+            try {
+                result = invocation.proceed();
+            } finally {
+                LockContext.pop(handle);
+            }
+            finished = true;
+            return result;
+        }
+
+        @Override
+        public Object run(MultiLockHandle handle) throws Throwable {
+            ran = true;
+            if (locked.holdAtLeast() != null) {
+                handle.holdAtLeast(locked.holdAtLeast());
+            }
+            LockContext.push(handle);
+            Object result;
+            try {
+                result = invocation.proceed();
+            } finally {
+                LockContext.pop(handle);
+            }
             finished = true;
             return result;
         }

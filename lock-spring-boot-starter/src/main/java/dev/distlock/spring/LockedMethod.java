@@ -2,8 +2,12 @@ package dev.distlock.spring;
 
 import dev.distlock.spring.DistributedLock.Mode;
 import dev.distlock.spring.DistributedLock.OnFailure;
+import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.ParameterNameDiscoverer;
@@ -15,6 +19,7 @@ import org.springframework.expression.Expression;
  * @param method the most specific method (on the bean's class), for parameter names
  * @param name the lock name
  * @param key the parsed key expression, or null for one lock per method
+ * @param keys the parsed expressions of {@link DistributedLock#keys()}, or empty when the method takes one key
  * @param waitTime the wait time: the method's own, or {@code distributed-lock.wait-time}
  * @param leaseTime a fixed lease, or null for the watchdog lease
  * @param registry the registry's bean name, or empty for the only (or primary) one
@@ -27,6 +32,7 @@ record LockedMethod(
         Method method,
         String name,
         Expression key,
+        List<Expression> keys,
         Duration waitTime,
         Duration leaseTime,
         OnFailure onFailure,
@@ -35,6 +41,8 @@ record LockedMethod(
         Mode mode,
         Duration holdAtLeast,
         Returns returns) {
+
+    private static final String LOCK = "@DistributedLock";
 
     /** How a locked method hands back its work: the lock is held until that work is done. */
     enum Returns {
@@ -50,8 +58,13 @@ record LockedMethod(
         FLOW
     }
 
+    /** True when the method holds several keys ({@link DistributedLock#keys()}). */
+    boolean multiKey() {
+        return !keys.isEmpty();
+    }
+
     String lockKey(Object[] args, ParameterNameDiscoverer parameterNames, BeanFactoryResolver beans) {
-        return keyOf("@DistributedLock", method, name, key, args, parameterNames, beans);
+        return keyOf(LOCK, method, name, key, args, parameterNames, beans);
     }
 
     /**
@@ -70,25 +83,69 @@ record LockedMethod(
         if (key == null) {
             return name;
         }
+        Object value = evaluate(annotation, method, key, context(method, args, parameterNames, beans));
+        return name + ":" + text(annotation, method, key, value, "evaluated to");
+    }
+
+    /**
+     * The lock keys of a {@link DistributedLock#keys()} method, each composed as the single key is: every
+     * expression's value, or each element of a value that is a collection or an array.
+     */
+    List<String> lockKeys(Object[] args, ParameterNameDiscoverer parameterNames, BeanFactoryResolver beans) {
+        MethodBasedEvaluationContext context = context(method, args, parameterNames, beans);
+        List<String> lockKeys = new ArrayList<>();
+        for (Expression expression : keys) {
+            Object value = evaluate(LOCK, method, expression, context);
+            if (value != null && value.getClass().isArray()) {
+                value = arrayElements(value);
+            }
+            if (value instanceof Collection<?> elements) {
+                if (elements.isEmpty()) {
+                    throw new LockKeyException(
+                            describe(method),
+                            expression.getExpressionString(),
+                            "evaluated to an empty collection; keys needs at least one key. Check the arguments,"
+                                    + " or skip the call when there is nothing to lock.",
+                            null);
+                }
+                for (Object element : elements) {
+                    lockKeys.add(name + ":" + text(LOCK, method, expression, element, "gave an element that is"));
+                }
+            } else {
+                lockKeys.add(name + ":" + text(LOCK, method, expression, value, "evaluated to"));
+            }
+        }
+        return lockKeys;
+    }
+
+    private static MethodBasedEvaluationContext context(
+            Method method, Object[] args, ParameterNameDiscoverer parameterNames, BeanFactoryResolver beans) {
         MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(null, method, args, parameterNames);
         context.setBeanResolver(beans);
-        Object value;
+        return context;
+    }
+
+    private static Object evaluate(
+            String annotation, Method method, Expression expression, MethodBasedEvaluationContext context) {
         try {
-            value = key.getValue(context);
+            return expression.getValue(context);
         } catch (RuntimeException e) {
             throw new LockKeyException(
                     annotation,
                     describe(method),
-                    key.getExpressionString(),
+                    expression.getExpressionString(),
                     "failed: " + e + ". Check the expression against the method's arguments.",
                     e);
         }
+    }
+
+    private static String text(String annotation, Method method, Expression expression, Object value, String what) {
         if (value == null) {
             throw new LockKeyException(
                     annotation,
                     describe(method),
-                    key.getExpressionString(),
-                    "evaluated to null; a lock key needs a value. Check the arguments, or use the Elvis operator"
+                    expression.getExpressionString(),
+                    what + " null; a lock key needs a value. Check the arguments, or use the Elvis operator"
                             + " for a default (e.g. \"#id ?: 'none'\").",
                     null);
         }
@@ -98,12 +155,21 @@ record LockedMethod(
             throw new LockKeyException(
                     annotation,
                     describe(method),
-                    key.getExpressionString(),
-                    "evaluated to a blank string; blank lock keys are refused. Validate the argument before the"
+                    expression.getExpressionString(),
+                    what + " a blank string; blank lock keys are refused. Validate the argument before the"
                             + " call, or give the expression a default for blank values.",
                     null);
         }
-        return name + ":" + text;
+        return text;
+    }
+
+    private static List<Object> arrayElements(Object array) {
+        int length = Array.getLength(array);
+        List<Object> elements = new ArrayList<>(length);
+        for (int i = 0; i < length; i++) {
+            elements.add(Array.get(array, i));
+        }
+        return elements;
     }
 
     static String describe(Method method) {

@@ -45,8 +45,8 @@ import org.springframework.util.ClassUtils;
  */
 final class LockedMethods implements BeanPostProcessor {
 
-    private static final LockedMethod NOT_LOCKED =
-            new LockedMethod(null, "", null, null, null, OnFailure.THROW, "", null, Mode.EXCLUSIVE, null, null);
+    private static final LockedMethod NOT_LOCKED = new LockedMethod(
+            null, "", null, List.of(), null, null, OnFailure.THROW, "", null, Mode.EXCLUSIVE, null, null);
 
     private final Environment environment;
     /** {@code distributed-lock.wait-time}, for methods that set no waitTime. */
@@ -129,6 +129,10 @@ final class LockedMethods implements BeanPostProcessor {
         return defaultWaitTime;
     }
 
+    List<String> lockKeys(LockedMethod locked, Object[] args) {
+        return locked.lockKeys(args, parameterNames, beanResolver);
+    }
+
     private static DistributedLock annotation(Method method, Class<?> targetClass) {
         Method specific = targetClass == null ? method : AopUtils.getMostSpecificMethod(method, targetClass);
         DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
@@ -156,6 +160,7 @@ final class LockedMethods implements BeanPostProcessor {
         Duration holdAtLeast = duration(annotation.holdAtLeast(), "holdAtLeast", where, false);
         Class<?> returnType = method.getReturnType();
         LockedMethod.Returns returns = ReturnTypes.classify(method, where);
+        List<Expression> keys = parseKeys(annotation, method, where, returns);
         OnFailure onFailure = annotation.onFailure();
         if (onFailure == OnFailure.DEFAULT) {
             onFailure = AnnotatedElementUtils.hasAnnotation(method, Scheduled.class) ? OnFailure.SKIP : OnFailure.THROW;
@@ -175,6 +180,7 @@ final class LockedMethods implements BeanPostProcessor {
                 method,
                 name,
                 key,
+                keys,
                 waitTime,
                 leaseTime,
                 onFailure,
@@ -183,6 +189,47 @@ final class LockedMethods implements BeanPostProcessor {
                 annotation.mode(),
                 holdAtLeast,
                 returns);
+    }
+
+    /** The expressions of {@link DistributedLock#keys()}, checked against the rest of the annotation. */
+    private List<Expression> parseKeys(
+            DistributedLock annotation, Method method, String where, LockedMethod.Returns returns) {
+        String[] sources = annotation.keys();
+        if (sources.length == 0) {
+            return List.of();
+        }
+        if (!annotation.key().isBlank()) {
+            throw new IllegalArgumentException(where + " sets both key = \"" + annotation.key() + "\" and keys = "
+                    + List.of(sources) + ". Use key for one lock, or keys for several (e.g. keys = {\"#from\","
+                    + " \"#to\"}, or keys = \"#ids\" for a collection).");
+        }
+        if (annotation.mode() != Mode.EXCLUSIVE) {
+            throw new IllegalArgumentException(where + " takes several keys (keys) with mode = " + annotation.mode()
+                    + ", which is not supported with keys: a multi-key lock takes the keys' exclusive locks. Use"
+                    + " mode = EXCLUSIVE, or one key.");
+        }
+        if (returns != LockedMethod.Returns.VALUE) {
+            Class<?>[] parameters = method.getParameterTypes();
+            boolean suspend = parameters.length > 0
+                    && parameters[parameters.length - 1].getName().equals("kotlin.coroutines.Continuation");
+            throw new IllegalArgumentException(where + " takes several keys (keys) and "
+                    + (suspend
+                            ? "is a Kotlin suspend function"
+                            : "returns " + method.getReturnType().getSimpleName())
+                    + ", which is not supported with keys: only methods"
+                    + " that return a plain value can hold several keys (not CompletionStage, Mono, Flux, Kotlin"
+                    + " suspend functions or Flow). Return a plain value, or take the keys inside the method with"
+                    + " MultiLock.acquireAsync.");
+        }
+        List<Expression> keys = new ArrayList<>(sources.length);
+        for (int i = 0; i < sources.length; i++) {
+            if (sources[i].isBlank()) {
+                throw new IllegalArgumentException(where + " has a blank expression at position " + (i + 1)
+                        + " of keys " + List.of(sources) + "; give each key an expression, e.g. \"#from\".");
+            }
+            keys.add(parseKey(sources[i], method, where));
+        }
+        return List.copyOf(keys);
     }
 
     /** Parses a key expression once, refusing variables that name no parameter of {@code method}. */

@@ -10,7 +10,7 @@ import dev.distlock.core.memory.MemoryLockStore;
 import dev.distlock.spring.DistributedLock.OnFailure;
 import dev.distlock.spring.actuate.DistributedLockActuatorAutoConfiguration;
 import dev.distlock.spring.actuate.DistributedLocksEndpoint;
-import dev.distlock.spring.actuate.DistributedLocksEndpoint.Semaphore;
+import dev.distlock.spring.actuate.SemaphoreSection.Semaphore;
 import dev.distlock.spring.metrics.DistributedLockMetricsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -44,8 +44,8 @@ final class HolderDescription {
                     + " is empty; pass a short text such as a URL, or obtain the lock without a note");
         }
         if (note.length() > LockHolder.MAX_NOTE_LENGTH) {
-            throw new IllegalArgumentException("The note for lock '" + key + "' on " + backend + " has "
-                    + note.length() + " characters; at most " + LockHolder.MAX_NOTE_LENGTH + " are stored");
+            throw new IllegalArgumentException("The note for lock '" + key + "' on " + backend + " has " + note.length()
+                    + " characters; at most " + LockHolder.MAX_NOTE_LENGTH + " are stored");
         }
         if (note.contains(LockHolder.NOTE_MARKER)) {
             throw new IllegalArgumentException("The note for lock '" + key + "' on " + backend + " contains '"

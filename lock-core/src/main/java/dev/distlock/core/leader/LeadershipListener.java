@@ -1,6 +1,7 @@
 package dev.distlock.core.leader;
 
 import dev.distlock.core.FencingToken;
+import java.util.Optional;
 
 /**
  * Told when one candidate's leadership begins and ends. Calls come from the campaign's own thread,
@@ -12,6 +13,14 @@ public interface LeadershipListener {
 
     /** This candidate leads from now on, for the term whose fencing token is {@code epoch}. */
     void granted(FencingToken epoch);
+
+    /**
+     * As {@link #granted(FencingToken)}, with the value this term publishes ({@link CampaignOptions#value()}).
+     * The campaign calls this one; by default it calls {@link #granted(FencingToken)}.
+     */
+    default void granted(FencingToken epoch, Optional<String> value) {
+        granted(epoch);
+    }
 
     /**
      * The term of {@code epoch} ended: resigned, closed, or its lease was lost. {@link

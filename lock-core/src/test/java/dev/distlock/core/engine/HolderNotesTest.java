@@ -20,18 +20,21 @@ class HolderNotesTest {
 
     @Test
     void theNoteOfAThreadOwnedHoldAndOfAHandleOwnedHoldIsReadBack() throws Exception {
-        try (MemoryLockRegistry registry = MemoryLockRegistry.builder().store(store).build()) {
+        try (MemoryLockRegistry registry =
+                MemoryLockRegistry.builder().store(store).build()) {
             FencedLock lock = registry.obtain("job").withNote("url=http://a:8080");
             try (LockHandle handle = lock.tryAcquire(Duration.ZERO).orElseThrow()) {
                 LockHolder holder = registry.holderOf("job").orElseThrow();
                 assertThat(holder.note()).contains("url=http://a:8080");
-                assertThat(holder.holder()).contains("thread " + Thread.currentThread().getName());
-                assertThat(lock.holdCount()).as("the noted lock is the same lock").isEqualTo(1);
+                assertThat(holder.holder())
+                        .contains("thread " + Thread.currentThread().getName());
+                assertThat(lock.holdCount())
+                        .as("the noted lock is the same lock")
+                        .isEqualTo(1);
                 assertThat(registry.obtain("job").holdCount()).isEqualTo(1);
             }
-            try (LockHandle handle = lock.acquireAsync(Duration.ZERO)
-                    .get(10, TimeUnit.SECONDS)
-                    .orElseThrow()) {
+            try (LockHandle handle =
+                    lock.acquireAsync(Duration.ZERO).get(10, TimeUnit.SECONDS).orElseThrow()) {
                 assertThat(registry.holderOf("job").orElseThrow().note()).contains("url=http://a:8080");
             }
         }
@@ -58,7 +61,8 @@ class HolderNotesTest {
 
     @Test
     void badNotesAreRefusedNamingTheKeyAndTheBackend() {
-        try (MemoryLockRegistry registry = MemoryLockRegistry.builder().store(store).build()) {
+        try (MemoryLockRegistry registry =
+                MemoryLockRegistry.builder().store(store).build()) {
             FencedLock lock = registry.obtain("job");
             assertThatThrownBy(() -> lock.withNote(""))
                     .isInstanceOf(IllegalArgumentException.class)

@@ -3,6 +3,8 @@ package dev.distlock.spring.actuate;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
 import dev.distlock.spring.DistributedSemaphores;
+import dev.distlock.spring.leader.LeaderElection;
+import dev.distlock.spring.leader.LeaderObservation;
 import dev.distlock.spring.metrics.LockObserverRegistrar;
 import java.util.Map;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -52,8 +54,14 @@ public final class DistributedLockActuatorAutoConfiguration {
         DistributedLocksEndpoint distributedLocksEndpoint(
                 Map<String, LockRegistry> registries,
                 LockStatistics statistics,
+                ObjectProvider<LeaderElection> election,
+                ObjectProvider<LeaderObservation> observation,
                 ObjectProvider<DistributedSemaphores> semaphores) {
-            return new DistributedLocksEndpoint(registries, statistics, semaphores.getIfAvailable());
+            return new DistributedLocksEndpoint(
+                    registries,
+                    statistics,
+                    new LeadershipSection(election::getIfUnique, observation::getIfUnique),
+                    new SemaphoreSection(semaphores::getIfUnique));
         }
     }
 

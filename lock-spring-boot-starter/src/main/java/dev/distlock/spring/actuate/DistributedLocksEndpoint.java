@@ -3,11 +3,7 @@ package dev.distlock.spring.actuate;
 import dev.distlock.core.HoldInfo;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockRegistry;
-import dev.distlock.core.semaphore.LeasedSemaphore;
-import dev.distlock.spring.DistributedSemaphores;
-import dev.distlock.spring.DistributedSemaphores.Declaration;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,39 +17,54 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 
 /**
- * {@code /actuator/distributedlocks}: the locks this instance holds; {@code /{key}}: who holds a key
+ * {@code /actuator/distributedlocks}: the locks this instance holds, and who leads each leadership name this
+ * instance campaigns for or observes ({@link LeadershipSection}); {@code /{key}}: who holds a key
  * right now on the backend, whichever instance; {@code DELETE /{key}}: force-release a key held by
  * a crashed or stuck instance. The delete is off unless the application allows it
  * ({@code management.endpoint.distributedlocks.access=unrestricted}). It is safe with fencing: the
  * next holder gets a larger token, so a resource that checks tokens refuses the evicted holder's
  * late writes. Keys are as the application names them, without the key prefix. The listing also shows the
- * semaphores the application declared with {@code @DistributedSemaphore}: permits this instance holds, and who holds
- * permits on the backend.
+ * semaphores the application declared with {@code @DistributedSemaphore} ({@link SemaphoreSection}).
  */
 @Endpoint(id = "distributedlocks", defaultAccess = Access.READ_ONLY)
 public class DistributedLocksEndpoint {
 
     private final Map<String, LockRegistry> registries;
     private final LockStatistics statistics;
-    private final DistributedSemaphores semaphores;
+    private final LeadershipSection leadership;
+    private final SemaphoreSection semaphores;
 
     /** @param registries the registries by bean name */
     public DistributedLocksEndpoint(Map<String, LockRegistry> registries, LockStatistics statistics) {
-        this(registries, statistics, null);
+        this(registries, statistics, LeadershipSection.none());
     }
 
     /**
      * @param registries the registries by bean name
-     * @param semaphores the semaphores the application declared, or null to list none
+     * @param leadership the leaders to show
      */
     public DistributedLocksEndpoint(
-            Map<String, LockRegistry> registries, LockStatistics statistics, DistributedSemaphores semaphores) {
+            Map<String, LockRegistry> registries, LockStatistics statistics, LeadershipSection leadership) {
+        this(registries, statistics, leadership, SemaphoreSection.none());
+    }
+
+    /**
+     * @param registries the registries by bean name
+     * @param leadership the leaders to show
+     * @param semaphores the declared semaphores to show
+     */
+    public DistributedLocksEndpoint(
+            Map<String, LockRegistry> registries,
+            LockStatistics statistics,
+            LeadershipSection leadership,
+            SemaphoreSection semaphores) {
         this.registries = Map.copyOf(registries);
         this.statistics = statistics;
+        this.leadership = leadership;
         this.semaphores = semaphores;
     }
 
-    /** The holds of this instance, per registry. */
+    /** The holds of this instance, per registry; the leader of each leadership name; the declared semaphores. */
     @ReadOperation
     public Locks locks() {
         return new Locks(
@@ -61,7 +72,8 @@ public class DistributedLocksEndpoint {
                         registry.backend(),
                         statistics.leaseLosses(registry),
                         registry.holds().stream().map(Hold::of).toList())),
-                semaphores());
+                leadership.leaders(),
+                semaphores.semaphores());
     }
 
     /** Who holds {@code key} on each registry's backend. */
@@ -131,8 +143,11 @@ public class DistributedLocksEndpoint {
         return duration.map(Duration::toString).orElse(null);
     }
 
-    /** The holds of this instance, by registry bean name; the declared semaphores, by name. */
-    public record Locks(Map<String, RegistryLocks> registries, List<Semaphore> semaphores) {}
+    /** The holds of this instance, by registry bean name; the leaders, by leadership name. */
+    public record Locks(
+            Map<String, RegistryLocks> registries,
+            Map<String, LeadershipSection.LeaderState> leaders,
+            List<SemaphoreSection.Semaphore> semaphores) {}
 
     /** One registry's holds; {@code leaseLosses} counts since start. */
     public record RegistryLocks(String backend, long leaseLosses, List<Hold> holds) {}
@@ -194,72 +209,4 @@ public class DistributedLocksEndpoint {
 
     /** A force-release on one registry: the evicted holder and its token when a lock was removed. */
     public record Release(String backend, boolean released, String evictedHolder, Long evictedToken, String error) {}
-
-    // --- Semaphores declared with @DistributedSemaphore ---------------------------------------
-
-    private List<Semaphore> semaphores() {
-        if (semaphores == null) {
-            return List.of();
-        }
-        List<Semaphore> listed = new ArrayList<>();
-        for (Declaration declaration : semaphores.declarations()) {
-            Map<String, LeasedSemaphore> known;
-            try {
-                known = semaphores.semaphoresOf(declaration);
-            } catch (RuntimeException e) { // no registry for it, or a bad name
-                listed.add(new Semaphore(
-                        declaration.name(),
-                        declaration.name(),
-                        null,
-                        declaration.permits(),
-                        0,
-                        List.of(),
-                        e.getMessage()));
-                continue;
-            }
-            known.forEach((name, semaphore) -> listed.add(semaphoreOf(declaration, name, semaphore)));
-        }
-        return listed;
-    }
-
-    private Semaphore semaphoreOf(Declaration declaration, String name, LeasedSemaphore semaphore) {
-        List<PermitHolder> holders = List.of();
-        String error = null;
-        try {
-            holders = semaphore.holders().stream().map(PermitHolder::of).toList();
-        } catch (RuntimeException e) { // the backend cannot tell or does not answer
-            error = e.getMessage();
-        }
-        return new Semaphore(
-                name,
-                declaration.name(),
-                semaphore.backend(),
-                declaration.permits(),
-                semaphores.permitsInUse(name),
-                holders,
-                error);
-    }
-
-    /**
-     * A semaphore the application declared (for a keyed declaration, one per key value this instance holds permits
-     * of): its permit count, the permits this instance holds now, and the holders of permits on the backend, whichever
-     * instance; {@code error} when the backend could not tell.
-     */
-    public record Semaphore(
-            String name,
-            String declaredName,
-            String backend,
-            int permits,
-            int permitsHeldHere,
-            List<PermitHolder> holders,
-            String error) {}
-
-    /** The holder of one permit: the permit's key, the holder's description, token and lease left (null for sessions). */
-    public record PermitHolder(String key, String holder, long token, String leaseLeft) {
-
-        static PermitHolder of(LockHolder holder) {
-            return new PermitHolder(
-                    holder.key(), holder.holder(), holder.token().value(), format(holder.leaseLeft()));
-        }
-    }
 }

@@ -91,6 +91,14 @@ final class FencedMethodInterceptor implements MethodInterceptor {
     }
 
     static IllegalStateException notUnderAHold(FencedMethod fenced) {
+        if (LockContext.currentMultiHandle().isPresent()) {
+            return new IllegalStateException("@Fenced method " + fenced.describe() + " was called inside a"
+                    + " @DistributedLock method that holds several keys "
+                    + LockContext.currentMultiHandle().get().keys() + ": @Fenced shows the resource one hold's"
+                    + " token, and that hold has one per key. Put @DistributedLock with the resource's own key on the"
+                    + " @Fenced method (it joins the outer hold of that key), or pass LockContext.currentToken(key)"
+                    + " to the resource yourself.");
+        }
         return new IllegalStateException("@Fenced method " + fenced.describe() + " was called without a distlock"
                 + " hold, so there is no token to show the resource. Call it inside a @DistributedLock method, or"
                 + " put @DistributedLock on it.");

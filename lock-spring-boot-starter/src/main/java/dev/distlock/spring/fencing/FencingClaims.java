@@ -23,15 +23,25 @@ public final class FencingClaims {
     /**
      * The claim of the innermost {@code @DistributedLock} hold on this thread.
      *
-     * @throws IllegalStateException outside a {@code @DistributedLock} method
+     * @throws IllegalStateException outside a {@code @DistributedLock} method, or inside one that holds several
+     *     keys
      */
     public FencingClaim current() {
+        if (LockContext.currentMultiHandle().isPresent()) {
+            throw new IllegalStateException("The innermost @DistributedLock method on thread "
+                    + Thread.currentThread().getName() + " holds several keys "
+                    + LockContext.currentMultiHandle().get().keys() + ", so it has no one claim: use"
+                    + " LockContext.currentMultiHandle().orElseThrow().claim(key) for the resource of one key.");
+        }
         return find().orElseThrow(() -> new IllegalStateException("No distlock hold on thread "
                 + Thread.currentThread().getName() + " to show a fenced resource: call this inside a"
                 + " @DistributedLock method (reactive code: ReactiveLockContext.currentHandle())."));
     }
 
-    /** The claim of the innermost {@code @DistributedLock} hold on this thread, or empty outside one. */
+    /**
+     * The claim of the innermost {@code @DistributedLock} hold on this thread, or empty outside one (and inside one
+     * that holds several keys).
+     */
     public Optional<FencingClaim> find() {
         return LockContext.currentHandle().map(this::of);
     }

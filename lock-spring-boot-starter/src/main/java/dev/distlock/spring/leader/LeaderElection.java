@@ -21,7 +21,8 @@ import org.springframework.context.SmartLifecycle;
  * {@link LockRegistry}, for the names of {@code distributed-lock.leadership.names} and of the
  * {@link LeaderOnly} methods. Campaigns run from the context's start until its stop (stopped first on
  * shutdown, so a leader resigns before the registry closes); grants and revocations are published as
- * {@link LeadershipGrantedEvent} and {@link LeadershipRevokedEvent}.
+ * {@link LeadershipGrantedEvent} and {@link LeadershipRevokedEvent}. Each term publishes the options' value
+ * ({@code distributed-lock.leadership.value}) for every instance to read ({@link LeaderObservation}).
  */
 public final class LeaderElection implements SmartLifecycle {
 
@@ -53,6 +54,11 @@ public final class LeaderElection implements SmartLifecycle {
         if (names.add(name) && running) {
             begin(name);
         }
+    }
+
+    /** The names this instance campaigns for (or will from start-up). */
+    public synchronized Set<String> names() {
+        return Set.copyOf(names);
     }
 
     /** True while this instance leads {@code name} and its lease is not known to be lost. */
@@ -161,7 +167,12 @@ public final class LeaderElection implements SmartLifecycle {
 
         @Override
         public void granted(FencingToken epoch) {
-            publisher.publishEvent(new LeadershipGrantedEvent(LeaderElection.this, name, epoch));
+            granted(epoch, Optional.empty());
+        }
+
+        @Override
+        public void granted(FencingToken epoch, Optional<String> value) {
+            publisher.publishEvent(new LeadershipGrantedEvent(LeaderElection.this, name, epoch, value));
         }
 
         @Override

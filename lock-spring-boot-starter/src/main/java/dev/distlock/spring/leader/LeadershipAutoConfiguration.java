@@ -2,6 +2,7 @@ package dev.distlock.spring.leader;
 
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.leader.CampaignOptions;
+import dev.distlock.core.leader.ObserveOptions;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
 import java.util.LinkedHashSet;
 import org.springframework.aop.Advisor;
@@ -18,10 +19,11 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+import org.springframework.util.StringUtils;
 
 /**
  * Leader election on the application's {@link LockRegistry}: a {@link LeaderElection} bean, its
- * events, and {@link LeaderOnly} methods (proxied by the auto-proxy creator that {@link
+ * events, a {@link LeaderObservation} bean that reads and follows who leads, and {@link LeaderOnly} methods (proxied by the auto-proxy creator that {@link
  * DistributedLockAutoConfiguration} ensures). Off with {@code distributed-lock.leadership.enabled=false}.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
@@ -38,8 +40,17 @@ public final class LeadershipAutoConfiguration {
     LeaderElection leaderElection(
             LockRegistry registry, LeadershipProperties properties, ApplicationEventPublisher publisher) {
         CampaignOptions options = new CampaignOptions(
-                properties.getCheckInterval(), properties.getRejoinDelay(), properties.getRetryDelay());
+                        properties.getCheckInterval(), properties.getRejoinDelay(), properties.getRetryDelay())
+                .withValue(StringUtils.hasText(properties.getValue()) ? properties.getValue() : null);
         return new LeaderElection(registry, options, publisher, new LinkedHashSet<>(properties.getNames()));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LeaderObservation leaderObservation(
+            LockRegistry registry, LeadershipProperties properties, ApplicationEventPublisher publisher) {
+        ObserveOptions options = ObserveOptions.defaults().withPollInterval(properties.getObserveInterval());
+        return new LeaderObservation(registry, options, publisher, new LinkedHashSet<>(properties.getObservedNames()));
     }
 
     @Bean

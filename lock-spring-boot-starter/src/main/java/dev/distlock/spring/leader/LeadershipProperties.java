@@ -30,6 +30,21 @@ public class LeadershipProperties {
     /** The pause after the backend failed a campaign attempt, before the next one. */
     private Duration retryDelay = Duration.ofSeconds(1);
 
+    /**
+     * What this instance publishes with each term it leads (its URL, say): recorded on the server with the term, so
+     * every instance reads it as the leader's value. Printable ASCII, at most 120 characters; unset for none.
+     */
+    private String value;
+
+    /**
+     * Names whose leader this instance follows, candidate or not: each change is published as a LeaderChangedEvent
+     * (or LeaderUnknownEvent while the backend cannot tell).
+     */
+    private List<String> observedNames = new ArrayList<>();
+
+    /** How often the leader of each observed name is read from the server. */
+    private Duration observeInterval = Duration.ofSeconds(1);
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -68,5 +83,29 @@ public class LeadershipProperties {
 
     public void setRetryDelay(Duration retryDelay) {
         this.retryDelay = retryDelay;
+    }
+
+    public String getValue() {
+        return value;
+    }
+
+    public void setValue(String value) {
+        this.value = value;
+    }
+
+    public List<String> getObservedNames() {
+        return observedNames;
+    }
+
+    public void setObservedNames(List<String> observedNames) {
+        this.observedNames = observedNames;
+    }
+
+    public Duration getObserveInterval() {
+        return observeInterval;
+    }
+
+    public void setObserveInterval(Duration observeInterval) {
+        this.observeInterval = observeInterval;
     }
 }

@@ -2,14 +2,19 @@ package dev.distlock.spring.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
 import dev.distlock.spring.actuate.DistributedLocksEndpoint.Hold;
 import dev.distlock.spring.actuate.DistributedLocksEndpoint.KeyHolder;
 import dev.distlock.spring.actuate.DistributedLocksEndpoint.Release;
+import dev.distlock.spring.actuate.LeadershipSection.LeaderState;
+import dev.distlock.spring.leader.LeaderElection;
+import dev.distlock.spring.leader.LeadershipAutoConfiguration;
 import dev.distlock.spring.metrics.FailingLockRegistry;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
@@ -94,6 +99,52 @@ class DistributedLocksEndpointTest {
                                         "stock:sku-2", "READ", read.token().value()));
             }
         });
+    }
+
+    @Test
+    void showsWhoLeadsEachLeadershipNameReadFromTheServer() {
+        exposed.withConfiguration(AutoConfigurations.of(LeadershipAutoConfiguration.class))
+                .withPropertyValues(
+                        "distributed-lock.leadership.names=jobs",
+                        "distributed-lock.leadership.value=http://me.example:8080",
+                        "distributed-lock.leadership.observed-names=elsewhere,nobody")
+                .run(context -> {
+                    LockRegistry registry = context.getBean(LockRegistry.class);
+                    FencingToken ours = context.getBean(LeaderElection.class)
+                            .epoch("jobs")
+                            .orElseThrow(() -> new AssertionError("start-up waits for the free name"));
+                    try (LockHandle other =
+                            registry.obtain("elsewhere").withNote("v-else").acquire()) {
+                        Map<String, LeaderState> leaders = context.getBean(DistributedLocksEndpoint.class)
+                                .locks()
+                                .leaders();
+
+                        assertThat(leaders).containsOnlyKeys("elsewhere", "jobs", "nobody");
+                        LeaderState jobs = leaders.get("jobs");
+                        assertThat(jobs.led()).isTrue();
+                        assertThat(jobs.thisInstance()).isTrue();
+                        assertThat(jobs.epoch()).isEqualTo(ours.value());
+                        assertThat(jobs.value()).isEqualTo("http://me.example:8080");
+                        assertThat(jobs.holder()).endsWith("thread distlock-leader-jobs");
+                        assertThat(jobs.backend()).isEqualTo("memory");
+                        LeaderState elsewhere = leaders.get("elsewhere");
+                        assertThat(elsewhere.led()).isTrue();
+                        assertThat(elsewhere.thisInstance())
+                                .as("not a term of this instance's")
+                                .isFalse();
+                        assertThat(elsewhere.epoch()).isEqualTo(other.token().value());
+                        assertThat(elsewhere.value()).isEqualTo("v-else");
+                        assertThat(leaders.get("nobody").led()).isFalse();
+                        assertThat(leaders.get("nobody").error()).isNull();
+                    }
+                });
+    }
+
+    @Test
+    void showsNoLeadersWithoutLeaderElection() {
+        exposed.run(context -> assertThat(
+                        context.getBean(DistributedLocksEndpoint.class).locks().leaders())
+                .isEmpty());
     }
 
     @Test

@@ -158,6 +158,25 @@ class FencedMethodTest {
     }
 
     @Test
+    void aMultiKeyHoldHasNoOneTokenForFencedButTheSkusOwnLockJoinsIt() {
+        runner.run(context -> {
+            FencedStock.Stock stock = context.getBean(FencedStock.Stock.class);
+            FencedStock.Orders orders = context.getBean(FencedStock.Orders.class);
+            stock.restock("SKU-1", 10);
+            assertThatThrownBy(() -> orders.move("SKU-1", "SKU-2", 1))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("Stock.take()")
+                    .hasMessageContaining("several keys [stock:SKU-1, stock:SKU-2]");
+            assertThat(stock.quantity("SKU-1")).isEqualTo(10);
+
+            assertThat(orders.moveThroughTheSkusLock("SKU-1", "SKU-2", 1)).isEqualTo(9);
+            Fence fence =
+                    context.getBean(FenceStore.class).fenceOf("stock:SKU-1").orElseThrow();
+            assertThat(fence.lockKey()).isEqualTo("stock:SKU-1");
+        });
+    }
+
+    @Test
     void fencedMethodCalledWithoutAHoldFailsWithAClearMessage() {
         runner.run(context -> assertThatThrownBy(
                         () -> context.getBean(FencedStock.Stock.class).take("SKU-1", 1))

@@ -36,6 +36,14 @@ final class FencedStock {
             return takeUnfenced(sku, quantity);
         }
 
+        /** Fenced under its own lock of the SKU, which joins a caller's hold of that key. */
+        @DistributedLock(name = "stock", key = "#sku")
+        @Transactional
+        @Fenced
+        public int takeLocked(String sku, int quantity) {
+            return takeUnfenced(sku, quantity);
+        }
+
         @Transactional
         public int takeUnfenced(String sku, int quantity) {
             int left = quantity(sku) - quantity;
@@ -75,6 +83,22 @@ final class FencedStock {
         @DistributedLock(name = "stock", key = "#sku")
         public int buyNow(String sku, int quantity) {
             return stock.take(sku, quantity);
+        }
+
+        /** Holds both SKUs and takes from the first through the fenced method, which sees no one token. */
+        @DistributedLock(
+                name = "stock",
+                keys = {"#from", "#to"})
+        public int move(String from, String to, int quantity) {
+            return stock.take(from, quantity);
+        }
+
+        /** Holds both SKUs and takes from the first under that SKU's own lock, which joins this hold. */
+        @DistributedLock(
+                name = "stock",
+                keys = {"#from", "#to"})
+        public int moveThroughTheSkusLock(String from, String to, int quantity) {
+            return stock.takeLocked(from, quantity);
         }
 
         @DistributedLock(name = "stock", key = "#sku")

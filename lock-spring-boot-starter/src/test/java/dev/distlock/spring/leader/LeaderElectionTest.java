@@ -2,8 +2,10 @@ package dev.distlock.spring.leader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.leader.Leader;
 import dev.distlock.core.memory.MemoryLockRegistry;
 import dev.distlock.core.memory.MemoryLockStore;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
@@ -21,6 +23,7 @@ import org.springframework.context.ApplicationEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.NestedExceptionUtils;
 
 class LeaderElectionTest {
 
@@ -72,6 +75,28 @@ class LeaderElectionTest {
         public void revoked(LeadershipRevokedEvent event) {
             received.add(event);
         }
+
+        @EventListener
+        public void leaderChanged(LeaderChangedEvent event) {
+            received.add(event);
+        }
+
+        @EventListener
+        public void leaderUnknown(LeaderUnknownEvent event) {
+            received.add(event);
+        }
+
+        /** The leaders told by LeaderChangedEvents of {@code name}, as "epoch=value" or "none". */
+        List<String> leadersOf(String name) {
+            return received.stream()
+                    .filter(event -> event instanceof LeaderChangedEvent changed
+                            && changed.name().equals(name))
+                    .map(event -> ((LeaderChangedEvent) event)
+                            .leader()
+                            .map(leader -> leader.epoch() + "=" + leader.value().orElse(""))
+                            .orElse("none"))
+                    .toList();
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -111,7 +136,8 @@ class LeaderElectionTest {
                 assertThat(app.getBean(Jobs.class).runs()).isEqualTo(app == leader ? 1 : 0);
             }
             assertThat(leader.getBean(Events.class).received)
-                    .filteredOn(event -> ((LeadershipEvent) event).name().equals("jobs"))
+                    .filteredOn(event -> event instanceof LeadershipEvent leadership
+                            && leadership.name().equals("jobs"))
                     .singleElement()
                     .isInstanceOfSatisfying(LeadershipGrantedEvent.class, granted -> {
                         assertThat(granted.name()).isEqualTo("jobs");
@@ -142,7 +168,8 @@ class LeaderElectionTest {
             await(() -> election(other).isLeader("jobs"));
             assertThat(election(leader).isLeader("jobs")).isFalse();
             assertThat(leader.getBean(Events.class).received)
-                    .filteredOn(event -> ((LeadershipEvent) event).name().equals("jobs"))
+                    .filteredOn(event -> event instanceof LeadershipEvent leadership
+                            && leadership.name().equals("jobs"))
                     .extracting(event -> event.getClass().getSimpleName())
                     .startsWith("LeadershipGrantedEvent", "LeadershipRevokedEvent");
             assertThat(other.getBean(Jobs.class).tick()).isTrue();
@@ -169,9 +196,57 @@ class LeaderElectionTest {
     }
 
     @Test
+    void everyApplicationSeesWhoLeadsWithTheValueItPublishes() {
+        ApplicationContextRunner observing = runner.withPropertyValues(
+                "distributed-lock.leadership.observed-names=jobs", "distributed-lock.leadership.observe-interval=20ms");
+        observing
+                .withPropertyValues("distributed-lock.leadership.value=http://a.example:8080")
+                .run(a -> observing
+                        .withPropertyValues("distributed-lock.leadership.value=http://b.example:8080")
+                        .run(b -> {
+                            List<AssertableApplicationContext> apps = List.of(a, b);
+                            await(() ->
+                                    apps.stream().anyMatch(app -> election(app).isLeader("jobs")));
+                            AssertableApplicationContext leader = election(a).isLeader("jobs") ? a : b;
+                            FencingToken epoch = election(leader).epoch("jobs").orElseThrow();
+                            String value = leader == a ? "http://a.example:8080" : "http://b.example:8080";
+
+                            for (AssertableApplicationContext app : apps) {
+                                Leader seen = app.getBean(LeaderObservation.class)
+                                        .leaderOf("jobs")
+                                        .orElseThrow();
+                                assertThat(seen.epoch()).isEqualTo(epoch);
+                                assertThat(seen.value()).contains(value);
+                                await(() -> app.getBean(Events.class)
+                                        .leadersOf("jobs")
+                                        .contains(epoch + "=" + value));
+                            }
+                            assertThat(leader.getBean(Events.class).received)
+                                    .filteredOn(event -> event instanceof LeadershipGrantedEvent granted
+                                            && granted.name().equals("jobs"))
+                                    .map(event -> ((LeadershipGrantedEvent) event).value())
+                                    .containsExactly(Optional.of(value));
+                        }));
+    }
+
+    @Test
+    void aValueThatCannotBePublishedFailsStartUpNamingTheLeadership() {
+        runner.withPropertyValues("distributed-lock.leadership.value=caf\u00e9").run(app -> {
+            assertThat(app).hasFailed();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(app.getStartupFailure()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'jobs'")
+                    .hasMessageContaining("memory")
+                    .hasMessageContaining("printable ASCII");
+        });
+    }
+
+    @Test
     void leadershipCanBeSwitchedOff() {
-        runner.withPropertyValues("distributed-lock.leadership.enabled=false")
-                .run(app -> assertThat(app).doesNotHaveBean(LeaderElection.class));
+        runner.withPropertyValues("distributed-lock.leadership.enabled=false").run(app -> {
+            assertThat(app).doesNotHaveBean(LeaderElection.class);
+            assertThat(app).doesNotHaveBean(LeaderObservation.class);
+        });
     }
 
     private static LeaderElection election(AssertableApplicationContext app) {

@@ -28,6 +28,10 @@ class LayersTest {
     private static final String SPI = "dev.distlock.core.spi";
     private static final String ENGINE = "dev.distlock.core.engine";
     private static final String LEADER = "dev.distlock.core.leader";
+    private static final String MULTI = "dev.distlock.core.multi";
+
+    /** The recipes: coordination built on {@code LockRegistry} alone. */
+    private static final String[] RECIPES = {LEADER + "..", MULTI + ".."};
 
     /**
      * The one frozen exception: the SPI's registry base starts the engine, through the engine's one
@@ -37,6 +41,10 @@ class LayersTest {
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("dev.distlock");
+
+    private static String[] concat(String[] first, String... rest) {
+        return Stream.concat(Stream.of(first), Stream.of(rest)).toArray(String[]::new);
+    }
 
     /** Anything that is not ours (the JDK, libraries), or ours and in one of {@code packages}. */
     private static DescribedPredicate<JavaClass> notOursOr(String... packages) {
@@ -51,6 +59,7 @@ class LayersTest {
                         SPI,
                         ENGINE,
                         LEADER,
+                        MULTI,
                         "dev.distlock.core.memory",
                         "dev.distlock.redis",
                         "dev.distlock.zookeeper",
@@ -129,13 +138,14 @@ class LayersTest {
                 .check(CLASSES);
     }
 
-    @Test
-    void recipesUseTheApiOnly() {
+    @ParameterizedTest
+    @ValueSource(strings = {LEADER + "..", MULTI + ".."})
+    void recipesUseTheApiOnly(String recipe) {
         classes()
                 .that()
-                .resideInAPackage(LEADER + "..")
+                .resideInAPackage(recipe)
                 .should()
-                .onlyDependOnClassesThat(notOursOr(API, API_FENCING, LEADER + ".."))
+                .onlyDependOnClassesThat(notOursOr(API, API_FENCING, recipe))
                 .because("a recipe works on any LockRegistry")
                 .check(CLASSES);
     }
@@ -146,8 +156,9 @@ class LayersTest {
                 .that()
                 .resideInAPackage("dev.distlock.contract..")
                 .should()
-                .onlyDependOnClassesThat(notOursOr(API, API_FENCING, "dev.distlock.contract.."))
-                .because("the kit checks any backend, a third party's too, through what users call")
+                .onlyDependOnClassesThat(notOursOr(concat(RECIPES, API, API_FENCING, "dev.distlock.contract..")))
+                .because("the kit checks any backend, a third party's too, through what users call: the API and"
+                        + " the recipes built on it")
                 .check(CLASSES);
     }
 

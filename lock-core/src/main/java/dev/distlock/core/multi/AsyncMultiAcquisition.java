@@ -1,0 +1,178 @@
+package dev.distlock.core.multi;
+
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@link MultiLock#acquireAsync} call: asks for the keys one after another, each with {@link
+ * FencedLock#acquireAsync} and the time left, from the completion of the one before, so no thread waits. Ends
+ * once: with every key, with nothing (a key not acquired in time, a failure: the keys taken are released first),
+ * or cancelled (the pending attempt is cancelled, which releases its grant, and the keys taken are released).
+ */
+final class AsyncMultiAcquisition {
+
+    private static final Logger log = LoggerFactory.getLogger(AsyncMultiAcquisition.class);
+
+    private final MultiLock multi;
+    private final Duration waitTime;
+    private final Duration leaseTime;
+    private final long startNanos = System.nanoTime();
+    private final CompletableFuture<Optional<MultiLockHandle>> result = new CompletableFuture<>();
+
+    /** Guarded by this: the keys' holds taken so far, in order. */
+    private final List<LockHandle> taken = new ArrayList<>();
+
+    /** Guarded by this: the attempt in flight. */
+    private CompletableFuture<Optional<LockHandle>> pending;
+
+    /** Guarded by this: true once the outcome is decided (every key, nothing, or cancelled). */
+    private boolean over;
+
+    AsyncMultiAcquisition(MultiLock multi, Duration waitTime, Duration leaseTime) {
+        this.multi = multi;
+        this.waitTime = waitTime;
+        this.leaseTime = leaseTime;
+    }
+
+    CompletableFuture<Optional<MultiLockHandle>> start() {
+        result.whenComplete((value, error) -> {
+            if (result.isCancelled()) {
+                abandon();
+            }
+        });
+        request(0);
+        return result;
+    }
+
+    private void request(int index) {
+        FencedLock lock = multi.locks().get(index);
+        Duration wait = MultiLock.waitFor(index, waitTime, startNanos);
+        CompletableFuture<Optional<LockHandle>> attempt;
+        synchronized (this) {
+            if (over) {
+                return;
+            }
+            if (wait == null) {
+                attempt = null;
+            } else {
+                try {
+                    attempt = leaseTime == null ? lock.acquireAsync(wait) : lock.acquireAsync(wait, leaseTime);
+                } catch (RuntimeException e) {
+                    attempt = CompletableFuture.failedFuture(e);
+                }
+                pending = attempt;
+            }
+        }
+        if (attempt == null) {
+            granted(index, Optional.empty(), null); // no time left to ask for this key
+        } else {
+            attempt.whenComplete((acquired, error) -> granted(index, acquired, error));
+        }
+    }
+
+    /** The attempt for key {@code index} ended: go on to the next key, or end the whole call. */
+    private void granted(int index, Optional<LockHandle> acquired, Throwable error) {
+        LockHandle handle = error == null ? acquired.orElse(null) : null;
+        List<LockHandle> release;
+        MultiLockHandle whole = null;
+        synchronized (this) {
+            if (over) {
+                release = handle == null ? List.of() : List.of(handle); // cancelled meanwhile: ours to release
+            } else if (handle == null) {
+                over = true;
+                release = new ArrayList<>(taken);
+                taken.clear();
+            } else {
+                taken.add(handle);
+                if (taken.size() < multi.locks().size()) {
+                    release = null;
+                } else {
+                    over = true;
+                    whole = new MultiLockHandle(multi.backend(), taken);
+                    taken.clear();
+                    release = List.of();
+                }
+            }
+        }
+        if (release == null) {
+            request(index + 1);
+        } else if (whole != null) {
+            if (!result.complete(Optional.of(whole))) {
+                releaseAbandoned(List.of(whole::close)); // cancelled just before the last grant came
+            }
+        } else if (!result.isDone()) {
+            end(release, error);
+        } else {
+            releaseAbandoned(closers(release));
+        }
+    }
+
+    /** Releases what was taken, then completes with nothing, or with the failure. */
+    private void end(List<LockHandle> release, Throwable error) {
+        RuntimeException releaseFailure = MultiLockHandle.releaseInReverse(release);
+        Throwable failure = unwrap(error);
+        if (failure != null) {
+            if (releaseFailure != null) {
+                failure.addSuppressed(releaseFailure);
+            }
+            result.completeExceptionally(failure);
+        } else if (releaseFailure != null) {
+            result.completeExceptionally(releaseFailure);
+        } else {
+            result.complete(Optional.empty());
+        }
+    }
+
+    /** The caller cancelled the result: stop the attempt in flight and release what was taken. */
+    private void abandon() {
+        CompletableFuture<Optional<LockHandle>> inFlight;
+        List<LockHandle> release;
+        synchronized (this) {
+            if (over) {
+                return;
+            }
+            over = true;
+            inFlight = pending;
+            release = new ArrayList<>(taken);
+            taken.clear();
+        }
+        if (inFlight != null) {
+            inFlight.cancel(true); // the attempt releases a grant that comes after this
+        }
+        releaseAbandoned(closers(release));
+    }
+
+    private void releaseAbandoned(List<Runnable> closers) {
+        for (int i = closers.size() - 1; i >= 0; i--) {
+            try {
+                closers.get(i).run();
+            } catch (RuntimeException e) {
+                log.warn(
+                        "A cancelled acquisition of locks {} on {} could not release what it took: {}",
+                        multi.keys(),
+                        multi.backend(),
+                        e.getMessage());
+            }
+        }
+    }
+
+    private static List<Runnable> closers(List<LockHandle> handles) {
+        List<Runnable> closers = new ArrayList<>(handles.size());
+        for (LockHandle handle : handles) {
+            closers.add(handle::close);
+        }
+        return closers;
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+}

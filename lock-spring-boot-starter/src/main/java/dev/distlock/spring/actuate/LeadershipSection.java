@@ -1,0 +1,89 @@
+package dev.distlock.spring.actuate;
+
+import dev.distlock.core.FencingToken;
+import dev.distlock.core.leader.Leader;
+import dev.distlock.spring.leader.LeaderElection;
+import dev.distlock.spring.leader.LeaderObservation;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+/**
+ * The leadership part of the {@code distributedlocks} endpoint: for each name this instance campaigns for or
+ * observes, who leads it, read from the server when the endpoint is read.
+ */
+public final class LeadershipSection {
+
+    private final Supplier<LeaderElection> election;
+    private final Supplier<LeaderObservation> observation;
+
+    /**
+     * @param election this instance's campaigns, or a supplier of null without leader election
+     * @param observation reads the leaders, or a supplier of null without leader election
+     */
+    public LeadershipSection(Supplier<LeaderElection> election, Supplier<LeaderObservation> observation) {
+        this.election = election;
+        this.observation = observation;
+    }
+
+    /** A section that shows no leaders. */
+    static LeadershipSection none() {
+        return new LeadershipSection(() -> null, () -> null);
+    }
+
+    /** The leader of each name, by name. */
+    public Map<String, LeaderState> leaders() {
+        LeaderElection campaigns = election.get();
+        LeaderObservation leaders = observation.get();
+        Map<String, LeaderState> result = new TreeMap<>();
+        if (leaders == null) {
+            return result;
+        }
+        TreeSet<String> names = new TreeSet<>(leaders.names());
+        if (campaigns != null) {
+            names.addAll(campaigns.names());
+        }
+        for (String name : names) {
+            Optional<FencingToken> ours = campaigns == null ? Optional.empty() : campaigns.epoch(name);
+            result.put(name, state(leaders, name, ours));
+        }
+        return result;
+    }
+
+    private static LeaderState state(LeaderObservation leaders, String name, Optional<FencingToken> ours) {
+        Optional<Leader> leader;
+        try {
+            leader = leaders.leaderOf(name);
+        } catch (RuntimeException e) { // unsupported by the backend, unreachable, or a bad name
+            return new LeaderState(leaders.backend(), false, null, null, null, null, false, e.getMessage());
+        }
+        return leader.map(found -> new LeaderState(
+                        leaders.backend(),
+                        true,
+                        found.holder(),
+                        found.epoch().value(),
+                        found.value().orElse(null),
+                        found.leaseLeft().map(Duration::toString).orElse(null),
+                        ours.filter(found.epoch()::equals).isPresent(),
+                        null))
+                .orElseGet(() -> new LeaderState(leaders.backend(), false, null, null, null, null, false, null));
+    }
+
+    /**
+     * Who leads one name on the backend: {@code led} when someone does, with its description (application@host pid
+     * N thread T), the term's epoch (its fencing token), the value it publishes, and the lease left (null for
+     * session leases); {@code thisInstance} when this instance leads; {@code error} when the backend could not tell.
+     */
+    public record LeaderState(
+            String backend,
+            boolean led,
+            String holder,
+            Long epoch,
+            String value,
+            String leaseLeft,
+            boolean thisInstance,
+            String error) {}
+}
