@@ -210,9 +210,9 @@ abstract class Rule15Semaphores extends LockGroup {
                 .hasMessageContaining("with 2 by the holder of '" + three.queueKey() + "'");
         both.close();
         await(waiter).orElseThrow().close();
-        assertThat(LeasedSemaphore.of(registryB, name, 2).holders())
-                .as("the refused acquisitions took nothing")
-                .isEmpty();
+        // The waiter's wait for the other slot was abandoned (rule 12): it may take that slot and give it back.
+        LeasedSemaphore two = LeasedSemaphore.of(registryB, name, 2);
+        awaitCondition(() -> two.holders().isEmpty(), "the refused acquisitions left a permit held");
     }
 
     @Test

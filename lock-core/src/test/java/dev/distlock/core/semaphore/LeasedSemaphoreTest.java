@@ -128,7 +128,8 @@ class LeasedSemaphoreTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(190));
         assertThat(onA.holders()).as("only the first permit is held").hasSize(1);
         one.close();
-        onA.tryAcquire(2, Duration.ZERO).orElseThrow().close();
+        // Its abandoned wait for the held permit may still take it and give it back (contract 12).
+        onA.tryAcquire(2, Duration.ofSeconds(5)).orElseThrow().close();
     }
 
     @Test
@@ -213,7 +214,13 @@ class LeasedSemaphoreTest {
                 .hasMessageContaining("with 2 by the holder of 'count:queue'");
         both.close();
         waiter.get(10, TimeUnit.SECONDS).orElseThrow().close();
-        assertThat(LeasedSemaphore.of(b, "count", 2).holders()).isEmpty();
+        // The waiter's abandoned wait for the other permit may take it and give it back (contract 12).
+        LeasedSemaphore two = LeasedSemaphore.of(b, "count", 2);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!two.holders().isEmpty() && System.nanoTime() < until) {
+            Thread.sleep(5);
+        }
+        assertThat(two.holders()).as("the refused acquisitions took nothing").isEmpty();
     }
 
     @Test
