@@ -3,6 +3,7 @@
 #
 #   benchmarks/run.sh                      # all of the below, one after another
 #   benchmarks/run.sh redis                # one peer comparison: redis, zookeeper, etcd or jdbc
+#   benchmarks/run.sh coordination         # semaphores and multi-key locks beside Redisson and Curator
 #   benchmarks/run.sh read-write           # read/write lock rates on every backend
 #   benchmarks/run.sh server-state [KEYS]  # KEYS distinct keys (default 1,000,000) locked and
 #                                          # released once per backend, and what stays on the server
@@ -80,12 +81,12 @@ server_state() { # keys
 case "${1:-all}" in
   all)
     install_project
-    for backend in redis zookeeper etcd jdbc; do peer_comparison "$backend"; done
+    for backend in redis zookeeper etcd jdbc coordination; do peer_comparison "$backend"; done
     read_write
     server_state
     ;;
-  redis | zookeeper | etcd | jdbc) install_project; peer_comparison "$1" ;;
+  redis | zookeeper | etcd | jdbc | coordination) install_project; peer_comparison "$1" ;;
   read-write) install_project; read_write ;;
   server-state) install_project; server_state "${2:-}" ;;
-  *) echo "usage: $0 [all | redis | zookeeper | etcd | jdbc | read-write | server-state [KEYS]]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all | redis | zookeeper | etcd | jdbc | coordination | read-write | server-state [KEYS]]" >&2; exit 2 ;;
 esac

@@ -29,9 +29,10 @@ class LayersTest {
     private static final String ENGINE = "dev.distlock.core.engine";
     private static final String LEADER = "dev.distlock.core.leader";
     private static final String MULTI = "dev.distlock.core.multi";
+    private static final String SEMAPHORE = "dev.distlock.core.semaphore";
 
     /** The recipes: coordination built on {@code LockRegistry} alone. */
-    private static final String[] RECIPES = {LEADER + "..", MULTI + ".."};
+    private static final String[] RECIPES = {LEADER + "..", MULTI + "..", SEMAPHORE + ".."};
 
     /**
      * The one frozen exception: the SPI's registry base starts the engine, through the engine's one
@@ -60,6 +61,7 @@ class LayersTest {
                         ENGINE,
                         LEADER,
                         MULTI,
+                        SEMAPHORE,
                         "dev.distlock.core.memory",
                         "dev.distlock.redis",
                         "dev.distlock.zookeeper",
@@ -139,7 +141,7 @@ class LayersTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {LEADER + "..", MULTI + ".."})
+    @ValueSource(strings = {LEADER + "..", MULTI + "..", SEMAPHORE + ".."})
     void recipesUseTheApiOnly(String recipe) {
         classes()
                 .that()
