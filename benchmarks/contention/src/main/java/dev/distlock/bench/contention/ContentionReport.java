@@ -111,7 +111,8 @@ final class ContentionReport {
                         + " counters are read before and after each measured window; figures per hand-over sum"
                         + " the windows of all rounds.\n\n");
         servers(md, servers);
-        md.append("| backend | library | hand-overs/s | × peer | server requests per hand-over | the requests"
+        md.append("| backend | library | hand-overs/s | × peer | server requests per hand-over | what the server ran,"
+                        + " per hand-over"
                         + " | wake-ups per hand-over | server CPU µs per hand-over | longest wait ms |\n")
                 .append("|---|---|---:|---:|---:|---|---:|---:|---:|\n");
         for (ManyWaiters.Outcome outcome : outcomes) {
@@ -125,7 +126,7 @@ final class ContentionReport {
                     outcome.subject().library(),
                     Benchmark.median(outcome.rates()),
                     peer == null ? "–" : "**" + ratio(Benchmark.medianRatio(outcome.rates(), peer.rates())) + "**",
-                    perHandOver(usage.totalRequests(), handOvers),
+                    perHandOver(usage.requestsFromClients(outcome.subject().counters()), handOvers),
                     breakdown(usage.requests(), handOvers),
                     perHandOver(usage.wakeUps(), handOvers),
                     perHandOver(usage.cpuMicros(), handOvers),
@@ -218,7 +219,10 @@ final class ContentionReport {
                             ? ""
                             : ", " + ratio(Benchmark.medianRatio(outcome.rates(), peer.rates())) + " the rate of "
                                     + peer.subject().library(),
-                    perHandOver(outcome.usage().totalRequests(), handOvers),
+                    perHandOver(
+                            outcome.usage()
+                                    .requestsFromClients(outcome.subject().counters()),
+                            handOvers),
                     perHandOver(outcome.usage().wakeUps(), handOvers)));
             if (peer != null) {
                 double peerHandOvers = Math.max(1, peer.handOvers());
@@ -226,7 +230,8 @@ final class ContentionReport {
                         Locale.ROOT,
                         " (%s: %s and %s)",
                         peer.subject().library(),
-                        perHandOver(peer.usage().totalRequests(), peerHandOvers),
+                        perHandOver(
+                                peer.usage().requestsFromClients(peer.subject().counters()), peerHandOvers),
                         perHandOver(peer.usage().wakeUps(), peerHandOvers)));
             }
             md.append('\n');
@@ -259,10 +264,10 @@ final class ContentionReport {
                 .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
                 .toList();
         String shown = largest.stream()
-                .limit(5)
+                .limit(8)
                 .map(entry -> entry.getKey() + " " + perHandOver(entry.getValue(), handOvers))
                 .collect(Collectors.joining(", "));
-        return largest.size() > 5 ? shown + ", …" : shown;
+        return largest.size() > 8 ? shown + ", …" : shown;
     }
 
     private static String perHandOver(double total, double handOvers) {

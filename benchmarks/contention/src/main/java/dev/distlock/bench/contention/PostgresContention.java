@@ -75,14 +75,19 @@ final class PostgresContention implements Backend {
         createTables();
         int fit = freeConnections() / 2;
         int waiters = Math.max(1, Math.min(settings.postgresWaiters(), fit));
-        String limited = waiters < settings.waiters()
-                ? String.format(
-                        Locale.ROOT,
-                        " (not %d: the server's connections, beside those open and %d spare, fit 2 for each of %d)",
-                        settings.waiters(),
-                        SPARE_CONNECTIONS,
-                        fit)
-                : "";
+        String limited = "";
+        if (waiters < settings.waiters()) {
+            limited = waiters == fit
+                    ? String.format(
+                            Locale.ROOT,
+                            " (not %d: the server's connections, beside those open and %d spare, fit 2 for each of"
+                                    + " %d)",
+                            settings.waiters(),
+                            SPARE_CONNECTIONS,
+                            fit)
+                    : String.format(
+                            Locale.ROOT, " (not %d: `contention.postgresWaiters` asked for fewer)", settings.waiters());
+        }
         try (Closer closer = new Closer()) {
             List<Operation> ours = new ArrayList<>();
             for (int i = 0; i < waiters; i++) {

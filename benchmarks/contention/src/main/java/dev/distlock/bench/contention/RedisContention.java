@@ -5,16 +5,10 @@ import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.FencedLock;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisServers;
-import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RReadWriteLock;
@@ -47,9 +41,9 @@ final class RedisContention implements Backend {
     public ReadWriteMix.Result readWrite(Settings settings) throws Exception {
         try (Closer closer = new Closer()) {
             RedisLockRegistry a =
-                    closer.add(RedisLockRegistry.builder(factory(closer, null)).build());
+                    closer.add(RedisLockRegistry.builder(factory(closer)).build());
             RedisLockRegistry b =
-                    closer.add(RedisLockRegistry.builder(factory(closer, null)).build());
+                    closer.add(RedisLockRegistry.builder(factory(closer)).build());
             RedissonClient ra = redisson(closer, config());
             RedissonClient rb = redisson(closer, config());
             RReadWriteLock peerA = ra.getReadWriteLock(RW_KEY);
@@ -68,32 +62,21 @@ final class RedisContention implements Backend {
 
     /**
      * {@code waiters} registries, each over a connection factory of its own, beside as many
-     * Redisson clients. Both sides share their I/O threads between their clients (Lettuce's client
-     * resources, Redisson's Netty event loop group), as Redisson's documentation suggests for many
-     * clients in one JVM, and each Redisson client keeps 1 connection open (at most 2) instead of
-     * its default 24, since it has one thread.
+     * Redisson clients; every client has its own threads (Lettuce's client resources, Redisson's
+     * Netty event loops), as it would in a JVM of its own. Each Redisson client keeps 1 connection
+     * open (at most 2) instead of its default 24, since it has one thread.
      */
     @Override
     public List<ManyWaiters.Outcome> manyWaiters(Settings settings) throws Exception {
-        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
         try (Closer closer = new Closer()) {
-            ClientResources resources = DefaultClientResources.builder()
-                    .ioThreadPoolSize(threads)
-                    .computationThreadPoolSize(threads)
-                    .build();
-            closer.add(resources, () -> resources.shutdown().get(10, TimeUnit.SECONDS));
-            EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
-            closer.add(
-                    group,
-                    () -> group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync());
             List<Operation> ours = new ArrayList<>();
             List<Operation> theirs = new ArrayList<>();
             for (int i = 0; i < settings.waiters(); i++) {
-                RedisLockRegistry registry = closer.add(
-                        RedisLockRegistry.builder(factory(closer, resources)).build());
+                RedisLockRegistry registry =
+                        closer.add(RedisLockRegistry.builder(factory(closer)).build());
                 FencedLock lock = registry.obtain(MANY_KEY);
                 ours.add(() -> lock.acquire().close());
-                Config config = config().setEventLoopGroup(group);
+                Config config = config();
                 config.useSingleServer()
                         .setConnectionMinimumIdleSize(1)
                         .setConnectionPoolSize(2)
@@ -126,14 +109,16 @@ final class RedisContention implements Backend {
         };
     }
 
-    private LettuceConnectionFactory factory(Closer closer, ClientResources resources) {
-        LettuceClientConfiguration.LettuceClientConfigurationBuilder client =
-                LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10));
-        if (resources != null) {
-            client.clientResources(resources);
-        }
+    /**
+     * A started factory with client resources of its own. Registries whose factories share one
+     * {@code ClientResources} see each other's connection events, which one JVM per registry never does.
+     */
+    private LettuceConnectionFactory factory(Closer closer) {
         LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration("127.0.0.1", server.port()), client.build());
+                new RedisStandaloneConfiguration("127.0.0.1", server.port()),
+                LettuceClientConfiguration.builder()
+                        .commandTimeout(Duration.ofSeconds(10))
+                        .build());
         factory.afterPropertiesSet();
         factory.start();
         return closer.add(factory, factory::destroy);

@@ -15,6 +15,15 @@ interface ServerCounters extends AutoCloseable {
     /** What a request is on this server (for the report). */
     String requests();
 
+    /**
+     * Whether the server's count of {@code kind} counts requests from clients; false for work the
+     * server does within a request (Redis: the commands a script runs), which the report lists
+     * beside the requests but does not add to them.
+     */
+    default boolean isRequest(String kind) {
+        return true;
+    }
+
     /** What a wake-up is on this server, or why there is no figure. */
     String wakeUps();
 
@@ -62,8 +71,12 @@ interface ServerCounters extends AutoCloseable {
 
         static final Usage NONE = new Usage(Map.of(), 0, 0);
 
-        long totalRequests() {
-            return requests.values().stream().mapToLong(Long::longValue).sum();
+        /** The counts of the kinds that {@code counters} takes for requests from clients. */
+        long requestsFromClients(ServerCounters counters) {
+            return requests.entrySet().stream()
+                    .filter(entry -> counters.isRequest(entry.getKey()))
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
         }
 
         Usage plus(Usage other) {
