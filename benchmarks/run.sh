@@ -81,7 +81,10 @@ contention() {
     grep -h '^distlock ÷ busy spin' "$handover" | sed -e 's/^/- Redis hand-over, /'
     echo
     # Each part is a document of its own; its headings go one level down here.
-    sed -E 's/^(#+) /#\1 /' "$parts"/contention-read-write.md "$parts"/contention-many-waiters.md "$handover" | cat -s
+    for part in "$parts"/contention-read-write.md "$parts"/contention-many-waiters.md "$handover"; do
+      sed -E 's/^(#+) /#\1 /' "$part"
+      echo
+    done | cat -s
   } >"$out"
   log "wrote $out"
 }
