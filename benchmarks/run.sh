@@ -5,12 +5,15 @@
 #   benchmarks/run.sh redis                # one peer comparison: redis, zookeeper, etcd or jdbc
 #   benchmarks/run.sh coordination         # semaphores and multi-key locks beside Redisson and Curator
 #   benchmarks/run.sh read-write           # read/write lock rates on every backend
+#   benchmarks/run.sh contention           # contended paths: 8 readers + 1 writer and many waiters on one
+#                                          # key beside Redisson and Curator, and the Redis hand-over tail
 #   benchmarks/run.sh server-state [KEYS]  # KEYS distinct keys (default 1,000,000) locked and
 #                                          # released once per backend, and what stays on the server
 #
 # Needs what the test suite needs (scripts/test.sh installs it): redis-server and etcd on the
 # PATH, PostgreSQL on 127.0.0.1:5432 and MariaDB on 127.0.0.1:3306. The project is installed
-# into the local Maven repository first. Extra Maven options can be given in MAVEN_ARGS.
+# into the local Maven repository first. Extra Maven options can be given in MAVEN_ARGS, e.g. a short
+# contention run: MAVEN_ARGS="-Dcontention.rounds=2 -Dcontention.sliceMillis=1000" benchmarks/run.sh contention
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,6 +53,42 @@ read_write() {
   log "wrote $out"
 }
 
+contention() {
+  log "benchmark: contended paths"
+  local out=benchmarks/results/contention.md parts=benchmarks/contention/target
+  local handover=$PWD/benchmarks/redis/target/contention-handover.md
+  rm -f "$parts"/contention-*.md "$handover"
+  mvn_quiet -q -pl benchmarks/contention exec:java
+  log "benchmark: Redis hand-over tail, distlock beside the busy spin"
+  mvn_quiet -q -pl benchmarks/redis exec:java -Dparts=handover -Dlibraries=distlock -Dexec.args="$handover"
+  {
+    echo "# Contended paths"
+    echo
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(java -version 2>&1 | head -1), by"
+    echo "\`benchmarks/run.sh contention\` (modules \`benchmarks/contention\`, main \`ContentionBenchmark\`, and"
+    echo "\`benchmarks/redis\` with \`-Dparts=handover -Dlibraries=distlock\`). Three measurements, each below with"
+    echo "its servers, rounds and what is counted: 8 readers and 1 writer on one key (distlock beside Redisson's"
+    echo "\`RReadWriteLock\` on Redis and Curator's \`InterProcessReadWriteLock\` on ZooKeeper; alone on etcd and"
+    echo "PostgreSQL, against its single-thread read rate and its plain lock's hand-over rate), many clients"
+    echo "waiting for one key (beside Redisson's \`RLock\` and Curator's \`InterProcessMutex\`), and the Redis"
+    echo "hand-over latency beside a busy-spinning waiter. Rates are medians over interleaved rounds, ratios the"
+    echo "median of per-round ratios (hand-over percentiles: over all samples of all rounds). The machine's cores"
+    echo "are shared with the servers measured; compare rows of one run."
+    echo
+    echo "Ratios:"
+    echo
+    cat "$parts"/contention-ratios.md
+    grep -h '^distlock ÷ busy spin' "$handover" | sed -e 's/^/- Redis hand-over, /'
+    echo
+    # Each part is a document of its own; its headings go one level down here.
+    for part in "$parts"/contention-read-write.md "$parts"/contention-many-waiters.md "$handover"; do
+      sed -E 's/^(#+) /#\1 /' "$part"
+      echo
+    done | cat -s
+  } >"$out"
+  log "wrote $out"
+}
+
 server_state() { # keys
   local keys=${1:-1000000} report
   report=$(mktemp)
@@ -83,10 +122,12 @@ case "${1:-all}" in
     install_project
     for backend in redis zookeeper etcd jdbc coordination; do peer_comparison "$backend"; done
     read_write
+    contention
     server_state
     ;;
   redis | zookeeper | etcd | jdbc | coordination) install_project; peer_comparison "$1" ;;
   read-write) install_project; read_write ;;
+  contention) install_project; contention ;;
   server-state) install_project; server_state "${2:-}" ;;
-  *) echo "usage: $0 [all | redis | zookeeper | etcd | jdbc | coordination | read-write | server-state [KEYS]]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all | redis | zookeeper | etcd | jdbc | coordination | read-write | contention | server-state [KEYS]]" >&2; exit 2 ;;
 esac

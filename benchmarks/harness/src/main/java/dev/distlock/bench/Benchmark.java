@@ -127,6 +127,146 @@ public final class Benchmark {
         return new Result(library, threads + " threads, one key: handoffs", ops, ops / seconds, Double.NaN, Double.NaN);
     }
 
+    /**
+     * Starts one thread per operation, each repeating its own operation (its own client, say)
+     * until the load is closed. Measure with {@link Load#startWindow()} and {@link
+     * Load#endWindow()}, reading server counters around them if needed.
+     */
+    public static Load load(String name, List<Operation> operations) {
+        return new Load(name, operations);
+    }
+
+    /** Threads repeating their operations; counts per thread and each thread's longest call. */
+    public static final class Load implements AutoCloseable {
+
+        private final String name;
+        private final List<Worker> workers = new ArrayList<>();
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private long windowStart;
+        private long[] completedAtStart;
+
+        private Load(String name, List<Operation> operations) {
+            this.name = name;
+            for (int i = 0; i < operations.size(); i++) {
+                Worker worker = new Worker(operations.get(i), name + "-" + i);
+                workers.add(worker);
+            }
+            workers.forEach(worker -> worker.thread.start());
+        }
+
+        /** Starts counting: calls that end from now on, and each thread's longest call from now on. */
+        public void startWindow() {
+            checkFailure();
+            completedAtStart = new long[workers.size()];
+            for (int i = 0; i < workers.size(); i++) {
+                Worker worker = workers.get(i);
+                worker.longest.set(0);
+                completedAtStart[i] = worker.completed.get();
+            }
+            windowStart = System.nanoTime();
+        }
+
+        /**
+         * What happened since {@link #startWindow()}. A call still running counts towards its
+         * thread's longest with the time it has taken so far, so a thread that never gets through
+         * shows as such.
+         */
+        public Window endWindow() {
+            long end = System.nanoTime();
+            long[] completed = new long[workers.size()];
+            long[] longest = new long[workers.size()];
+            for (int i = 0; i < workers.size(); i++) {
+                Worker worker = workers.get(i);
+                completed[i] = worker.completed.get() - completedAtStart[i];
+                long started = worker.callStarted;
+                long running = started == 0 ? 0 : end - Math.max(started, windowStart);
+                longest[i] = Math.max(worker.longest.get(), running);
+            }
+            checkFailure();
+            return new Window((end - windowStart) / 1e9, completed, longest);
+        }
+
+        /** Stops the threads once their current call returns (interrupting them after 30 s). */
+        @Override
+        public void close() {
+            stop.set(true);
+            try {
+                for (Worker worker : workers) {
+                    worker.thread.join(30_000);
+                    if (worker.thread.isAlive()) {
+                        worker.thread.interrupt();
+                        worker.thread.join(10_000);
+                    }
+                }
+            } catch (InterruptedException e) {
+                workers.forEach(worker -> worker.thread.interrupt());
+                Thread.currentThread().interrupt();
+            }
+            checkFailure();
+        }
+
+        private void checkFailure() {
+            if (failure.get() != null) {
+                throw new IllegalStateException(name + " failed", failure.get());
+            }
+        }
+
+        private final class Worker {
+            final Thread thread;
+            final AtomicLong completed = new AtomicLong();
+            final AtomicLong longest = new AtomicLong();
+            volatile long callStarted;
+
+            Worker(Operation operation, String threadName) {
+                thread = new Thread(() -> repeat(operation), threadName);
+                thread.setDaemon(true);
+            }
+
+            private void repeat(Operation operation) {
+                try {
+                    while (!stop.get()) {
+                        long started = System.nanoTime();
+                        callStarted = started;
+                        operation.run();
+                        long took = System.nanoTime() - started;
+                        callStarted = 0;
+                        completed.incrementAndGet();
+                        longest.accumulateAndGet(took, Math::max);
+                    }
+                } catch (Throwable e) {
+                    if (!stop.get()) { // a call interrupted by close() is no failure
+                        failure.compareAndSet(null, e);
+                    }
+                }
+            }
+        }
+    }
+
+    /** One window of a {@link Load}: its length, and per thread the calls completed and the longest call. */
+    public record Window(double seconds, long[] completedByThread, long[] longestNanos) {
+
+        /** Calls completed by threads {@code from} (inclusive) to {@code to} (exclusive). */
+        public long completed(int from, int to) {
+            return Arrays.stream(completedByThread, from, to).sum();
+        }
+
+        /** Calls completed by all threads. */
+        public long completed() {
+            return completed(0, completedByThread.length);
+        }
+
+        /** The longest call of threads {@code from} (inclusive) to {@code to} (exclusive), in microseconds. */
+        public double longestMicros(int from, int to) {
+            return Arrays.stream(longestNanos, from, to).max().orElse(0) / 1e3;
+        }
+
+        /** Completed calls per second of threads {@code from} (inclusive) to {@code to} (exclusive). */
+        public double rate(int from, int to) {
+            return completed(from, to) / seconds;
+        }
+    }
+
     /** Writes the results as a Markdown table, with what was measured and where. */
     public static void write(Path file, String title, String setup, List<Result> results) {
         StringBuilder text = new StringBuilder()

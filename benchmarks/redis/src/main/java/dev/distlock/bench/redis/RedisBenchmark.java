@@ -36,6 +36,15 @@ public final class RedisBenchmark {
     private static final Duration WARM_UP = Duration.ofSeconds(3);
     private static final int HANDOVER_SAMPLES = Integer.getInteger("handoverSamples", 100);
 
+    /**
+     * -Dparts=handover runs only the hand-over latencies (with -Dlibraries=distlock: distlock beside
+     * the busy spin alone), -Dparts=throughput only the throughput rounds; both by default.
+     */
+    private static final List<String> PARTS = java.util.Arrays.stream(
+                    System.getProperty("parts", "throughput,handover").split(","))
+            .map(String::trim)
+            .toList();
+
     /** True when the benchmark started its server with a replica: then the replica-acknowledgement row runs. */
     private static boolean withReplica;
 
@@ -66,20 +75,30 @@ public final class RedisBenchmark {
         } else {
             servers = new RedisServers();
             port = servers.start().port();
-            // One replica, so that the replica-acknowledgement row has one to wait for; every
-            // library pays the same replication stream.
-            servers.start(List.of("--replicaof", host, Integer.toString(port)));
-            awaitReplica(port);
-            withReplica = true;
+            if (PARTS.contains("throughput")) {
+                // One replica, so that the replica-acknowledgement row has one to wait for; every
+                // library pays the same replication stream.
+                servers.start(List.of("--replicaof", host, Integer.toString(port)));
+                awaitReplica(port);
+                withReplica = true;
+            }
         }
         try {
             Contenders contenders = new Contenders(host, port);
             String report;
             try (ServerTime serverTime = new ServerTime(host, port)) {
-                report = run(
-                        contenders,
-                        serverTime,
-                        servers == null ? url : serverVersion() + " with one replica (`replicaof`)");
+                String server = servers == null
+                        ? url
+                        : serverVersion() + (withReplica ? " with one replica (`replicaof`)" : "");
+                report = PARTS.contains("throughput")
+                        ? run(contenders, serverTime, server)
+                        : Report.handOversOnly(
+                                Instant.now(),
+                                server,
+                                HANDOVER_ROUNDS,
+                                HANDOVER_SAMPLES,
+                                HANDOVER_WARM_UP,
+                                handOvers(contenders));
             }
             Files.writeString(out, report);
             System.out.println(report);
@@ -142,7 +161,7 @@ public final class RedisBenchmark {
         } finally {
             open.forEach(Contender::close);
         }
-        Map<String, long[]> handOver = handOvers(contenders);
+        Map<String, long[]> handOver = PARTS.contains("handover") ? handOvers(contenders) : Map.of();
         return Report.markdown(
                 Instant.now(),
                 server,

@@ -92,9 +92,40 @@ final class Report {
                 md.append(round + 1 < values.length ? ";" : "\n");
             }
         });
+        if (!handOver.isEmpty()) {
+            md.append('\n').append(handOverSection(handOverRounds, handOverSamples, handOverWarmUp, handOver));
+        }
+        md.append("\nTargets (issue 12): distlock ≥ 0.92× raw with 1 thread, ≥ 0.95× raw with 8 threads,"
+                + " hand-over p50 ≤ 1 ms and p99 ≤ 5 ms. The 2 cores are shared with the server and with other"
+                + " builds; compare figures of one run only.\n");
+        return md.toString();
+    }
+
+    /** A page with the hand-over latencies alone ({@code -Dparts=handover}). */
+    static String handOversOnly(
+            Instant when,
+            String server,
+            int handOverRounds,
+            int handOverSamples,
+            int handOverWarmUp,
+            Map<String, long[]> handOver) {
+        return String.format(
+                        Locale.ROOT,
+                        "# Redis hand-over latency%n%nMeasured %s on %d cores, Java %s; %s on loopback (no"
+                                + " persistence), started by the benchmark.%n%n",
+                        when,
+                        Runtime.getRuntime().availableProcessors(),
+                        System.getProperty("java.version"),
+                        server)
+                + handOverSection(handOverRounds, handOverSamples, handOverWarmUp, handOver);
+    }
+
+    private static String handOverSection(
+            int handOverRounds, int handOverSamples, int handOverWarmUp, Map<String, long[]> handOver) {
+        StringBuilder md = new StringBuilder();
         md.append(String.format(
                 Locale.ROOT,
-                "%nHand-over: a holder releases in one client, a waiter blocked in `lock()`/`acquire()` in"
+                "Hand-over: a holder releases in one client, a waiter blocked in `lock()`/`acquire()` in"
                         + " another client (separate connection factory or client, so separate connections; one"
                         + " JVM) gets the key; the time from the release call to the waiter's acquire returning."
                         + " Each library's two clients are opened once and make %d hand-overs not counted (the"
@@ -113,10 +144,23 @@ final class Report {
                 Measurements.percentile(sorted, 0.99),
                 sorted[sorted.length - 1],
                 sorted.length)));
-        md.append("\nTargets (issue 12): distlock ≥ 0.92× raw with 1 thread, ≥ 0.95× raw with 8 threads,"
-                + " hand-over p50 ≤ 1 ms and p99 ≤ 5 ms. The 2 cores are shared with the server and with other"
-                + " builds; compare figures of one run only.\n");
+        long[] spin = handOver.get(Contenders.RAW + " (busy spin)");
+        long[] distlock = handOver.get("distlock");
+        if (spin != null && distlock != null) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "%ndistlock ÷ busy spin: p50 %.2f×, p99 **%.2f×** (%,d µs ÷ %,d µs).%n",
+                    ratio(distlock, spin, 0.50),
+                    ratio(distlock, spin, 0.99),
+                    Measurements.percentile(distlock, 0.99),
+                    Measurements.percentile(spin, 0.99)));
+        }
         return md.toString();
+    }
+
+    private static double ratio(long[] sorted, long[] baseline, double percentile) {
+        return (double) Measurements.percentile(sorted, percentile)
+                / Math.max(1, Measurements.percentile(baseline, percentile));
     }
 
     private static String seconds(Duration duration) {

@@ -1,0 +1,17 @@
+package dev.distlock.bench.contention;
+
+import java.util.List;
+
+/** One server with the clients measured on it; opened once per run, closed at its end. */
+interface Backend extends AutoCloseable {
+
+    /** The server and the peer library, as the report names them. */
+    String describe();
+
+    ReadWriteMix.Result readWrite(Settings settings) throws Exception;
+
+    List<ManyWaiters.Outcome> manyWaiters(Settings settings) throws Exception;
+
+    @Override
+    void close();
+}
