@@ -11,12 +11,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -110,14 +111,14 @@ public final class ServerStateKeys {
             throw new IllegalArgumentException("the semaphore churn needs two registries or more");
         }
         ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CompletionService<Integer> workers = new ExecutorCompletionService<>(pool);
         long start = System.nanoTime();
         int acquisitions = 0;
         AtomicInteger zeroWaitFailures = new AtomicInteger();
         try {
-            List<Future<Integer>> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int first = t;
-                workers.add(pool.submit(() -> {
+                workers.submit(() -> {
                     int acquired = 0;
                     for (int i = first; i < names; i += threads) {
                         LockRegistry one = registries.get(i % registries.size());
@@ -125,14 +126,20 @@ public final class ServerStateKeys {
                         acquired += churnOne(one, other, prefix + i, i % 3, zeroWaitFailures);
                     }
                     return acquired;
-                }));
+                });
             }
             // Generous, so that only a hang ends the run: a million names take minutes to an hour.
             long limit = TimeUnit.MINUTES.toNanos(10) + TimeUnit.MILLISECONDS.toNanos(20L * names);
             long deadline = System.nanoTime() + limit;
-            for (Future<Integer> worker : workers) {
+            for (int t = 0; t < threads; t++) {
+                // In the order they end, so that the first failure ends the churn.
+                Future<Integer> worker = workers.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (worker == null) {
+                    throw new AssertionError("the semaphore churn of " + names + " names did not end in "
+                            + Duration.ofNanos(limit).toMinutes() + " minutes");
+                }
                 try {
-                    acquisitions += worker.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    acquisitions += worker.get();
                 } catch (ExecutionException e) {
                     if (e.getCause() instanceof Error error) {
                         throw error;
@@ -141,9 +148,6 @@ public final class ServerStateKeys {
                         throw cause;
                     }
                     throw e;
-                } catch (TimeoutException e) {
-                    throw new AssertionError("the semaphore churn of " + names + " names did not end in "
-                            + Duration.ofNanos(limit).toMinutes() + " minutes");
                 }
             }
         } finally {
@@ -160,12 +164,12 @@ public final class ServerStateKeys {
         LeasedSemaphore here = LeasedSemaphore.of(one, name, PERMITS);
         LeasedSemaphore there = LeasedSemaphore.of(other, name, PERMITS);
         if (way == 0) {
-            try (Permits both = granted(here.tryAcquire(PERMITS, WAIT), here, "both permits")) {
+            try (Permits both = acquire(here, PERMITS, "both permits")) {
                 expect(both.count() == PERMITS && both.isValid(), here, "both permits, valid", both);
             }
             return 1;
         }
-        Permits first = granted(here.tryAcquire(1, WAIT), here, "a permit of a free semaphore");
+        Permits first = acquire(here, 1, "a permit of a free semaphore");
         if (way == 1) {
             try (first) {
                 Optional<Permits> second;
@@ -191,9 +195,12 @@ public final class ServerStateKeys {
             long deadline = System.nanoTime() + WAIT.toNanos();
             while (one.holderOf(here.queueKey()).isEmpty()) {
                 if (waiter.isDone()) {
+                    Throwable failure = waiter.handle((permits, error) -> error).join();
                     throw new AssertionError(
-                            there + ": the acquisition of both permits ended while " + first + " was held",
-                            waiter.handle((permits, failure) -> failure).join());
+                            there + ": the acquisition of both permits, waiting up to " + WAIT.toSeconds()
+                                    + " s, ended while " + first + " was held"
+                                    + (failure instanceof LockBackendException ? RIDE_OUT : ""),
+                            failure);
                 }
                 expect(System.nanoTime() < deadline, there, "to take the queue within " + WAIT, waiter);
                 LockSupport.parkNanos(100_000);
@@ -208,11 +215,33 @@ public final class ServerStateKeys {
         } catch (TimeoutException e) {
             waiter.cancel(true);
             throw new AssertionError("the acquisition of both permits of " + there + " did not end", e);
+        } catch (ExecutionException e) {
+            throw new AssertionError(
+                    there + ": the acquisition of both permits, waiting up to " + WAIT.toSeconds() + " s, failed"
+                            + (e.getCause() instanceof LockBackendException ? RIDE_OUT : ""),
+                    e.getCause());
         }
         try (Permits taken = granted(both, there, "both permits once the other was given back")) {
             expect(taken.count() == PERMITS, there, "both permits", taken);
         }
         return 2;
+    }
+
+    private static final String RIDE_OUT =
+            ", failing instead of riding out a passing failure while its wait lasts (contract 8, docs/semaphores.md)";
+
+    /** {@code count} permits of {@code semaphore}, waiting up to {@link #WAIT}. */
+    private static Permits acquire(LeasedSemaphore semaphore, int count, String expected) throws InterruptedException {
+        long start = System.nanoTime();
+        try {
+            return granted(semaphore.tryAcquire(count, WAIT), semaphore, expected);
+        } catch (LockBackendException e) {
+            throw new AssertionError(
+                    semaphore + ": an acquisition of " + count + " permits, waiting up to " + WAIT.toSeconds()
+                            + " s, failed after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms"
+                            + RIDE_OUT,
+                    e);
+        }
     }
 
     private static Permits granted(Optional<Permits> permits, LeasedSemaphore semaphore, String expected) {
@@ -235,13 +264,12 @@ public final class ServerStateKeys {
             throws InterruptedException {
         LeasedSemaphore here = LeasedSemaphore.of(registries.get(0), name, PERMITS);
         LeasedSemaphore there = LeasedSemaphore.of(registries.get(1), name, PERMITS);
-        try (Permits both = granted(here.tryAcquire(PERMITS, WAIT), here, "both permits")) {
+        try (Permits both = acquire(here, PERMITS, "both permits")) {
             Optional<Permits> more = there.tryAcquire(1, Duration.ZERO);
             more.ifPresent(Permits::close);
             expect(more.isEmpty() && both.isValid(), there, "no permit while " + both + " is held", more);
         }
-        granted(there.tryAcquire(PERMITS, WAIT), there, "both permits once they were given back")
-                .close();
+        acquire(there, PERMITS, "both permits once they were given back").close();
     }
 
     /**
