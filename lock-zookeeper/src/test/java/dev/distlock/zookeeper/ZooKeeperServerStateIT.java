@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Server-side state stays bounded: after 100,000 distinct keys were locked and released once
- * each, or 5,000 semaphore names acquired and released, nothing is left under the root once the
- * server's container sweep has run. Key nodes
- * (and the root) are container nodes, which the server deletes once their last child is gone;
+ * each, or permits of 5,000 semaphore names acquired and released, nothing is left under the root
+ * once the server's container sweep has run. Key nodes (and the root) are container nodes, which
+ * the server deletes once their last child is gone;
  * the sweep runs every {@code znode.container.checkIntervalMs} (60 s by default) and deletes at
  * most {@code znode.container.maxPerMinute} (10,000 by default) per minute. Both are lowered
  * here so that the test sees the end state in seconds.
