@@ -7,8 +7,11 @@
 #   benchmarks/run.sh read-write           # read/write lock rates on every backend
 #   benchmarks/run.sh contention           # contended paths: 8 readers + 1 writer and many waiters on one
 #                                          # key beside Redisson and Curator, and the Redis hand-over tail
-#   benchmarks/run.sh server-state [KEYS]  # KEYS distinct keys (default 1,000,000) locked and
-#                                          # released once per backend, and what stays on the server
+#   benchmarks/run.sh server-state [KEYS [NAMES]]
+#                                          # KEYS distinct keys (default 1,000,000) locked and
+#                                          # released once per backend, NAMES distinct semaphore
+#                                          # names (default KEYS) acquired and released, and what
+#                                          # stays on the server
 #
 # Needs what the test suite needs (scripts/test.sh installs it): redis-server and etcd on the
 # PATH, PostgreSQL on 127.0.0.1:5432 and MariaDB on 127.0.0.1:3306. The project is installed
@@ -89,21 +92,24 @@ contention() {
   log "wrote $out"
 }
 
-server_state() { # keys
-  local keys=${1:-1000000} report
+server_state() { # keys, semaphore names
+  local keys=${1:-1000000} report semaphore_report
+  local names=${2:-$keys}
   report=$(mktemp)
-  log "server state: $keys distinct keys per backend"
+  semaphore_report=$(mktemp)
+  log "server state: $keys distinct keys and $names distinct semaphore names per backend"
   mvn_quiet -pl lock-redis,lock-zookeeper,lock-etcd,lock-jdbc verify \
     -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
-    -Dit.test='SingleRedisServerSideIT#manyDistinctKeys*,ClusterRedisServerSideIT#manyDistinctKeys*,RedlockServerSideIT#manyDistinctKeys*,ZooKeeperServerStateIT,EtcdServerStateIT,ServerStateIT#distinctKeys*' \
+    -Dit.test='SingleRedisServerSideIT#manyDistinct*,ClusterRedisServerSideIT#manyDistinct*,RedlockServerSideIT#manyDistinct*,ZooKeeperServerStateIT,EtcdServerStateIT,ServerStateIT#distinct*' \
     -Dfailsafe.failIfNoSpecifiedTests=false \
     -Ddistlock.server-state.keys="$keys" -Ddistlock.server-state.report="$report" \
+    -Ddistlock.server-state.semaphores="$names" -Ddistlock.server-state.semaphore-report="$semaphore_report" \
     -Djunit.jupiter.execution.timeout.mode=disabled
   local out=benchmarks/results/server-state.md
   {
     echo "# What stays on the server"
     echo
-    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores by \`benchmarks/run.sh server-state $keys\`:"
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores by \`benchmarks/run.sh server-state $keys $names\`:"
     echo "the server-state tests of each backend lock and release $keys distinct keys once each"
     echo "(several threads and registries), wait out the documented horizon, count what is left and check"
     echo "that the lock still works. The suite runs the same tests with 100,000 keys (20,000 on the Redis"
@@ -112,8 +118,20 @@ server_state() { # keys
     echo "| backend | keys | took | keys/s | before | after |"
     echo "|---|---:|---:|---:|---|---|"
     cat "$report"
+    echo
+    echo "## Semaphores"
+    echo
+    echo "The same tests acquire and release permits of $names distinct semaphore names, each a"
+    echo "\`LeasedSemaphore\` of 2 permits (its keys: two slots and the queue), over two registries; by"
+    echo "turns, one acquisition takes both permits, or two registries take one each, or one holds a permit"
+    echo "while another's acquisition of both waits for it. Then the same count and bound as for the locks."
+    echo "The suite runs them with 2,000 to 10,000 names per backend."
+    echo
+    echo "| backend | names | acquisitions | took | names/s | before | after |"
+    echo "|---|---:|---:|---:|---:|---|---|"
+    cat "$semaphore_report"
   } >"$out"
-  rm -f "$report"
+  rm -f "$report" "$semaphore_report"
   log "wrote $out"
 }
 
@@ -128,6 +146,6 @@ case "${1:-all}" in
   redis | zookeeper | etcd | jdbc | coordination) install_project; peer_comparison "$1" ;;
   read-write) install_project; read_write ;;
   contention) install_project; contention ;;
-  server-state) install_project; server_state "${2:-}" ;;
-  *) echo "usage: $0 [all | redis | zookeeper | etcd | jdbc | coordination | read-write | contention | server-state [KEYS]]" >&2; exit 2 ;;
+  server-state) install_project; server_state "${2:-}" "${3:-}" ;;
+  *) echo "usage: $0 [all | redis | zookeeper | etcd | jdbc | coordination | read-write | contention | server-state [KEYS [NAMES]]]" >&2; exit 2 ;;
 esac

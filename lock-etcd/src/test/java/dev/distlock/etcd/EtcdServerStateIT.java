@@ -7,6 +7,7 @@ import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.testing.ServerStateKeys;
+import dev.distlock.core.testing.ServerStateKeys.SemaphoreChurn;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.options.GetOption;
@@ -28,12 +29,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What stays in etcd after locks were released: nothing but one session lease per open registry. */
+/**
+ * What stays in etcd after locks and semaphores were released: nothing but one session lease per
+ * open registry.
+ */
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 class EtcdServerStateIT {
 
     private static final int KEYS = ServerStateKeys.count(100_000);
+    private static final int SEMAPHORES = ServerStateKeys.semaphores(2_000);
     private static final int THREADS = 32;
+    /**
+     * Fewer than for the locks: a semaphore acquisition's first takes are zero waits, which fail
+     * when one answer takes longer than the contract's slack, as it may with many writers at once.
+     */
+    private static final int SEMAPHORE_THREADS = 8;
 
     @TempDir
     Path dir;
@@ -73,20 +83,7 @@ class EtcdServerStateIT {
                 }
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
                 long bytesBeforeCompaction = bytesInUse(etcd);
-                // What the server keeps is its revision history until compaction (the server's
-                // --auto-compaction-* settings); compacting now shows what is left beyond it.
-                long revision = admin.getKVClient()
-                        .get(ByteSequence.from("/", java.nio.charset.StandardCharsets.UTF_8))
-                        .get(10, TimeUnit.SECONDS)
-                        .getHeader()
-                        .getRevision();
-                admin.getKVClient()
-                        .compact(
-                                revision,
-                                io.etcd.jetcd.options.CompactOption.builder()
-                                        .withCompactPhysical(true)
-                                        .build())
-                        .get(60, TimeUnit.SECONDS);
+                compact(admin);
                 ServerStateKeys.report(
                         "etcd (1 member)",
                         KEYS,
@@ -118,6 +115,64 @@ class EtcdServerStateIT {
                         .isTrue();
             }
         }
+    }
+
+    @Test
+    void distinctSemaphoresAcquiredAndReleasedOnceLeaveNoKeyAndNoLeaseBehind() throws Exception {
+        RegistryOptions options = RegistryOptions.defaults().withLeaseTime(Duration.ofSeconds(10));
+        try (EtcdCluster etcd = EtcdCluster.start(1, dir);
+                Client admin = etcd.newClient()) {
+            List<Long> leasesBefore = leases(etcd);
+            long keysBefore = keysUnder(admin, EtcdKeys.DEFAULT_NAMESPACE);
+            long bytesBefore = bytesInUse(etcd);
+            try (LockRegistry one = etcd.newRegistry(options);
+                    LockRegistry other = etcd.newRegistry(options)) {
+                List<LockRegistry> registries = List.of(one, other);
+                SemaphoreChurn churn =
+                        ServerStateKeys.churnSemaphores(registries, SEMAPHORE_THREADS, SEMAPHORES, "export-");
+                long bytesBeforeCompaction = bytesInUse(etcd);
+                compact(admin);
+                ServerStateKeys.reportSemaphores(
+                        "etcd (1 member)",
+                        churn,
+                        keysBefore + " keys, " + leasesBefore.size() + " leases, " + ServerStateKeys.bytes(bytesBefore)
+                                + " in use",
+                        keysUnder(admin, EtcdKeys.DEFAULT_NAMESPACE) + " keys, "
+                                + leases(etcd).size() + " leases (the registries' sessions), "
+                                + ServerStateKeys.bytes(bytesBeforeCompaction) + " in use before compaction, "
+                                + ServerStateKeys.bytes(bytesInUse(etcd)) + " after");
+                assertThat(keysUnder(admin, EtcdKeys.DEFAULT_NAMESPACE))
+                        .as("entries left under the namespace after %d semaphores, registries open", churn.names())
+                        .isZero();
+                assertThat(leases(etcd))
+                        .as("leases while the registries are open: one session lease each")
+                        .hasSize(leasesBefore.size() + registries.size());
+                ServerStateKeys.assertSemaphoreStillWorks(registries, "export-0");
+            }
+            assertThat(keysUnder(admin, EtcdKeys.DEFAULT_NAMESPACE)).isZero();
+            assertThat(leases(etcd))
+                    .as("closing the registries revokes their session leases")
+                    .hasSize(leasesBefore.size());
+        }
+    }
+
+    /**
+     * What the server keeps is its revision history until compaction (the server's
+     * --auto-compaction-* settings); compacting now shows what is left beyond it.
+     */
+    private static void compact(Client admin) throws Exception {
+        long revision = admin.getKVClient()
+                .get(ByteSequence.from("/", java.nio.charset.StandardCharsets.UTF_8))
+                .get(10, TimeUnit.SECONDS)
+                .getHeader()
+                .getRevision();
+        admin.getKVClient()
+                .compact(
+                        revision,
+                        io.etcd.jetcd.options.CompactOption.builder()
+                                .withCompactPhysical(true)
+                                .build())
+                .get(60, TimeUnit.SECONDS);
     }
 
     private static long keysUnder(Client admin, String prefix) throws Exception {

@@ -6,6 +6,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.testing.ServerStateKeys;
+import dev.distlock.core.testing.ServerStateKeys.SemaphoreChurn;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** What a lock leaves in the table once it is released: locking many distinct keys must not grow it. */
+/**
+ * What a lock leaves in the table once it is released: locking many distinct keys, or acquiring
+ * permits of many distinct semaphores, must not grow it.
+ */
 class ServerStateIT {
 
     private static final int THREADS = 4;
@@ -34,15 +38,98 @@ class ServerStateIT {
     @ParameterizedTest
     @EnumSource(TestDatabase.class)
     void distinctKeysLockedAndReleasedOnceLeaveNoRowsBehind(TestDatabase database) throws Exception {
+        int keys = distinctKeys();
+        onFreshTable(database, THREADS, THREADS + 1, (pool, table, registries) -> {
+            String before = rows(pool, table) + " rows, " + ServerStateKeys.bytes(bytes(database, pool, table));
+            long start = System.nanoTime();
+            ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+            int acquired = 0;
+            try {
+                List<Future<Integer>> workers = new ArrayList<>();
+                for (int t = 0; t < THREADS; t++) {
+                    LockRegistry registry = registries.get(t);
+                    int first = t;
+                    workers.add(threads.submit(() -> {
+                        int granted = 0;
+                        for (int i = first; i < keys; i += THREADS) {
+                            Optional<LockHandle> handle =
+                                    registry.obtain("order-" + i).tryAcquire(Duration.ofSeconds(5));
+                            if (handle.isPresent()) {
+                                granted++;
+                                handle.get().close();
+                            }
+                        }
+                        return granted;
+                    }));
+                }
+                for (Future<Integer> worker : workers) {
+                    acquired += worker.get(Math.max(10, keys / 50_000), TimeUnit.MINUTES);
+                }
+            } finally {
+                threads.shutdownNow();
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(acquired).isEqualTo(keys);
+            long rows = rows(pool, table);
+            ServerStateKeys.report(
+                    "JDBC " + database.server,
+                    keys,
+                    took,
+                    before,
+                    rows + " rows, " + ServerStateKeys.bytes(bytes(database, pool, table))
+                            + afterVacuum(database, pool, table));
+            assertThat(rows).isLessThanOrEqualTo(ROWS_LEFT_AT_MOST);
+
+            try (LockHandle again = registries.get(0).obtain("order-1").acquire()) {
+                assertThat(registries.get(1).obtain("order-1").tryAcquire(Duration.ZERO))
+                        .as("the lock still works")
+                        .isEmpty();
+                assertThat(again.isValid()).isTrue();
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void distinctSemaphoresAcquiredAndReleasedOnceLeaveNoRowsBehind(TestDatabase database) throws Exception {
+        int names = ServerStateKeys.semaphores(database == TestDatabase.H2 ? 8_000 : 4_000);
+        // Two registries; each thread may run two acquisitions at once, each trying both slots at once.
+        onFreshTable(database, 2, THREADS * 4 + 1, (pool, table, registries) -> {
+            String before = rows(pool, table) + " rows, " + ServerStateKeys.bytes(bytes(database, pool, table));
+            SemaphoreChurn churn = ServerStateKeys.churnSemaphores(registries, THREADS, names, "export-");
+            long rows = rows(pool, table);
+            ServerStateKeys.reportSemaphores(
+                    "JDBC " + database.server,
+                    churn,
+                    before,
+                    rows + " rows, " + ServerStateKeys.bytes(bytes(database, pool, table))
+                            + afterVacuum(database, pool, table));
+            assertThat(rows)
+                    .as("rows left after %d semaphores were acquired and released", churn.names())
+                    .isLessThanOrEqualTo(ROWS_LEFT_AT_MOST);
+            ServerStateKeys.assertSemaphoreStillWorks(registries, "export-0");
+        });
+    }
+
+    /** What a test does with a fresh lock table and registries over it. */
+    private interface TableTest {
+        void run(DataSource pool, String table, List<LockRegistry> registries) throws Exception;
+    }
+
+    /**
+     * Runs {@code test} on a new lock table of {@code database} with {@code registryCount}
+     * registries over one pool of {@code poolSize} connections, durability relaxed as described at
+     * {@link #relaxLogFlush}; closes the registries and drops the table afterwards.
+     */
+    private static void onFreshTable(TestDatabase database, int registryCount, int poolSize, TableTest test)
+            throws Exception {
         database.require();
         String table = TestDatabase.uniqueTableName("state");
-        int keys = distinctKeys();
-        ExecutorService threads = Executors.newFixedThreadPool(THREADS);
-        try (HikariDataSource pool = database.pool("distlock-state", THREADS + 1)) {
+        try (HikariDataSource pool = database.pool("distlock-state", poolSize)) {
             String flushSetting = database == TestDatabase.MARIADB ? relaxLogFlush(pool) : null;
+            List<LockRegistry> registries = new ArrayList<>();
             try {
-                List<LockRegistry> registries = new ArrayList<>();
-                for (int t = 0; t < THREADS; t++) {
+                for (int r = 0; r < registryCount; r++) {
                     registries.add(JdbcLockRegistry.builder(pool)
                             .tableName(table)
                             .initializeSchema(true)
@@ -53,56 +140,14 @@ class ServerStateIT {
                 if (database == TestDatabase.POSTGRESQL) {
                     new JdbcTemplate(pool).execute("ALTER TABLE " + table + " SET UNLOGGED");
                 }
-                String before = rows(pool, table) + " rows, " + ServerStateKeys.bytes(bytes(database, pool, table));
-                long start = System.nanoTime();
-                List<Future<Integer>> workers = new ArrayList<>();
-                for (int t = 0; t < THREADS; t++) {
-                    LockRegistry registry = registries.get(t);
-                    int first = t;
-                    workers.add(threads.submit(() -> {
-                        int acquired = 0;
-                        for (int i = first; i < keys; i += THREADS) {
-                            Optional<LockHandle> handle =
-                                    registry.obtain("order-" + i).tryAcquire(Duration.ofSeconds(5));
-                            if (handle.isPresent()) {
-                                acquired++;
-                                handle.get().close();
-                            }
-                        }
-                        return acquired;
-                    }));
-                }
-                int acquired = 0;
-                for (Future<Integer> worker : workers) {
-                    acquired += worker.get(Math.max(10, keys / 50_000), TimeUnit.MINUTES);
-                }
-                Duration took = Duration.ofNanos(System.nanoTime() - start);
-                assertThat(acquired).isEqualTo(keys);
-                long rows = rows(pool, table);
-                ServerStateKeys.report(
-                        "JDBC " + database.server,
-                        keys,
-                        took,
-                        before,
-                        rows + " rows, " + ServerStateKeys.bytes(bytes(database, pool, table))
-                                + afterVacuum(database, pool, table));
-                assertThat(rows).isLessThanOrEqualTo(ROWS_LEFT_AT_MOST);
-
-                try (LockHandle again = registries.get(0).obtain("order-1").acquire()) {
-                    assertThat(registries.get(1).obtain("order-1").tryAcquire(Duration.ZERO))
-                            .as("the lock still works")
-                            .isEmpty();
-                    assertThat(again.isValid()).isTrue();
-                }
-                registries.forEach(LockRegistry::close);
+                test.run(pool, table, registries);
             } finally {
+                registries.forEach(LockRegistry::close);
                 if (flushSetting != null) {
                     new JdbcTemplate(pool).execute("SET GLOBAL innodb_flush_log_at_trx_commit = " + flushSetting);
                 }
                 database.dropTable(pool, table);
             }
-        } finally {
-            threads.shutdownNow();
         }
     }
 

@@ -47,4 +47,9 @@ class ClusterRedisServerSideIT extends RedisServerSideContract {
     protected int distinctKeys() {
         return ServerStateKeys.count(20_000);
     }
+
+    @Override
+    protected int distinctSemaphores() {
+        return ServerStateKeys.semaphores(5_000);
+    }
 }

@@ -8,6 +8,7 @@ import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.testing.ServerStateKeys;
+import dev.distlock.core.testing.ServerStateKeys.SemaphoreChurn;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the server holds for a lock, seen from outside the holder: who holds a key, evicting a
- * holder, checking the servers, and what stays on them after many distinct keys. Run on one
- * server, a Cluster and Redlock by the subclasses.
+ * holder, checking the servers, and what stays on them after many distinct keys and semaphore
+ * names. Run on one server, a Cluster and Redlock by the subclasses.
  */
 abstract class RedisServerSideContract {
 
@@ -64,6 +65,9 @@ abstract class RedisServerSideContract {
 
     /** How many distinct keys {@link #manyDistinctKeysLeaveNothingBehind} locks. */
     protected abstract int distinctKeys();
+
+    /** How many distinct semaphore names {@link #manyDistinctSemaphoresLeaveNothingBehind} churns. */
+    protected abstract int distinctSemaphores();
 
     @BeforeEach
     void openRegistries() {
@@ -173,6 +177,28 @@ abstract class RedisServerSideContract {
         try (LockHandle handle = holderRegistry.obtain("order:0").acquire()) {
             assertThat(handle.isValid()).isTrue();
         }
+    }
+
+    @Test
+    void manyDistinctSemaphoresLeaveNothingBehind() throws Exception {
+        long before = keysOnServers();
+        long memoryBefore = memoryOnServers();
+        List<LockRegistry> registries = List.of(holderRegistry, operatorRegistry);
+        SemaphoreChurn churn = ServerStateKeys.churnSemaphores(registries, 8, distinctSemaphores(), "export:");
+        // The same horizon as for the locks: each of a name's three keys is a lock key.
+        Thread.sleep(50);
+        long after = keysOnServers();
+        ServerStateKeys.reportSemaphores(
+                setup(),
+                churn,
+                before + " keys, " + ServerStateKeys.bytes(memoryBefore) + " used",
+                after + " keys, " + ServerStateKeys.bytes(memoryOnServers()) + " used");
+        assertThat(after - before)
+                .as(
+                        "keys left after %d distinct semaphores of %d permits were acquired and released",
+                        churn.names(), ServerStateKeys.PERMITS)
+                .isLessThanOrEqualTo(2);
+        ServerStateKeys.assertSemaphoreStillWorks(registries, "export:0");
     }
 
     /** Keys on all of {@code servers} together. */

@@ -51,4 +51,9 @@ class RedlockServerSideIT extends RedisServerSideContract {
     protected int distinctKeys() {
         return ServerStateKeys.count(20_000);
     }
+
+    @Override
+    protected int distinctSemaphores() {
+        return ServerStateKeys.semaphores(3_000);
+    }
 }

@@ -47,4 +47,9 @@ class SingleRedisServerSideIT extends RedisServerSideContract {
     protected int distinctKeys() {
         return ServerStateKeys.count(100_000);
     }
+
+    @Override
+    protected int distinctSemaphores() {
+        return ServerStateKeys.semaphores(10_000);
+    }
 }

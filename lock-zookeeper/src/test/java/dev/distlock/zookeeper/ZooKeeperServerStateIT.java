@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.testing.ServerStateKeys;
+import dev.distlock.core.testing.ServerStateKeys.SemaphoreChurn;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +25,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Server-side state stays bounded: after 100,000 distinct keys were locked and released once
- * each, nothing is left under the root once the server's container sweep has run. Key nodes
- * (and the root) are container nodes, which the server deletes once their last child is gone;
+ * each, or permits of 5,000 semaphore names acquired and released, nothing is left under the root
+ * once the server's container sweep has run. Key nodes (and the root) are container nodes, which
+ * the server deletes once their last child is gone;
  * the sweep runs every {@code znode.container.checkIntervalMs} (60 s by default) and deletes at
  * most {@code znode.container.maxPerMinute} (10,000 by default) per minute. Both are lowered
  * here so that the test sees the end state in seconds.
@@ -39,6 +41,8 @@ class ZooKeeperServerStateIT {
     private static final int CLIENTS = 4;
 
     private static final String ROOT = "/bounded";
+    private static final int SEMAPHORES = ServerStateKeys.semaphores(5_000);
+    private static final String SEMAPHORE_ROOT = "/bounded-semaphores";
 
     private static TestingServer server;
     private static final CuratorClients clients = new CuratorClients();
@@ -108,7 +112,7 @@ class ZooKeeperServerStateIT {
         while (observer.checkExists().forPath(ROOT) != null && System.nanoTime() < end) {
             Thread.sleep(200);
         }
-        assertThat(keyNodes(observer))
+        assertThat(keyNodes(observer, ROOT))
                 .as("key nodes left under %s after the container sweep", ROOT)
                 .isZero();
         assertThat(observer.getChildren().forPath("/"))
@@ -125,6 +129,37 @@ class ZooKeeperServerStateIT {
                     .as("the lock still works, with a larger token")
                     .isTrue();
         }
+        registries.forEach(ZooKeeperLockRegistry::close);
+    }
+
+    @Test
+    void nothingStaysOnTheServerAfterDistinctSemaphoresWereAcquiredAndReleasedOnce() throws Exception {
+        CuratorFramework observer = clients.connect(server.getConnectString());
+        List<ZooKeeperLockRegistry> registries = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            registries.add(ZooKeeperLockRegistry.builder(clients.connect(server.getConnectString()))
+                    .rootPath(SEMAPHORE_ROOT)
+                    .build());
+        }
+        String before = serverState();
+        SemaphoreChurn churn = ServerStateKeys.churnSemaphores(registries, THREADS, SEMAPHORES, "export-");
+        // Before the sweep, so that the test leaves no root behind for the next one.
+        ServerStateKeys.assertSemaphoreStillWorks(registries, "export-0");
+
+        // The same horizon as for the locks: each of a name's three keys is a container node.
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (observer.checkExists().forPath(SEMAPHORE_ROOT) != null && System.nanoTime() < end) {
+            Thread.sleep(200);
+        }
+        ServerStateKeys.reportSemaphores("ZooKeeper (1 server)", churn, before, serverState());
+        assertThat(keyNodes(observer, SEMAPHORE_ROOT))
+                .as(
+                        "key nodes left under %s after %d semaphores and the container sweep",
+                        SEMAPHORE_ROOT, churn.names())
+                .isZero();
+        assertThat(observer.getChildren().forPath("/"))
+                .as("the root is a container too, removed once empty")
+                .doesNotContain(SEMAPHORE_ROOT.substring(1));
         registries.forEach(ZooKeeperLockRegistry::close);
     }
 
@@ -147,9 +182,9 @@ class ZooKeeperServerStateIT {
         return Long.parseLong(value.group(1));
     }
 
-    private static int keyNodes(CuratorFramework observer) throws Exception {
+    private static int keyNodes(CuratorFramework observer, String root) throws Exception {
         try {
-            return observer.getChildren().forPath(ROOT).size();
+            return observer.getChildren().forPath(root).size();
         } catch (KeeperException.NoNodeException e) {
             return 0;
         }
