@@ -1,6 +1,7 @@
 package dev.distlock.core.semaphore;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -138,13 +139,25 @@ final class SemaphoreAcquisition implements Runnable {
     /** The queue lock, or null when the wait ran out first. */
     private LockHandle enterQueue() throws InterruptedException {
         FencedLock queue = semaphore.lock(semaphore.queueKey());
-        Optional<LockHandle> entered = join(queue.acquireAsync(Duration.ZERO));
-        if (entered.isPresent()) {
-            return entered.get();
+        try {
+            Optional<LockHandle> entered = join(queue.acquireAsync(Duration.ZERO));
+            if (entered.isPresent()) {
+                return entered.get();
+            }
+            semaphore.checkHolderOf(semaphore.queueKey());
+        } catch (LockBackendException e) {
+            if (zeroWait) {
+                throw e;
+            }
+            // A passing failure of the first try (a slow answer, say): the waiting take below rides it out while
+            // the wait lasts, as a lock's wait does (contract 8).
+            lastError = e;
         }
-        semaphore.checkHolderOf(semaphore.queueKey());
         long left = remaining();
         if (left <= 0) {
+            if (lastError != null) {
+                throw lastError;
+            }
             return null;
         }
         return join(queue.acquireAsync(Duration.ofNanos(left))).orElse(null);

@@ -3,12 +3,17 @@ package dev.distlock.core.semaphore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.distlock.core.FencedLock;
+import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.memory.MemoryLockRegistry;
 import dev.distlock.core.memory.MemoryLockStore;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -336,6 +342,60 @@ class LeasedSemaphoreTest {
         while (registry.holderOf(key).isEmpty()) {
             assertThat(System.nanoTime()).as("'%s' was not held in time", key).isLessThan(until);
             Thread.sleep(5);
+        }
+    }
+
+    @Test
+    void aWaitingAcquisitionRidesOutAFailedFirstTryOfTheQueue() throws Exception {
+        // The queue's first, zero-wait try fails on a passing backend failure (a slow answer, say); an acquisition
+        // with time left must go on to its waiting take, not fail (contract 8).
+        AtomicInteger failures = new AtomicInteger();
+        LeasedSemaphore semaphore = LeasedSemaphore.of(failingFirstQueueTry(a, failures), "flaky", 2);
+        try (Permits permits = semaphore.tryAcquire(1, LONG).orElseThrow()) {
+            assertThat(permits.isValid()).isTrue();
+        }
+        assertThat(failures).as("the first try of the queue failed").hasValue(1);
+        assertThatThrownBy(() -> LeasedSemaphore.of(failingFirstQueueTry(a, new AtomicInteger()), "flaky", 2)
+                        .tryAcquire(1, Duration.ZERO))
+                .as("a zero wait has no time to ride anything out")
+                .isInstanceOf(LockBackendException.class);
+    }
+
+    /** {@code registry}, whose queue locks fail their first zero-wait asynchronous acquisition. */
+    private static LockRegistry failingFirstQueueTry(LockRegistry registry, AtomicInteger failures) {
+        AtomicBoolean failed = new AtomicBoolean();
+        return (LockRegistry) Proxy.newProxyInstance(
+                LockRegistry.class.getClassLoader(), new Class<?>[] {LockRegistry.class}, (proxy, method, args) -> {
+                    Object result = invoke(method, registry, args);
+                    return method.getName().equals("obtain")
+                            ? failingLock((FencedLock) result, failed, failures)
+                            : result;
+                });
+    }
+
+    private static FencedLock failingLock(FencedLock lock, AtomicBoolean failed, AtomicInteger failures) {
+        return (FencedLock) Proxy.newProxyInstance(
+                FencedLock.class.getClassLoader(), new Class<?>[] {FencedLock.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("acquireAsync")
+                            && lock.key().endsWith(":queue")
+                            && Duration.ZERO.equals(args[0])
+                            && failed.compareAndSet(false, true)) {
+                        failures.incrementAndGet();
+                        return CompletableFuture.failedFuture(
+                                new LockBackendException("memory", "test", lock.key(), "no answer in time"));
+                    }
+                    Object result = invoke(method, lock, args);
+                    return method.getName().equals("withNote")
+                            ? failingLock((FencedLock) result, failed, failures)
+                            : result;
+                });
+    }
+
+    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
         }
     }
 }
