@@ -16,14 +16,11 @@ import java.util.concurrent.TimeUnit;
  * {@link Leadership#isLeader()} answers true, and, the first time its clock jumps by more than a
  * second (it was stopped and continued), {@code RESUMED <isLeader()>} before anything else. A stop
  * that lands between asking and printing makes the printed {@code LEADING} an answer from before
- * the stop: it is followed by {@value #STOPPED_WHILE_ASKING}, then {@code RESUMED} with a fresh answer.
+ * the stop: it is followed by {@value ChildJvm#STOPPED_WHILE_ASKING}, then {@code RESUMED} with a fresh answer.
  */
 public final class CandidateProcess {
 
     private static final long JUMP_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-    /** Marks the {@code LEADING} line before it as asked before a stop and printed after it. */
-    static final String STOPPED_WHILE_ASKING = "STOPPED WHILE ASKING";
 
     private CandidateProcess() {}
 
@@ -60,7 +57,7 @@ public final class CandidateProcess {
             long said = System.nanoTime();
             if (!resumed && said - asked > JUMP_NANOS) {
                 resumed = true;
-                say(STOPPED_WHILE_ASKING);
+                say(ChildJvm.STOPPED_WHILE_ASKING);
                 say("RESUMED " + leadership.isLeader());
             }
             last = said;

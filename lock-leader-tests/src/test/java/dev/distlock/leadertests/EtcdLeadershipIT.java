@@ -1,12 +1,7 @@
 package dev.distlock.leadertests;
 
-import dev.distlock.contract.servers.FreePorts;
 import dev.distlock.contract.servers.ManagedProcess;
-import dev.distlock.contract.servers.RequiredServer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -17,28 +12,7 @@ class EtcdLeadershipIT extends LeadershipKit {
 
     @BeforeAll
     static void startEtcd() throws Exception {
-        Path etcd = ManagedProcess.findExecutable("etcd").orElse(null);
-        RequiredServer.require(etcd != null, "etcd", "no etcd executable on the PATH or in /usr/bin");
-        Path dir = Files.createTempDirectory("distlock-leader-etcd-");
-        int clientPort = FreePorts.next();
-        String clientUrl = "http://127.0.0.1:" + clientPort;
-        String peerUrl = "http://127.0.0.1:" + FreePorts.next();
-        server = ManagedProcess.start(
-                "etcd",
-                List.of(
-                        etcd.toString(),
-                        "--name=leader-test",
-                        "--data-dir=" + dir.resolve("data"),
-                        "--listen-client-urls=" + clientUrl,
-                        "--advertise-client-urls=" + clientUrl,
-                        "--listen-peer-urls=" + peerUrl,
-                        "--initial-advertise-peer-urls=" + peerUrl,
-                        "--initial-cluster=leader-test=" + peerUrl,
-                        "--logger=zap",
-                        "--log-outputs=stderr"),
-                dir,
-                clientPort,
-                Duration.ofSeconds(20));
+        server = EtcdMember.start();
     }
 
     @AfterAll
@@ -50,6 +24,6 @@ class EtcdLeadershipIT extends LeadershipKit {
 
     @Override
     protected BackendClients newClients() {
-        return new BackendClients(List.of("etcd", "http://127.0.0.1:" + server.port()), Duration.ofSeconds(2));
+        return new BackendClients(EtcdMember.spec(server), Duration.ofSeconds(2));
     }
 }

@@ -136,7 +136,7 @@ abstract class LeadershipKit {
 
         assertThat(child.await("RESUMED", 30_000).text()).isEqualTo("RESUMED false");
         assertThat(epochOf(child.await("REVOKED", 30_000))).isEqualTo(childEpoch);
-        assertThat(answersAfter(child.lines(), next.atNanos()))
+        assertThat(child.answersAfter(next.atNanos()))
                 .as("the stopped leader claimed to lead after its successor was granted")
                 .filteredOn(line -> line.text().startsWith("LEADING"))
                 .isEmpty();
@@ -144,23 +144,6 @@ abstract class LeadershipKit {
         report(
                 "failover after SIGSTOP of the leader (lease " + clients.lease().toMillis() + " ms)",
                 next.atNanos() - stoppedAt);
-    }
-
-    /**
-     * The child's lines read after {@code nanos}, without a {@code LEADING} line that the child marked as asked
-     * before its stop (it answered, was stopped before printing, and printed after its successor's grant).
-     */
-    static List<ChildCandidate.Line> answersAfter(List<ChildCandidate.Line> lines, long nanos) {
-        List<ChildCandidate.Line> answers = new ArrayList<>();
-        for (int i = 0; i < lines.size(); i++) {
-            ChildCandidate.Line line = lines.get(i);
-            boolean askedBeforeTheStop =
-                    i + 1 < lines.size() && lines.get(i + 1).text().equals(CandidateProcess.STOPPED_WHILE_ASKING);
-            if (line.atNanos() > nanos && !askedBeforeTheStop) {
-                answers.add(line);
-            }
-        }
-        return answers;
     }
 
     private ChildCandidate child() throws Exception {
