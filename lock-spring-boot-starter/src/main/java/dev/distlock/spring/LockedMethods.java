@@ -9,23 +9,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import org.springframework.aop.framework.AopProxyUtils;
-import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.DefaultParameterNameDiscoverer;
-import org.springframework.core.MethodClassKey;
-import org.springframework.core.MethodIntrospector;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
@@ -45,9 +39,6 @@ import org.springframework.util.ClassUtils;
  */
 final class LockedMethods implements BeanPostProcessor {
 
-    private static final LockedMethod NOT_LOCKED = new LockedMethod(
-            null, "", null, List.of(), null, null, OnFailure.THROW, "", null, Mode.EXCLUSIVE, null, null);
-
     private final Environment environment;
     /** {@code distributed-lock.wait-time}, for methods that set no waitTime. */
     private final Duration defaultWaitTime;
@@ -56,7 +47,8 @@ final class LockedMethods implements BeanPostProcessor {
     private final BeanFactoryResolver beanResolver;
     private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
     private final SpelExpressionParser parser = new SpelExpressionParser();
-    private final Map<MethodClassKey, LockedMethod> cache = new ConcurrentHashMap<>();
+    private final AnnotatedMethods<DistributedLock, LockedMethod> methods =
+            new AnnotatedMethods<>(DistributedLock.class, this::parse);
 
     LockedMethods(Environment environment, BeanFactory beanFactory) {
         this.environment = environment;
@@ -71,41 +63,18 @@ final class LockedMethods implements BeanPostProcessor {
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
-        Class<?> type = AopProxyUtils.ultimateTargetClass(bean);
-        if (type.getName().startsWith("org.springframework.")) {
-            return bean;
-        }
-        Map<Method, DistributedLock> annotated =
-                MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<DistributedLock>)
-                        method -> AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class));
-        for (Method method : annotated.keySet()) {
-            try {
-                find(method, type);
-            } catch (IllegalArgumentException e) {
-                throw new LockStartupException(
-                        e.getMessage(),
-                        "Correct the @DistributedLock annotation on " + LockedMethod.describe(method) + ".",
-                        e);
-            }
-        }
+        methods.checkAll(bean);
         return bean;
     }
 
     /** True when the method carries {@link DistributedLock}, on the class or an interface it implements. */
     static boolean isAnnotated(Method method, Class<?> targetClass) {
-        return annotation(method, targetClass) != null;
+        return AnnotatedMethods.annotationOf(method, targetClass, DistributedLock.class) != null;
     }
 
     /** The parsed annotation of {@code method} as called on {@code targetClass}, or null when it has none. */
     LockedMethod find(Method method, Class<?> targetClass) {
-        LockedMethod locked = cache.get(new MethodClassKey(method, targetClass));
-        if (locked == null) {
-            Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-            locked =
-                    cache.computeIfAbsent(new MethodClassKey(specific, targetClass), k -> parse(specific, targetClass));
-            cache.putIfAbsent(new MethodClassKey(method, targetClass), locked);
-        }
-        return locked == NOT_LOCKED ? null : locked;
+        return methods.find(method, targetClass);
     }
 
     String lockKey(LockedMethod locked, Object[] args) {
@@ -133,20 +102,7 @@ final class LockedMethods implements BeanPostProcessor {
         return locked.lockKeys(args, parameterNames, beanResolver);
     }
 
-    private static DistributedLock annotation(Method method, Class<?> targetClass) {
-        Method specific = targetClass == null ? method : AopUtils.getMostSpecificMethod(method, targetClass);
-        DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
-        if (annotation == null && specific != method) {
-            annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
-        }
-        return annotation;
-    }
-
-    private LockedMethod parse(Method method, Class<?> targetClass) {
-        DistributedLock annotation = annotation(method, targetClass);
-        if (annotation == null) {
-            return NOT_LOCKED;
-        }
+    private LockedMethod parse(Method method, Class<?> targetClass, DistributedLock annotation) {
         String where = "@DistributedLock on " + LockedMethod.describe(method);
         Class<?> userClass = ClassUtils.getUserClass(targetClass != null ? targetClass : method.getDeclaringClass());
         String name = annotation.name().isBlank()

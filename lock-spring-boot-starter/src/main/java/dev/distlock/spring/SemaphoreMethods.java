@@ -5,14 +5,8 @@ import dev.distlock.core.semaphore.LeasedSemaphore;
 import dev.distlock.spring.DistributedLock.OnFailure;
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import org.springframework.aop.framework.AopProxyUtils;
-import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.core.MethodClassKey;
-import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -24,13 +18,11 @@ import org.springframework.scheduling.annotation.Scheduled;
  */
 final class SemaphoreMethods implements BeanPostProcessor {
 
-    private static final SemaphoreMethod NONE =
-            new SemaphoreMethod(null, "", 0, null, 0, null, null, OnFailure.THROW, "", null);
-
     private final LockedMethods lockedMethods;
     private final DistributedSemaphores semaphores;
     private final BeanFactory beanFactory;
-    private final Map<MethodClassKey, SemaphoreMethod> cache = new ConcurrentHashMap<>();
+    private final AnnotatedMethods<DistributedSemaphore, SemaphoreMethod> methods =
+            new AnnotatedMethods<>(DistributedSemaphore.class, this::parse);
 
     SemaphoreMethods(LockedMethods lockedMethods, DistributedSemaphores semaphores, BeanFactory beanFactory) {
         this.lockedMethods = lockedMethods;
@@ -40,39 +32,17 @@ final class SemaphoreMethods implements BeanPostProcessor {
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
-        Class<?> type = AopProxyUtils.ultimateTargetClass(bean);
-        if (type.getName().startsWith("org.springframework.")) {
-            return bean;
-        }
-        Map<Method, DistributedSemaphore> annotated =
-                MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<DistributedSemaphore>)
-                        method -> AnnotatedElementUtils.findMergedAnnotation(method, DistributedSemaphore.class));
-        for (Method method : annotated.keySet()) {
-            try {
-                find(method, type);
-            } catch (IllegalArgumentException e) {
-                throw new LockStartupException(
-                        e.getMessage(),
-                        "Correct the @DistributedSemaphore annotation on " + LockedMethod.describe(method) + ".",
-                        e);
-            }
-        }
+        methods.checkAll(bean);
         return bean;
     }
 
     static boolean isAnnotated(Method method, Class<?> targetClass) {
-        return annotation(method, targetClass) != null;
+        return AnnotatedMethods.annotationOf(method, targetClass, DistributedSemaphore.class) != null;
     }
 
     /** The parsed annotation of {@code method} as called on {@code targetClass}, or null when it has none. */
     SemaphoreMethod find(Method method, Class<?> targetClass) {
-        SemaphoreMethod found = cache.get(new MethodClassKey(method, targetClass));
-        if (found == null) {
-            Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-            found = cache.computeIfAbsent(new MethodClassKey(specific, targetClass), k -> parse(specific, targetClass));
-            cache.putIfAbsent(new MethodClassKey(method, targetClass), found);
-        }
-        return found == NONE ? null : found;
+        return methods.find(method, targetClass);
     }
 
     /** The semaphore name of one call. */
@@ -80,21 +50,7 @@ final class SemaphoreMethods implements BeanPostProcessor {
         return lockedMethods.semaphoreName(method, args);
     }
 
-    private static DistributedSemaphore annotation(Method method, Class<?> targetClass) {
-        Method specific = targetClass == null ? method : AopUtils.getMostSpecificMethod(method, targetClass);
-        DistributedSemaphore annotation =
-                AnnotatedElementUtils.findMergedAnnotation(specific, DistributedSemaphore.class);
-        if (annotation == null && specific != method) {
-            annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedSemaphore.class);
-        }
-        return annotation;
-    }
-
-    private SemaphoreMethod parse(Method method, Class<?> targetClass) {
-        DistributedSemaphore annotation = annotation(method, targetClass);
-        if (annotation == null) {
-            return NONE;
-        }
+    private SemaphoreMethod parse(Method method, Class<?> targetClass, DistributedSemaphore annotation) {
         String where = "@DistributedSemaphore on " + LockedMethod.describe(method);
         String name = annotation.name().trim();
         if (name.isEmpty()) {
