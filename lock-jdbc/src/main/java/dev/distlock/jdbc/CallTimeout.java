@@ -9,8 +9,9 @@ import java.util.concurrent.TimeUnit;
  * a row lock is ended by the database at {@link #serverWaitMillis()} (the time left, at least
  * {@link #MIN_SERVER_WAIT}), where the dialect can say so in milliseconds; elsewhere by the JDBC
  * query timeout in whole seconds ({@link #querySeconds()}). A database that stops answering
- * altogether is given up by the connection's network timeout, {@link #SLACK} after the server's
- * own bound, when the driver abandons the connection.
+ * altogether is given up by the connection's network timeout, contract 8's {@link #OVERRUN} after
+ * the call's deadline (at least {@link #SLACK} after the server's own bound), when the driver abandons
+ * the connection.
  *
  * <p>Waiting for a pooled connection is bounded apart ({@link #connectionWaitMillis()}): by the
  * time left, but at least {@code connectionFloor}, so that a busy machine's scheduling delay of a
@@ -27,6 +28,9 @@ record CallTimeout(Deadline deadline, Duration cap, Duration connectionFloor) {
 
     /** Time for the database's answer (or the answer to its own timeout) to arrive before the connection counts as dead. */
     static final Duration SLACK = Duration.ofMillis(150);
+
+    /** Contract 8's bound: how far past its deadline (or its statement cap) a call may run. */
+    static final Duration OVERRUN = Duration.ofMillis(250);
 
     /** The least wait for a pooled connection of a call with a wait time: all of contract 8's slack. */
     static final Duration CONNECTION_FLOOR = Duration.ofMillis(250);
@@ -65,8 +69,14 @@ record CallTimeout(Deadline deadline, Duration cap, Duration connectionFloor) {
         return (int) TimeUnit.MILLISECONDS.toSeconds(serverWaitMillis() + 999);
     }
 
-    /** The network timeout for a connection whose statement starts now. */
+    /**
+     * The network timeout for a connection whose statement starts now: the statement's own bound (the time left, or
+     * the cap) plus contract 8's {@link #OVERRUN}, and at least {@link #serverWaitMillis()} plus {@link #SLACK}. So a
+     * live database's answer to its own timeout, which a busy machine can delay by more than {@link #SLACK}, has the
+     * whole overrun to arrive, and a silent one is given up on no later than the overrun after the deadline.
+     */
     int networkMillis() {
-        return (int) (serverWaitMillis() + SLACK.toMillis());
+        long bound = TimeUnit.NANOSECONDS.toMillis(Math.max(0, Math.min(deadline.remainingNanos(), cap.toNanos())));
+        return (int) Math.max(serverWaitMillis() + SLACK.toMillis(), Math.min(MAX_MILLIS, bound) + OVERRUN.toMillis());
     }
 }
