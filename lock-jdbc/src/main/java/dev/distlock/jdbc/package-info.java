@@ -24,8 +24,9 @@
  * take's row lock wait at the time left (at least 100 ms): PostgreSQL by {@code lock_timeout},
  * MariaDB by {@code max_statement_time}; MySQL and H2 only by the JDBC query timeout in whole
  * seconds (H2 by its {@code LOCK_TIMEOUT}). A database that stops answering is given up by the
- * connection's network timeout, 150 ms after that, so a call ends at most about 250 ms after its
- * wait time. An attempt that failed after sending its statement frees the row it may have taken
+ * connection's network timeout, 250 ms after the call's deadline (at least 150 ms after the
+ * database's own bound), so a call ends at most about 250 ms after its wait time, and a live
+ * database's late answer to its own timeout has all of that to arrive. An attempt that failed after sending its statement frees the row it may have taken
  * before it throws (in the background when no wait time is left); a plain lock's waiter rides out
  * an unavailable database within its wait instead, looking for the row a lost take may have
  * written by its owner ({@code JdbcLockBackend#tryAcquire}). Read/write locks are bounded the
