@@ -42,24 +42,50 @@ final class PendingReply<R> {
 
     /** The reply, waiting at most {@code timeout}; a {@link LockBackendException} when none came. */
     R await(Duration timeout) {
+        return await(timeout, true);
+    }
+
+    /**
+     * As {@link #await(Duration)}, for calls that must reach the server whatever the thread's interrupt flag says (a
+     * release): an interrupt neither cancels the call, which may still wait in the {@link SendQueue} and would then
+     * never be sent, nor cuts the wait short; the flag is set again once the reply is there or the wait is over.
+     */
+    R awaitUninterruptibly(Duration timeout) {
+        return await(timeout, false);
+    }
+
+    private R await(Duration timeout, boolean interruptible) {
         long end = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            CompletableFuture<Object> current = answer;
-            try {
-                return call.script().read(answer(current, end));
-            } catch (ExecutionException e) {
-                if (!resendIfNoScript(e.getCause())) {
-                    throw endpoint.failed(call, e.getCause());
+        boolean interrupted = false;
+        try {
+            while (true) {
+                CompletableFuture<Object> current = answer;
+                try {
+                    return call.script().read(answer(current, end));
+                } catch (ExecutionException e) {
+                    if (!resendIfNoScript(e.getCause())) {
+                        throw endpoint.failed(call, e.getCause());
+                    }
+                } catch (TimeoutException e) {
+                    current.cancel(true);
+                    throw endpoint.unreachable(
+                            call.lockKey(),
+                            "no answer to " + call.script() + " within " + timeout.toMillis() + " ms",
+                            e);
+                } catch (InterruptedException e) {
+                    if (!interruptible) {
+                        interrupted = true; // the flag is clear now: the wait goes on, and it is set again after
+                        continue;
+                    }
+                    current.cancel(true);
+                    Thread.currentThread().interrupt();
+                    throw new LockBackendException(
+                            "redis", endpoint.address(), call.lockKey(), "interrupted while waiting for Redis", e);
                 }
-            } catch (TimeoutException e) {
-                current.cancel(true);
-                throw endpoint.unreachable(
-                        call.lockKey(), "no answer to " + call.script() + " within " + timeout.toMillis() + " ms", e);
-            } catch (InterruptedException e) {
-                current.cancel(true);
+            }
+        } finally {
+            if (interrupted) {
                 Thread.currentThread().interrupt();
-                throw new LockBackendException(
-                        "redis", endpoint.address(), call.lockKey(), "interrupted while waiting for Redis", e);
             }
         }
     }

@@ -168,7 +168,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         // May wait for replies in flight (at most one round trip or 2 ms): a waiter in another
         // process learns of it that much later, and many threads releasing at once share writes.
         boolean released = endpoint.sendBatched(LockScripts.release(lease.lockKey(), lease.owner()))
-                .await(commandTimeout);
+                .awaitUninterruptibly(commandTimeout);
         if (!released) {
             log.debug("Lock '{}' was no longer held by its owner at release", lease.key());
         }

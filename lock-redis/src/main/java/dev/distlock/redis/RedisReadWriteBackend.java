@@ -149,7 +149,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     @Override
     public boolean release(Lease lease) {
         // At once: a read/write key is shared, and the other side is likely waiting for this.
-        return endpoint.send(release(lease.keys(), lease.owner())).await(commandTimeout);
+        return endpoint.send(release(lease.keys(), lease.owner())).awaitUninterruptibly(commandTimeout);
     }
 
     private ScriptCall<AcquireReply> acquire(LockRequest request, Keys keys, byte[] owner, boolean willWait) {
