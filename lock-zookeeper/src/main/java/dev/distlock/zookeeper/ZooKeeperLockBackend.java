@@ -36,9 +36,16 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
      * server has been answering quickly; past it, the attempt fails with {@link
      * LockBackendException} even if the connection looks fine, which is what bounds a caller during
      * a silent partition. A server that has been slow lately gets its slowest recent answer time on
-     * top ({@link #overrun()}), up to the connection timeout.
+     * top ({@link #overrun()}), up to {@link #SLOW_SERVER_EXTRA}.
      */
     static final Duration OVERRUN = Duration.ofMillis(250);
+
+    /**
+     * The most a slow ensemble's recent answers add to {@link #OVERRUN} (contract 8): enough that a
+     * live but overloaded ensemble is not taken for a silent one, small enough that a caller's wait
+     * stays bounded when such an ensemble then goes silent.
+     */
+    static final Duration SLOW_SERVER_EXTRA = Duration.ofSeconds(1);
 
     private final CuratorFramework client;
     private final LockPaths paths;
@@ -60,7 +67,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         String address = client.getZookeeperClient().getCurrentConnectionString() + namespace + paths.root();
         this.callTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(
                 Math.max(1000, Math.min(client.getZookeeperClient().getConnectionTimeoutMs(), 5000)));
-        this.calls = new ZooKeeperCalls(client, address, OVERRUN, Duration.ofNanos(callTimeoutNanos));
+        this.calls = new ZooKeeperCalls(client, address, OVERRUN, OVERRUN.plus(SLOW_SERVER_EXTRA));
         this.session = new SessionTracker(client, address);
         this.queue = new LockQueue(paths, calls, session, rule);
     }
