@@ -92,7 +92,9 @@ log "Spring Boot 4.1: full build and tests"
 
 log "Spring Boot 3.5: starter, Kotlin support and sample"
 # clean: classes compiled against Spring Boot 4.1 must not be reused against 3.5's Spring Framework 6.
-"${MAVEN[@]}" -Pboot35 clean verify -pl lock-spring-boot-starter,lock-test,lock-kotlin,samples/inventory-service "$@"
+# Two at a time as above: the test support, Kotlin and sample modules only wait for the starter.
+"${MAVEN[@]}" -T "${DISTLOCK_BUILD_THREADS:-2}" -Pboot35 clean verify \
+  -pl lock-spring-boot-starter,lock-test,lock-kotlin,samples/inventory-service "$@"
 
 # Virtual threads: one module needs Java 21 or later (the machine's second JDK).
 jdk21=""

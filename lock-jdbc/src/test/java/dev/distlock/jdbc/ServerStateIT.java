@@ -32,7 +32,7 @@ class ServerStateIT {
     private static final int ROWS_LEFT_AT_MOST = 8;
 
     private static int distinctKeys() {
-        return ServerStateKeys.count(100_000);
+        return ServerStateKeys.count(25_000);
     }
 
     @ParameterizedTest
@@ -166,7 +166,7 @@ class ServerStateIT {
     /**
      * Durability on disk is not what this test is about (as the ZooKeeper server-state test runs
      * its server without forced syncs): with the default flush of the log at every commit, MariaDB
-     * takes minutes for 100,000 keys. Flushes once a second instead and returns the setting to
+     * takes minutes for tens of thousands of keys. Flushes once a second instead and returns the setting to
      * restore. (PostgreSQL gets the same by making the test's table unlogged: a commit that wrote
      * only to unlogged tables does not wait for the log flush.)
      */

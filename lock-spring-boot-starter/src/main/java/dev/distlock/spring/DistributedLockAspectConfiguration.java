@@ -28,10 +28,12 @@ class DistributedLockAspectConfiguration {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    @ConditionalOnMissingBean
-    static DistributedLockAdvisor distributedLockAdvisor(LockedMethods methods, BeanFactory beanFactory) {
-        return new DistributedLockAdvisor(
-                new DistributedLockInterceptor(methods, beanFactory), DistributedLockAutoConfiguration.ASPECT_ORDER);
+    @ConditionalOnMissingBean(name = "distributedLockAdvisor")
+    static AnnotatedMethodAdvisor distributedLockAdvisor(LockedMethods methods, BeanFactory beanFactory) {
+        return new AnnotatedMethodAdvisor(
+                LockedMethods::isAnnotated,
+                new DistributedLockInterceptor(methods, beanFactory),
+                DistributedLockAutoConfiguration.ASPECT_ORDER);
     }
 
     /** Makes sure an auto-proxy creator exists; Boot's AOP auto-configuration may upgrade it. */

@@ -34,9 +34,11 @@ class DistributedSemaphoreConfiguration {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static DistributedSemaphoreAdvisor distributedSemaphoreAdvisor(
+    static AnnotatedMethodAdvisor distributedSemaphoreAdvisor(
             SemaphoreMethods methods, DistributedSemaphores semaphores) {
-        return new DistributedSemaphoreAdvisor(
-                new DistributedSemaphoreInterceptor(methods, semaphores), SEMAPHORE_ORDER);
+        return new AnnotatedMethodAdvisor(
+                SemaphoreMethods::isAnnotated,
+                new DistributedSemaphoreInterceptor(methods, semaphores),
+                SEMAPHORE_ORDER);
     }
 }
