@@ -33,7 +33,7 @@ record CallTimeout(Deadline deadline, Duration cap, Duration connectionFloor) {
     static final Duration OVERRUN = Duration.ofMillis(250);
 
     /** The least wait for a pooled connection of a call with a wait time: all of contract 8's slack. */
-    static final Duration CONNECTION_FLOOR = Duration.ofMillis(250);
+    static final Duration CONNECTION_FLOOR = OVERRUN;
 
     private static final long MAX_MILLIS = TimeUnit.HOURS.toMillis(1);
 

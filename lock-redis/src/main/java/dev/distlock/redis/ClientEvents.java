@@ -2,7 +2,6 @@ package dev.distlock.redis;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
-import io.lettuce.core.event.Event;
 import io.lettuce.core.event.connection.ConnectionActivatedEvent;
 import io.lettuce.core.event.connection.ConnectionEvent;
 import io.lettuce.core.resource.ClientResources;
@@ -14,7 +13,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 
 /**
  * What the Lettuce client of a connection factory reports about its connections: a connection
@@ -41,21 +39,14 @@ final class ClientEvents implements AutoCloseable {
         this(resourcesOf(factory), onActivated);
     }
 
+    /** Events of {@code resources}' bus, acted on by its event executors; null for a client that reports none. */
     private ClientEvents(ClientResources resources, Runnable onActivated) {
-        this(
-                resources == null ? null : resources.eventBus().get(),
-                resources == null ? null : resources.eventExecutorGroup(),
-                onActivated);
-    }
-
-    /** Events from {@code events}, acted on by {@code scheduler}; both null for a client that reports none. */
-    private ClientEvents(Flux<Event> events, ScheduledExecutorService scheduler, Runnable onActivated) {
-        this.scheduler = scheduler;
+        this.scheduler = resources == null ? null : resources.eventExecutorGroup();
         this.activated = new Gathered(onActivated);
         this.any = new Gathered(() -> onAnyEvent.run());
-        this.subscription = events == null
+        this.subscription = resources == null
                 ? null
-                : events.subscribe(event -> {
+                : resources.eventBus().get().subscribe(event -> {
                     if (event instanceof ConnectionActivatedEvent || event instanceof ClusterTopologyChangedEvent) {
                         activated.request();
                     }

@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import dev.distlock.core.LockBackendException;
+import dev.distlock.core.spi.Interrupts;
 import io.lettuce.core.RedisNoScriptException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -42,7 +43,14 @@ final class PendingReply<R> {
 
     /** The reply, waiting at most {@code timeout}; a {@link LockBackendException} when none came. */
     R await(Duration timeout) {
-        return await(timeout, true);
+        try {
+            return awaitUntil(System.nanoTime() + timeout.toNanos(), timeout);
+        } catch (InterruptedException e) {
+            answer.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new LockBackendException(
+                    "redis", endpoint.address(), call.lockKey(), "interrupted while waiting for Redis", e);
+        }
     }
 
     /**
@@ -51,41 +59,24 @@ final class PendingReply<R> {
      * never be sent, nor cuts the wait short; the flag is set again once the reply is there or the wait is over.
      */
     R awaitUninterruptibly(Duration timeout) {
-        return await(timeout, false);
+        long end = System.nanoTime() + timeout.toNanos();
+        return Interrupts.deferred(() -> awaitUntil(end, timeout));
     }
 
-    private R await(Duration timeout, boolean interruptible) {
-        long end = System.nanoTime() + timeout.toNanos();
-        boolean interrupted = false;
-        try {
-            while (true) {
-                CompletableFuture<Object> current = answer;
-                try {
-                    return call.script().read(answer(current, end));
-                } catch (ExecutionException e) {
-                    if (!resendIfNoScript(e.getCause())) {
-                        throw endpoint.failed(call, e.getCause());
-                    }
-                } catch (TimeoutException e) {
-                    current.cancel(true);
-                    throw endpoint.unreachable(
-                            call.lockKey(),
-                            "no answer to " + call.script() + " within " + timeout.toMillis() + " ms",
-                            e);
-                } catch (InterruptedException e) {
-                    if (!interruptible) {
-                        interrupted = true; // the flag is clear now: the wait goes on, and it is set again after
-                        continue;
-                    }
-                    current.cancel(true);
-                    Thread.currentThread().interrupt();
-                    throw new LockBackendException(
-                            "redis", endpoint.address(), call.lockKey(), "interrupted while waiting for Redis", e);
+    /** The reply, waiting until {@code end}; {@code timeout} is the whole wait, for the error. */
+    private R awaitUntil(long end, Duration timeout) throws InterruptedException {
+        while (true) {
+            CompletableFuture<Object> current = answer;
+            try {
+                return call.script().read(answer(current, end));
+            } catch (ExecutionException e) {
+                if (!resendIfNoScript(e.getCause())) {
+                    throw endpoint.failed(call, e.getCause());
                 }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+            } catch (TimeoutException e) {
+                current.cancel(true);
+                throw endpoint.unreachable(
+                        call.lockKey(), "no answer to " + call.script() + " within " + timeout.toMillis() + " ms", e);
             }
         }
     }
