@@ -39,6 +39,26 @@ final class Acquirer<L extends BackendLease> {
             Thread owner,
             String note)
             throws InterruptedException {
+        return acquire(key, fullKey, waitTime, leaseTime, renewed, owner, note, null);
+    }
+
+    /**
+     * As {@link #acquire(String, String, Duration, Duration, boolean, Thread, String)}, for an attempt
+     * its caller may abandon: abandoned while it waits at the local gate, it ends with an
+     * InterruptedException (reported as {@link Outcome#INTERRUPTED}) without asking the server.
+     *
+     * @param abandonment the attempt's cancellation, or null when nobody can abandon it
+     */
+    Optional<Acquired<L>> acquire(
+            String key,
+            String fullKey,
+            Duration waitTime,
+            Duration leaseTime,
+            boolean renewed,
+            Thread owner,
+            String note,
+            Abandonment abandonment)
+            throws InterruptedException {
         engine.checkOpen();
         KeyCheck.duration("waitTime", waitTime, key, engine.backend.name(), true);
         KeyCheck.duration("leaseTime", leaseTime, key, engine.backend.name(), false);
@@ -60,7 +80,8 @@ final class Acquirer<L extends BackendLease> {
                     }
                 }
             }
-            Optional<Hold<L>> taken = take(key, state, deadline, waitTime.isZero(), leaseTime, renewed, owner, note);
+            Optional<Hold<L>> taken =
+                    take(key, state, deadline, waitTime.isZero(), leaseTime, renewed, owner, note, abandonment);
             if (taken.isEmpty()) {
                 outcome = Outcome.TIMEOUT;
                 return Optional.empty();
@@ -108,14 +129,15 @@ final class Acquirer<L extends BackendLease> {
             Duration leaseTime,
             boolean renewed,
             Thread owner,
-            String note)
+            String note,
+            Abandonment abandonment)
             throws InterruptedException {
         Waiters.Waiter waiter = engine.waiters.enter();
         L lease = null;
         InterruptedException interrupted = null;
         boolean endedByClose;
         try {
-            if (state.gate.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS)) {
+            if (passGate(state, deadline, abandonment)) {
                 try {
                     LockRequest request = new LockRequest(
                             state.fullKey, newOwner(owner), leaseTime, deadline, engine.holderDescription(owner, note));
@@ -153,6 +175,42 @@ final class Acquirer<L extends BackendLease> {
             engine.started(hold);
         }
         return Optional.ofNullable(hold);
+    }
+
+    /**
+     * Waits at the key's local gate until the deadline.
+     *
+     * @return true when the gate was passed (its permit is taken), false when the wait ran out
+     * @throws InterruptedException when interrupted, or when the attempt was abandoned before it passed
+     */
+    private static boolean passGate(KeyState<?> state, Deadline deadline, Abandonment abandonment)
+            throws InterruptedException {
+        if (abandonment == null) {
+            return state.gate.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+        }
+        if (!abandonment.enterGate()) {
+            throw abandoned();
+        }
+        boolean passed;
+        try {
+            passed = state.gate.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            if (abandonment.leaveGate()) {
+                throw abandoned();
+            }
+            throw e;
+        }
+        if (abandonment.leaveGate()) {
+            if (passed) {
+                state.gate.release();
+            }
+            throw abandoned();
+        }
+        return passed;
+    }
+
+    private static InterruptedException abandoned() {
+        return new InterruptedException("The caller cancelled this attempt before it asked the server");
     }
 
     private Hold<L> newHold(KeyState<L> state, String key, L lease, Duration leaseTime, boolean renewed, Thread owner) {

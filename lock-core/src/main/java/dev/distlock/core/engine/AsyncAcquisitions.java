@@ -14,10 +14,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Acquisitions for callers that must not block: each runs on a thread of its own (a virtual
  * thread on Java 21 and later, a pooled daemon thread before), and its hold belongs to the handle
- * it completes with. Cancelling the future abandons the attempt without interrupting it: the attempt
- * goes on until it is granted or its wait runs out, and a grant that arrives after the cancellation is
- * released at once. Interrupting it instead could leave a hold on the server with nobody to release it
- * (a Redis grant whose reply the interrupted attempt never read), until its lease ran out.
+ * it completes with. Cancelling the future abandons the attempt: one still waiting at the key's local
+ * gate ends at once without asking the server ({@link Abandonment}); one already asking the server goes
+ * on until it is granted or its wait runs out, and a grant that arrives after the cancellation is
+ * released at once. Interrupting a server call instead could leave a hold on the server with nobody to
+ * release it (a Redis grant whose reply the interrupted attempt never read), until its lease ran out.
  */
 final class AsyncAcquisitions implements AutoCloseable {
 
@@ -36,9 +37,16 @@ final class AsyncAcquisitions implements AutoCloseable {
             boolean renewed,
             String note) {
         CompletableFuture<Optional<LockHandle>> result = new CompletableFuture<>();
+        Abandonment abandonment = new Abandonment();
+        result.whenComplete((handle, error) -> {
+            if (result.isCancelled()) {
+                abandonment.abandon();
+            }
+        });
         executor.submit(() -> {
             try {
-                Optional<LockHandle> handle = acquirer.acquire(key, fullKey, waitTime, leaseTime, renewed, null, note)
+                Optional<LockHandle> handle = acquirer.acquire(
+                                key, fullKey, waitTime, leaseTime, renewed, null, note, abandonment)
                         .map(EngineHandle::new);
                 if (!result.complete(handle)) {
                     handle.ifPresent(LockHandle::close);

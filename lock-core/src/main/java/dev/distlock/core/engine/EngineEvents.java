@@ -50,8 +50,12 @@ final class EngineEvents<L extends BackendLease> implements HoldEvents<L> {
     }
 
     @Override
-    public void ended(Hold<L> hold) {
+    public void leaving(Hold<L> hold) {
         holds.remove(hold);
+    }
+
+    @Override
+    public void ended(Hold<L> hold) {
         if (!observers.isEmpty()) {
             observers.tell(observer -> observer.holdEnded(hold.info(backend.name())));
         }

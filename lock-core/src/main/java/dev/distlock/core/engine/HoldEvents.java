@@ -18,7 +18,10 @@ interface HoldEvents<L extends BackendLease> {
     /** {@code hold} was just declared lost for {@code reason}; its local gate is free and its lease no longer kept. */
     void lost(Hold<L> hold, String reason);
 
-    /** {@code hold} has ended: freed on the server (or left there) and its local gate free. */
+    /** {@code hold} is ending: it is no longer its owner's, and its key is about to be freed. */
+    void leaving(Hold<L> hold);
+
+    /** {@code hold} has ended: freed on the server (or left there); its local gate is freed next. */
     void ended(Hold<L> hold);
 
     /** Runs an owner's lease-loss callback of {@code hold}: on this thread when {@code now}, else on another. */

@@ -96,19 +96,26 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
 
     /**
      * Ends the hold: the one path for released, replaced and closed holds. Frees the key on the
-     * server (see {@link #onServer}) and the local gate, and stops its lease keeping.
+     * server (see {@link #onServer}) and then the local gate, and stops its lease keeping.
      */
     void end(Hold<L> hold, Hold.Ending ending) {
         Hold.State before = hold.markEnded();
         if (before == null) {
             return;
         }
+        // Out of the owner's list before the key is free anywhere, and told ended before the local
+        // gate lets the next holder of this registry start: nobody who takes the key next still finds
+        // this hold listed, and observers hear each hold's end before the next one's start.
+        events.leaving(hold);
         try {
             onServer(hold, before == Hold.State.LOST, ending);
         } finally {
-            hold.freeGate();
-            keeper.forget(hold.keeping);
-            events.ended(hold);
+            try {
+                keeper.forget(hold.keeping);
+                events.ended(hold);
+            } finally {
+                hold.freeGate();
+            }
         }
     }
 

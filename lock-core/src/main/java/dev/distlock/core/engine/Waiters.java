@@ -22,6 +22,11 @@ final class Waiters {
 
     private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
 
+    /** How many threads wait now. */
+    int count() {
+        return waiting.size();
+    }
+
     Waiter enter() {
         Waiter waiter = new Waiter();
         waiting.add(waiter);

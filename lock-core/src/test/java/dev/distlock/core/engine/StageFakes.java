@@ -38,6 +38,8 @@ final class StageFakes {
         final List<Lease> released = new CopyOnWriteArrayList<>();
         final AtomicReference<CountDownLatch> renewedSignal = new AtomicReference<>(new CountDownLatch(1));
         final AtomicReference<CountDownLatch> releasedSignal = new AtomicReference<>(new CountDownLatch(1));
+        /** Runs in each release once the key is free on this fake server, before the release returns. */
+        volatile Runnable afterRelease = () -> {};
 
         FakeBackend(LockBackend.LeaseExpiry expiry) {
             this.expiry = expiry;
@@ -87,7 +89,9 @@ final class StageFakes {
                     throw new IllegalStateException("fake release failure");
                 }
                 released.add(lease);
-                return held.remove(lease.key(), lease);
+                boolean freed = held.remove(lease.key(), lease);
+                afterRelease.run();
+                return freed;
             } finally {
                 releasedSignal.get().countDown();
             }
@@ -129,6 +133,9 @@ final class StageFakes {
             lostReasons.add(reason);
             lostSignal.countDown();
         }
+
+        @Override
+        public void leaving(Hold<Lease> hold) {}
 
         @Override
         public void ended(Hold<Lease> hold) {
