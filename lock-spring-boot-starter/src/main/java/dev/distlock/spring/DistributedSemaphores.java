@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
 
@@ -36,6 +38,8 @@ public final class DistributedSemaphores {
     /** The semaphores in use or declared without a key, by semaphore name. */
     private final Map<String, InUse> semaphores = new ConcurrentHashMap<>();
 
+    private final List<Consumer<Declaration>> listeners = new CopyOnWriteArrayList<>();
+
     private record InUse(Declaration declaration, LeasedSemaphore semaphore, AtomicInteger permits) {}
 
     DistributedSemaphores(BeanFactory beanFactory) {
@@ -45,6 +49,15 @@ public final class DistributedSemaphores {
     /** The declared semaphores, by name. */
     public List<Declaration> declarations() {
         return List.copyOf(new TreeMap<>(declarations).values());
+    }
+
+    /**
+     * Tells {@code listener} of every declaration: those made so far, now, and each later one (a bean created
+     * after start-up declares its semaphores then). A declaration made while this runs may be told twice.
+     */
+    public void forEachDeclaration(Consumer<Declaration> listener) {
+        listeners.add(listener);
+        declarations().forEach(listener);
     }
 
     /**
@@ -102,6 +115,9 @@ public final class DistributedSemaphores {
             throw new IllegalArgumentException(where + " declares semaphore '" + declared.name() + "' with "
                     + describe(declared) + ", but " + first.method() + " declares it with " + describe(first)
                     + ". Declare one semaphore the same way everywhere, or give them different names.");
+        }
+        if (first == null) {
+            listeners.forEach(listener -> listener.accept(declared));
         }
     }
 

@@ -177,6 +177,34 @@ class DistributedSemaphoreTest {
         });
     }
 
+    /** Created on first use, after start-up: its semaphore is declared then. */
+    public static class Reports {
+        @DistributedSemaphore(name = "reports", permits = 3, waitTime = "0s")
+        public int permitsHeld(MeterRegistry meters) {
+            return (int) meters.get("distlock.semaphore.permits")
+                    .tags("semaphore", "reports", "backend", "memory")
+                    .gauge()
+                    .value();
+        }
+    }
+
+    @Test
+    void aSemaphoreDeclaredByABeanCreatedAfterStartUpHasItsGaugeToo() {
+        instance("exports")
+                .withBean("reports", Reports.class, Reports::new, definition -> definition.setLazyInit(true))
+                .run(context -> {
+                    MeterRegistry meters = context.getBean(MeterRegistry.class);
+                    assertThat(meters.find("distlock.semaphore.permits")
+                                    .tags("semaphore", "reports")
+                                    .gauge())
+                            .as("not declared before the bean exists")
+                            .isNull();
+                    assertThat(context.getBean(Reports.class).permitsHeld(meters))
+                            .as("the gauge, read inside the method")
+                            .isEqualTo(1);
+                });
+    }
+
     public static class TooManyPerCall {
         @DistributedSemaphore(name = "x", permits = 2, permitsPerCall = 3)
         public void run() {}

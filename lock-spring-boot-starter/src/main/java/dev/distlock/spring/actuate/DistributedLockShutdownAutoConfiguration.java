@@ -2,9 +2,11 @@ package dev.distlock.spring.actuate;
 
 import dev.distlock.core.LockRegistry;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
+import dev.distlock.spring.DistributedSemaphore;
 import dev.distlock.spring.metrics.DistributedLockMetricsAutoConfiguration;
 import java.time.Duration;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -29,6 +31,12 @@ public final class DistributedLockShutdownAutoConfiguration {
     /** Order of the gate: outside the lock advisor and the wait observation. */
     public static final int GATE_ORDER = DistributedLockAutoConfiguration.ASPECT_ORDER - 2;
 
+    /**
+     * Order of the gate for {@link DistributedSemaphore} methods: outside the semaphore advisor ({@code
+     * ASPECT_ORDER - 10}), which takes permits before any lock.
+     */
+    public static final int SEMAPHORE_GATE_ORDER = DistributedLockAutoConfiguration.ASPECT_ORDER - 12;
+
     /** Spring's default for {@code spring.lifecycle.timeout-per-shutdown-phase}. */
     private static final Duration DEFAULT_PHASE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -43,6 +51,15 @@ public final class DistributedLockShutdownAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static DefaultPointcutAdvisor distributedLockGateAdvisor(LockedMethodGate gate) {
         return DistributedLockMetricsAutoConfiguration.lockedMethodAdvisor(gate, GATE_ORDER);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static DefaultPointcutAdvisor distributedSemaphoreGateAdvisor(LockedMethodGate gate) {
+        DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(
+                new AnnotationMatchingPointcut(null, DistributedSemaphore.class, true), gate);
+        advisor.setOrder(SEMAPHORE_GATE_ORDER);
+        return advisor;
     }
 
     @Bean

@@ -6,8 +6,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Graceful shutdown of locking: when the context stops, new {@code @DistributedLock} methods are
- * refused and running ones may finish, for at most Boot's shutdown-phase timeout
+ * Graceful shutdown of locking: when the context stops, new {@code @DistributedLock} and {@code
+ * @DistributedSemaphore} methods are refused and running ones may finish, for at most Boot's shutdown-phase timeout
  * ({@code spring.lifecycle.timeout-per-shutdown-phase}). The lock registries are closed after this
  * phase, when the context destroys them, which releases the holds this instance still has (never
  * another instance's).
@@ -43,8 +43,9 @@ final class LockShutdown implements SmartLifecycle {
         try {
             if (!gate.awaitIdle(timeout)) {
                 log.warn(
-                        "{} @DistributedLock method(s) still running after the shutdown phase timeout ({}); their"
-                                + " locks are released when the lock registry closes, and their late writes carry"
+                        "{} @DistributedLock or @DistributedSemaphore method(s) still running after the shutdown"
+                                + " phase timeout ({}); their locks and permits are released when the lock registry"
+                                + " closes, and their late writes carry"
                                 + " tokens the next holder's supersede. Raise"
                                 + " spring.lifecycle.timeout-per-shutdown-phase to let them finish.",
                         gate.running(),

@@ -12,7 +12,8 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 /**
  * The gauge {@value #PERMITS}: permits of each declared {@code @DistributedSemaphore} this instance holds now (for a
  * keyed declaration, summed over its keys). Tags {@code backend} and {@code semaphore} (the declared name). Registered
- * once every bean is created, for the semaphores declared by then.
+ * once every bean is created, for the semaphores declared by then, and then for each semaphore a bean created later
+ * declares.
  */
 final class SemaphoreMeters implements SmartInitializingSingleton {
 
@@ -35,18 +36,21 @@ final class SemaphoreMeters implements SmartInitializingSingleton {
         if (declared == null || registry == null) {
             return;
         }
-        for (Declaration declaration : declared.declarations()) {
-            String backend;
-            try {
-                backend = declared.backend(declaration);
-            } catch (RuntimeException e) {
-                log.debug("No registry for semaphore '{}': no gauge", declaration.name(), e);
-                continue;
-            }
-            Gauge.builder(PERMITS, declared, d -> d.permitsInUse(declaration))
-                    .description("Permits of a distributed semaphore this instance holds now")
-                    .tags("backend", backend, "semaphore", declaration.name())
-                    .register(registry);
+        declared.forEachDeclaration(declaration -> register(registry, declared, declaration));
+    }
+
+    private static void register(MeterRegistry registry, DistributedSemaphores declared, Declaration declaration) {
+        String backend;
+        try {
+            backend = declared.backend(declaration);
+        } catch (RuntimeException e) {
+            log.debug("No registry for semaphore '{}': no gauge", declaration.name(), e);
+            return;
         }
+        // Registering an existing gauge again returns the one registered.
+        Gauge.builder(PERMITS, declared, d -> d.permitsInUse(declaration))
+                .description("Permits of a distributed semaphore this instance holds now")
+                .tags("backend", backend, "semaphore", declaration.name())
+                .register(registry);
     }
 }

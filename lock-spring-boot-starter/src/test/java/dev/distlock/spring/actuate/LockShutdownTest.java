@@ -9,6 +9,7 @@ import dev.distlock.core.memory.MemoryLockRegistry;
 import dev.distlock.core.memory.MemoryLockStore;
 import dev.distlock.spring.DistributedLock;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
+import dev.distlock.spring.DistributedSemaphore;
 import dev.distlock.spring.LockContext;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -92,6 +93,54 @@ class LockShutdownTest {
             });
             othersLock.close();
         }
+    }
+
+    /** A limited job: its permit is taken outside any lock, so the gate must sit outside the semaphore too. */
+    public static class Exports {
+
+        private final CountDownLatch started = new CountDownLatch(1);
+        private final CountDownLatch finish = new CountDownLatch(1);
+
+        public boolean awaitStarted() throws InterruptedException {
+            return started.await(10, TimeUnit.SECONDS);
+        }
+
+        public void finish() {
+            finish.countDown();
+        }
+
+        @DistributedSemaphore(name = "exports", permits = 2, waitTime = "0s")
+        public String export(String id) throws InterruptedException {
+            started.countDown();
+            finish.await();
+            return id;
+        }
+    }
+
+    @Test
+    void shutdownRefusesNewSemaphoreMethodsAndWaitsForRunningOnes() throws Exception {
+        runner.withBean(Exports.class).run(context -> {
+            Exports exports = context.getBean(Exports.class);
+            CompletableFuture<String> running = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return exports.export("a");
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(exports.awaitStarted()).isTrue();
+            CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close);
+            awaitClosed(context.getBean(LockedMethodGate.class));
+
+            assertThatThrownBy(() -> exports.export("b"))
+                    .isInstanceOf(LockingStoppedException.class)
+                    .hasMessageContaining("Exports.export()");
+            assertThat(closing).as("waits for the running method").isNotDone();
+
+            exports.finish();
+            assertThat(running.get(10, TimeUnit.SECONDS)).isEqualTo("a");
+            closing.get(10, TimeUnit.SECONDS);
+        });
     }
 
     @Test
