@@ -199,7 +199,8 @@ abstract class Rule15Semaphores extends LockGroup {
                 .hasMessageContaining(registryB.backend())
                 .hasMessageContaining("1 permits here")
                 .hasMessageContaining("with 2 by the holder");
-        // On the queue: a waiter of the declaration of 2 holds it while it waits.
+        // A waiter of the declaration of 2 holds the queue while it waits: a declaration of 3 meets it there, or
+        // on the held permit it tries first while it reads whether anyone queues.
         Future<Optional<Permits>> waiter =
                 inThread(() -> LeasedSemaphore.of(registryA, name, 2).tryAcquire(LONG));
         LeasedSemaphore three = LeasedSemaphore.of(registryB, name, 3);
@@ -207,7 +208,7 @@ abstract class Rule15Semaphores extends LockGroup {
         assertThatThrownBy(() -> three.tryAcquire(timingSlack()))
                 .isInstanceOf(PermitCountConflictException.class)
                 .hasMessageContaining("3 permits here")
-                .hasMessageContaining("with 2 by the holder of '" + three.queueKey() + "'");
+                .hasMessageContaining("with 2 by the holder of '" + name + ":");
         both.close();
         await(waiter).orElseThrow().close();
         // The waiter's wait for the other slot was abandoned (rule 12): it may take that slot and give it back.

@@ -43,6 +43,8 @@ public final class LeasedSemaphore {
     private final int permits;
     private final String note;
     private final boolean notes;
+    /** False once the registry showed it cannot read a key's holder: every acquisition queues then. */
+    private volatile boolean readsHolders = true;
 
     private LeasedSemaphore(LockRegistry registry, String name, int permits) {
         this.registry = registry;
@@ -229,6 +231,25 @@ public final class LeasedSemaphore {
     FencedLock lock(String key) {
         FencedLock lock = registry.obtain(key);
         return notes ? lock.withNote(note) : lock;
+    }
+
+    /**
+     * Whether nobody holds the queue on the server now. False when someone does, and when that cannot be told (a
+     * passing failure, or a registry that cannot read holders, which is asked only once).
+     */
+    boolean queueSeenFree() {
+        if (!readsHolders) {
+            return false;
+        }
+        try {
+            return registry.holderOf(queueKey()).isEmpty();
+        } catch (UnsupportedOperationException e) {
+            readsHolders = false;
+            return false;
+        } catch (RuntimeException e) {
+            log.debug("Could not read the holder of '{}' for semaphore '{}'", queueKey(), name, e);
+            return false;
+        }
     }
 
     /**

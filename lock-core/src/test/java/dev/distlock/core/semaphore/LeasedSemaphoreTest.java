@@ -210,14 +210,14 @@ class LeasedSemaphoreTest {
                 .hasMessageContaining("with 2 by the holder")
                 .satisfies(e -> assertThat(((PermitCountConflictException) e).otherPermits())
                         .hasValue(2));
-        // A waiter holds the queue: a declaration of 3 meets it there.
+        // A waiter holds the queue: a declaration of 3 meets it there, or on the held permit it tries first.
         Future<Optional<Permits>> waiter =
                 threads.submit(() -> LeasedSemaphore.of(a, "count", 2).tryAcquire(LONG));
         awaitHeld(b, "count:queue");
         assertThatThrownBy(() -> LeasedSemaphore.of(b, "count", 3).tryAcquire(Duration.ofSeconds(1)))
                 .isInstanceOf(PermitCountConflictException.class)
                 .hasMessageContaining("3 permits here")
-                .hasMessageContaining("with 2 by the holder of 'count:queue'");
+                .hasMessageContaining("with 2 by the holder of 'count:");
         both.close();
         waiter.get(10, TimeUnit.SECONDS).orElseThrow().close();
         // The waiter's abandoned wait for the other permit may take it and give it back (contract 12).
@@ -346,6 +346,40 @@ class LeasedSemaphoreTest {
     }
 
     @Test
+    void anUncontendedAcquisitionLeavesTheQueueAlone() throws Exception {
+        List<String> queueTries = new ArrayList<>();
+        LockRegistry watched = (LockRegistry) Proxy.newProxyInstance(
+                LockRegistry.class.getClassLoader(), new Class<?>[] {LockRegistry.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("obtain") && ((String) args[0]).endsWith(":queue")) {
+                        queueTries.add((String) args[0]);
+                    }
+                    return invoke(method, a, args);
+                });
+        LeasedSemaphore semaphore = LeasedSemaphore.of(watched, "quiet", 3);
+        queueTries.clear(); // of() checks the longest keys once
+        try (Permits permits = semaphore.tryAcquire(2, LONG).orElseThrow()) {
+            assertThat(permits.count()).isEqualTo(2);
+        }
+        assertThat(queueTries).as("queue locks obtained").isEmpty();
+    }
+
+    @Test
+    void anAcquisitionThatFindsTheQueueHeldNeverKeepsAFreeSlot() throws Exception {
+        LeasedSemaphore onA = LeasedSemaphore.of(a, "queued", 2);
+        // Another instance waits in the queue (as one does while it waits for slots): every slot is free, but
+        // taking one now would overtake it.
+        LeasedSemaphore onB = LeasedSemaphore.of(b, "queued", 2);
+        try (LockHandle queued =
+                onB.lock(onB.queueKey()).acquireAsync(Duration.ZERO).get().orElseThrow()) {
+            assertThat(onA.tryAcquire(1, Duration.ofMillis(200)))
+                    .as("overtook the queue")
+                    .isEmpty();
+            assertThat(onA.holders()).as("slots left taken").isEmpty();
+        }
+        assertThat(onA.tryAcquire(1, Duration.ZERO)).isPresent();
+    }
+
+    @Test
     void aWaitingAcquisitionRidesOutAFailedFirstTryOfTheQueue() throws Exception {
         // The queue's first, zero-wait try fails on a passing backend failure (a slow answer, say); an acquisition
         // with time left must go on to its waiting take, not fail (contract 8).
@@ -361,11 +395,17 @@ class LeasedSemaphoreTest {
                 .isInstanceOf(LockBackendException.class);
     }
 
-    /** {@code registry}, whose queue locks fail their first zero-wait asynchronous acquisition. */
+    /**
+     * {@code registry}, whose queue locks fail their first zero-wait asynchronous acquisition. It cannot read holders,
+     * so that every acquisition takes the queue.
+     */
     private static LockRegistry failingFirstQueueTry(LockRegistry registry, AtomicInteger failures) {
         AtomicBoolean failed = new AtomicBoolean();
         return (LockRegistry) Proxy.newProxyInstance(
                 LockRegistry.class.getClassLoader(), new Class<?>[] {LockRegistry.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("holderOf")) {
+                        throw new UnsupportedOperationException("no holders here");
+                    }
                     Object result = invoke(method, registry, args);
                     return method.getName().equals("obtain")
                             ? failingLock((FencedLock) result, failed, failures)
