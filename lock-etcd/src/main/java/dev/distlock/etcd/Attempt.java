@@ -214,8 +214,7 @@ final class Attempt {
             if (deadline.hasPassed()) {
                 return Outcome.TIMED_OUT;
             }
-            try (PredecessorWatch watch =
-                    new PredecessorWatch(etcd.client().getWatchClient(), blocker, readRevision + 1)) {
+            try (PredecessorWatch watch = new PredecessorWatch(etcd.client(), blocker, readRevision)) {
                 while (!watch.await(Math.min(deadline.remainingNanos(), SESSION_CHECK_NANOS))) {
                     if (deadline.hasPassed()) {
                         return Outcome.TIMED_OUT;
