@@ -63,8 +63,10 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
     }
 
     /**
-     * Polls until granted or the deadline passes; each poll is bounded like the plain lock's
-     * attempts (see {@link CallTimeout}), so no call outlives its wait time by more than their slack.
+     * Decides again until granted or the deadline passes: on PostgreSQL when a release or a withdrawn
+     * intent of the key is notified (the pauses of {@link ReleaseSignals} as a safety net), elsewhere
+     * after pauses of 5 to 100 ms. Each decision is bounded like the plain lock's attempts (see
+     * {@link CallTimeout}), so no call outlives its wait time by more than their slack.
      * A waiting writer that gives up withdraws its intent, unless the database just failed it.
      *
      * <p>While the wait lasts, an unavailable database (see {@link DatabaseUnavailableException}) is
@@ -83,6 +85,9 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
         boolean unsure = false; // a decision's answer was lost: it may hold or queue for this call
         long unsureSince = 0;
         int failures = 0;
+        int polls = 0;
+        ReleaseSignals signals = null;
+        ReleaseSignals.Subscription released = null;
         try {
             while (true) {
                 CallTimeout timeout = JdbcLockBackend.attemptTimeout(deadline, request.leaseTime());
@@ -122,9 +127,22 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
                     }
                     return Optional.empty();
                 }
-                long jittered = pause / 2 + ThreadLocalRandom.current().nextLong(pause / 2 + 1);
-                TimeUnit.NANOSECONDS.sleep(Math.min(jittered, deadline.remainingNanos()));
-                pause = Math.min(MAX_POLL_NANOS, pause * 2);
+                if (released == null) {
+                    // Listen before the next decision, so that a release between the two is not missed.
+                    signals = table.signals(request.key(), timeout);
+                    released = signals.subscribe(ReadWriteStatements.signalKey(request.key(), mode));
+                    continue;
+                }
+                Backoff pauses = signals.backoff();
+                long wait;
+                if (pauses == ReleaseSignals.POLLING) {
+                    // Nothing signals releases here: polls, with jitter so that waiters spread out.
+                    wait = pause / 2 + ThreadLocalRandom.current().nextLong(pause / 2 + 1);
+                    pause = Math.min(MAX_POLL_NANOS, pause * 2);
+                } else {
+                    wait = pauses.pauseNanos(++polls);
+                }
+                released.await(Math.min(wait, deadline.remainingNanos()));
             }
         } catch (InterruptedException e) {
             if (unsure) {
@@ -140,6 +158,9 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
             withdraw = false;
             throw e;
         } finally {
+            if (released != null) {
+                released.close();
+            }
             if (withdraw) {
                 withdrawQuietly(request, deadline);
             }

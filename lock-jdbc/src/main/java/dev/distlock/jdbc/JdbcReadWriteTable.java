@@ -20,12 +20,22 @@ final class JdbcReadWriteTable {
 
     private static final int DEADLOCK_TRIES = 3;
 
+    private final LockTableSetup setup;
     private final ReadWriteSchema schema;
     private final LostTakes lostTakes;
 
     JdbcReadWriteTable(LockTableSetup setup, String lockTable, boolean initializeSchema) {
+        this.setup = setup;
         this.schema = new ReadWriteSchema(setup, lockTable, initializeSchema);
         this.lostTakes = setup.lostTakes();
+    }
+
+    /**
+     * How a waiter of {@code key} learns of releases: PostgreSQL notifies the releases and withdrawals that may let a
+     * waiter in ({@link #release}, {@link #withdraw}); elsewhere it polls.
+     */
+    ReleaseSignals signals(String key, CallTimeout timeout) {
+        return setup.signals(checked(key, timeout).db());
     }
 
     String address() {
@@ -136,7 +146,11 @@ final class JdbcReadWriteTable {
                 rows -> rows.update(rows.sql().renew, leaseMicros, key, owner, ReadWriteRows.code(mode)) == 1);
     }
 
-    /** Ends the hold; when it was the key's last, the key's rows go (the fence keeps rising by the clock). */
+    /**
+     * Ends the hold; when it was the key's last, the key's rows go (the fence keeps rising by the clock). A write
+     * hold's release signals every waiter of the key; a read hold's, when it leaves no hold but a waiting writer's
+     * intent, signals the waiting writers.
+     */
     boolean release(String key, LockMode mode, String owner, CallTimeout timeout) {
         String code = ReadWriteRows.code(mode);
         return inTransaction(key, timeout, rows -> {
@@ -152,16 +166,28 @@ final class JdbcReadWriteTable {
             if (!live) {
                 rows.update(s.deleteHold, key, owner, code);
             }
-            if (anchor[0] < now && !rows.hasLiveRows(key, now)) {
+            boolean others = rows.hasLiveRows(key, now);
+            if (anchor[0] < now && !others) {
                 rows.update(s.deleteKey, key);
+            }
+            if (mode == LockMode.WRITE) {
+                rows.signalReleased(key, LockMode.READ);
+                rows.signalReleased(key, LockMode.WRITE);
+            } else if (others && !rows.hasLiveHolds(key, now)) {
+                rows.signalReleased(key, LockMode.WRITE);
             }
             return live;
         });
     }
 
-    /** A waiting writer gave up: new readers no longer queue behind it. */
+    /** A waiting writer gave up: new readers no longer queue behind it, and those waiting are signalled. */
     void withdraw(String key, String owner, CallTimeout timeout) {
-        autoCommitted(key, timeout, rows -> rows.update(rows.sql().deleteIntent, key, owner));
+        autoCommitted(key, timeout, rows -> {
+            if (rows.update(rows.sql().deleteIntent, key, owner) > 0) {
+                rows.signalReleased(key, LockMode.READ);
+            }
+            return null;
+        });
     }
 
     @FunctionalInterface

@@ -50,6 +50,8 @@ final class LockTableSetup implements AutoCloseable {
     private volatile LockDatabase database;
     private volatile Ready ready;
     private boolean closed;
+    /** Started by the first wait of either table; guarded by {@code this}. */
+    private ReleaseSignals signals;
 
     /** The lock table once usable, and what runs beside it. */
     record Ready(
@@ -145,13 +147,31 @@ final class LockTableSetup implements AutoCloseable {
             if (closed) {
                 throw new LockBackendException(JdbcLockBackend.NAME, db.address, key, "the registry is closed");
             }
-            ReleaseSignals signals = releaseNotifications
-                    ? db.dialect.releaseSignals(listenerConnections(), db.address)
-                    : ReleaseSignals.polling();
             ready = new Ready(
-                    db, table, schema, signals, new TableUpkeep(table, db.address, sweepInterval, lostTakes), offset);
+                    db,
+                    table,
+                    schema,
+                    signals(db),
+                    new TableUpkeep(table, db.address, sweepInterval, lostTakes),
+                    offset);
             return ready;
         }
+    }
+
+    /**
+     * How waiters of this database learn of releases, the lock table's and the read/write table's alike: PostgreSQL's
+     * notifications when they are on, else polling. Started once; after close, polling.
+     */
+    synchronized ReleaseSignals signals(LockDatabase db) {
+        if (signals == null) {
+            if (closed) {
+                return ReleaseSignals.polling();
+            }
+            signals = releaseNotifications
+                    ? db.dialect.releaseSignals(listenerConnections(), db.address)
+                    : ReleaseSignals.polling();
+        }
+        return signals;
     }
 
     /** Connections apart from the application's pool, for one that stays open; null when there are none. */
@@ -216,12 +236,16 @@ final class LockTableSetup implements AutoCloseable {
     @Override
     public void close() {
         Ready current;
+        ReleaseSignals started;
         synchronized (this) {
             closed = true;
             current = ready;
+            started = signals;
+        }
+        if (started != null) {
+            started.close();
         }
         if (current != null) {
-            current.signals().close();
             current.upkeep().close();
         }
         lostTakes.close();

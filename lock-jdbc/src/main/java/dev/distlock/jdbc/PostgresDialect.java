@@ -117,6 +117,11 @@ final class PostgresDialect extends Dialect {
         return table.into("SELECT waiting FROM ${table} WHERE 1 = 0");
     }
 
+    /** The channel this table's releases are notified on. */
+    String channel() {
+        return channel;
+    }
+
     /** The notification channel of a table: at most 63 bytes, PostgreSQL's identifier length. */
     static String channel(TableName table) {
         String channel = "distlock." + table.value().toLowerCase(Locale.ROOT);

@@ -89,12 +89,31 @@ final class ReadWriteRows {
     }
 
     boolean hasLiveRows(String key, long now) throws SQLException {
-        try (PreparedStatement select = dialect.prepare(connection, sql.liveRows, timeout)) {
+        return exists(sql.liveRows, key, now);
+    }
+
+    private boolean exists(String query, String key, long now) throws SQLException {
+        try (PreparedStatement select = dialect.prepare(connection, query, timeout)) {
             select.setString(1, key);
             select.setLong(2, now);
             try (ResultSet row = select.executeQuery()) {
                 return row.next();
             }
+        }
+    }
+
+    boolean hasLiveHolds(String key, long now) throws SQLException {
+        return exists(sql.liveHolds, key, now);
+    }
+
+    /** Signals the waiters of {@code key} in {@code mode}, where the database can ({@link ReadWriteStatements#notify}). */
+    void signalReleased(String key, LockMode mode) throws SQLException {
+        if (sql.notify == null) {
+            return;
+        }
+        try (PreparedStatement notify = dialect.prepare(connection, sql.notify, timeout)) {
+            notify.setString(1, ReadWriteStatements.signalKey(key, mode));
+            notify.execute();
         }
     }
 

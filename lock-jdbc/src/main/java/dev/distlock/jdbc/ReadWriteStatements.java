@@ -1,5 +1,6 @@
 package dev.distlock.jdbc;
 
+import dev.distlock.core.spi.LockMode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -26,6 +27,10 @@ final class ReadWriteStatements {
     final String liveRows;
     final String deleteKey;
     final String renew;
+    /** Wakes the waiters of a key (its one parameter: {@link #signalKey}) when it commits; null where nothing listens. */
+    final String notify;
+    /** Whether a key still has a live hold, an intent apart. */
+    final String liveHolds;
 
     ReadWriteStatements(Dialect dialect, String lockTable) {
         String t = lockTable + "_rw";
@@ -46,6 +51,18 @@ final class ReadWriteStatements {
         this.deleteKey = "DELETE FROM " + t + " WHERE lock_key = ?";
         this.renew = "UPDATE " + t + " SET expires_us = " + now + " + ? WHERE lock_key = ? AND owner = ? AND mode = ?"
                 + " AND expires_us > " + now;
+        this.liveHolds = liveRows + " AND mode <> 'q'";
+        this.notify = dialect instanceof PostgresDialect postgres
+                ? "SELECT pg_notify('" + postgres.channel() + "', ?)"
+                : null;
+    }
+
+    /**
+     * What the waiters of {@code key} in {@code mode} listen for, apart from the plain lock's releases of a key of the
+     * same name on the same channel: readers wait for the writer to go, writers for the last hold.
+     */
+    static String signalKey(String key, LockMode mode) {
+        return (mode == LockMode.READ ? "rw:r:" : "rw:w:") + key;
     }
 
     private static String nowMicros(Dialect dialect) {
