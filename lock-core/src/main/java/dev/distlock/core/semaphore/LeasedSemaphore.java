@@ -234,21 +234,38 @@ public final class LeasedSemaphore {
     }
 
     /**
-     * Whether nobody holds the queue on the server now. False when someone does, and when that cannot be told (a
-     * passing failure, or a registry that cannot read holders, which is asked only once).
+     * What a read of the queue found: who holds it ({@code holder} empty: nobody), unless it could not be read ({@code
+     * known} false).
      */
-    boolean queueSeenFree() {
+    record QueueRead(boolean known, Optional<LockHolder> holder) {
+
+        static final QueueRead UNKNOWN = new QueueRead(false, Optional.empty());
+
+        boolean free() {
+            return known && holder.isEmpty();
+        }
+
+        boolean held() {
+            return known && holder.isPresent();
+        }
+    }
+
+    /**
+     * Who holds the queue on the server now; unknown after a passing failure, and on a registry that cannot read
+     * holders (which is asked only once).
+     */
+    QueueRead readQueue() {
         if (!readsHolders) {
-            return false;
+            return QueueRead.UNKNOWN;
         }
         try {
-            return registry.holderOf(queueKey()).isEmpty();
+            return new QueueRead(true, registry.holderOf(queueKey()));
         } catch (UnsupportedOperationException e) {
             readsHolders = false;
-            return false;
+            return QueueRead.UNKNOWN;
         } catch (RuntimeException e) {
             log.debug("Could not read the holder of '{}' for semaphore '{}'", queueKey(), name, e);
-            return false;
+            return QueueRead.UNKNOWN;
         }
     }
 
@@ -270,7 +287,12 @@ public final class LeasedSemaphore {
             log.debug("Could not read the holder of '{}' for semaphore '{}'", key, name, e);
             return;
         }
-        if (holder.isEmpty()) {
+        checkHolder(key, holder);
+    }
+
+    /** As {@link #checkHolderOf}, for a holder of {@code key} read already. */
+    void checkHolder(String key, Optional<LockHolder> holder) {
+        if (!notes || holder.isEmpty()) {
             return;
         }
         Optional<String> theirs = holder.get().note();

@@ -48,6 +48,9 @@ final class SemaphoreAcquisition implements Runnable {
     private final List<Permit> taken = new ArrayList<>();
     private final boolean[] held;
     private boolean slotChecked;
+    /** What the first try read of the queue. */
+    private LeasedSemaphore.QueueRead queueSeen = LeasedSemaphore.QueueRead.UNKNOWN;
+
     private RuntimeException lastError;
 
     /** The thread running this acquisition, interrupted when the caller cancels; guarded by {@code this}. */
@@ -166,18 +169,28 @@ final class SemaphoreAcquisition implements Runnable {
     private Optional<Permits> passQueue() throws InterruptedException {
         List<Integer> slots = randomSlots();
         List<CompletableFuture<Optional<LockHandle>>> tries = startTries(slots.subList(0, wanted));
-        boolean queueFree = semaphore.queueSeenFree();
+        queueSeen = semaphore.readQueue();
         collect(slots.subList(0, wanted), tries);
-        if (queueFree && taken.size() == wanted) {
+        if (queueSeen.free() && taken.size() == wanted) {
             return granted();
         }
         giveBack();
         return Optional.empty();
     }
 
-    /** The queue lock, or null when the wait ran out first. */
+    /**
+     * The queue lock, or null when the wait ran out first. When the first try found the queue held, its holder's
+     * note is checked and the wait for the queue starts at once; else the queue is tried with a zero wait first.
+     */
     private LockHandle enterQueue() throws InterruptedException {
         FencedLock queue = semaphore.lock(semaphore.queueKey());
+        if (queueSeen.held()) {
+            semaphore.checkHolder(semaphore.queueKey(), queueSeen.holder());
+            long left = remaining();
+            return left <= 0
+                    ? null
+                    : join(queue.acquireAsync(Duration.ofNanos(left))).orElse(null);
+        }
         try {
             Optional<LockHandle> entered = join(queue.acquireAsync(Duration.ZERO));
             if (entered.isPresent()) {
