@@ -53,10 +53,7 @@ class ReadWriteReleaseNotificationsIT {
         signals = new PostgresDialect(new TableName(table)).releaseSignals(listening, DATABASE.hostPart());
         readers = signals.subscribe(ReadWriteStatements.signalKey(key, LockMode.READ));
         writers = signals.subscribe(ReadWriteStatements.signalKey(key, LockMode.WRITE));
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (signals.backoff() != PostgresNotifications.SAFETY_NET && System.nanoTime() - end < 0) {
-            Thread.sleep(10);
-        }
+        ReleaseNotificationsIT.awaitListening(signals);
         assertThat(signals.backoff()).as("the test's listener listens").isEqualTo(PostgresNotifications.SAFETY_NET);
     }
 

@@ -48,6 +48,11 @@ class ReleaseNotificationsIT {
 
     /** The listener connects on a thread of its own; until it listens, waiters poll. */
     private void awaitListening() throws InterruptedException {
+        awaitListening(signals);
+    }
+
+    /** Waits until {@code signals} listens, at most 30 s. */
+    static void awaitListening(ReleaseSignals signals) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (signals.backoff() != PostgresNotifications.SAFETY_NET && System.nanoTime() - end < 0) {
             Thread.sleep(10);
