@@ -145,6 +145,11 @@ final class LedgerRun {
         List<String> faults = new ArrayList<>();
         Set<Integer> finished = new HashSet<>();
         Map<Integer, Long> awaitingTakeover = new HashMap<>(); // worker -> since (nanos)
+        // Each op's token, from its ACQUIRED line. Lines of different workers reach this queue through
+        // different pipes (or threads), so another worker's ACCEPTED can arrive after a PAUSED although
+        // its write came first: only a write under a newer token than the paused one's is a takeover.
+        Map<String, Long> tokens = new HashMap<>();
+        Map<Integer, Long> pausedTokens = new HashMap<>(); // worker -> token of the op it paused in
         long deadline = started + RUN_LIMIT.toNanos();
         while (finished.size() < workers.size()) {
             if (System.nanoTime() > deadline) {
@@ -155,11 +160,15 @@ final class LedgerRun {
             if (event != null) {
                 String[] parts = event.line().split(" ", 3);
                 switch (parts[0]) {
-                    case "ACQUIRED" -> attempted++;
+                    case "ACQUIRED" -> {
+                        attempted++;
+                        tokens.put(parts[1], Long.parseLong(parts[2].trim()));
+                    }
                     case "ACCEPTED" -> {
                         accepted.add(parts[1]);
+                        long token = tokens.getOrDefault(parts[1], Long.MIN_VALUE);
                         for (Integer paused : List.copyOf(awaitingTakeover.keySet())) {
-                            if (paused != event.worker()) {
+                            if (paused != event.worker() && token > pausedTokens.getOrDefault(paused, Long.MAX_VALUE)) {
                                 awaitingTakeover.remove(paused);
                                 takeovers++;
                                 workers.get(paused).resume();
@@ -173,6 +182,7 @@ final class LedgerRun {
                     }
                     case "DONE", "EXIT" -> finished.add(event.worker());
                     case "PAUSED" -> {
+                        pausedTokens.put(event.worker(), tokens.getOrDefault(parts[1].trim(), Long.MAX_VALUE));
                         String fault = threads && event.worker() == 2 ? "pause" : FAULTS[event.worker()];
                         faults.add(fault);
                         switch (fault) {
