@@ -12,8 +12,6 @@ import dev.distlock.core.fencing.FencingClaim;
 import dev.distlock.core.fencing.MemoryFenceStore;
 import dev.distlock.core.fencing.StaleTokenException;
 import dev.distlock.test.LockControl;
-import dev.distlock.test.LockEvent;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
@@ -27,11 +25,13 @@ import org.springframework.context.annotation.Bean;
 @AutoConfigureTestLocks
 class ReadmeExampleTest {
 
-    /** Holds a charge up until the test lets it go; lets every charge through when not armed. */
+    /** Says when a charge starts and holds it up until the test lets it go; lets every charge through when not armed. */
     static final class Gateway {
+        volatile CountDownLatch charging = new CountDownLatch(1);
         volatile CountDownLatch proceed = new CountDownLatch(0);
 
         void charge(String batch) {
+            charging.countDown();
             try {
                 proceed.await(30, SECONDS);
             } catch (InterruptedException e) {
@@ -82,9 +82,10 @@ class ReadmeExampleTest {
 
     @Test
     void aPaymentWhoseLeaseIsLostMidwayIsRefusedByTheFence() throws Exception {
+        gateway.charging = new CountDownLatch(1);
         gateway.proceed = new CountDownLatch(1);
         CompletableFuture<FencingToken> paying = CompletableFuture.supplyAsync(() -> job.pay("b-2"));
-        locks.history().await(LockEvent.Kind.ACQUIRED, "payments:b-2", Duration.ofSeconds(10));
+        assertThat(gateway.charging.await(10, SECONDS)).isTrue(); // inside pay(), past its assertHeld
 
         // The lease is lost while the charge runs; the next holder records the batch first.
         FencingToken next = locks.takeOver("payments:b-2", "payments@host-2");
