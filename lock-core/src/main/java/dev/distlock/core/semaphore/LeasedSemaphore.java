@@ -234,12 +234,12 @@ public final class LeasedSemaphore {
     }
 
     /**
-     * What a read of the queue found: who holds it ({@code holder} empty: nobody), unless it could not be read ({@code
-     * known} false).
+     * What a read of a key's holder found: who holds it ({@code holder} empty: nobody), unless it could not be read
+     * ({@code known} false).
      */
-    record QueueRead(boolean known, Optional<LockHolder> holder) {
+    record HolderRead(boolean known, Optional<LockHolder> holder) {
 
-        static final QueueRead UNKNOWN = new QueueRead(false, Optional.empty());
+        static final HolderRead UNKNOWN = new HolderRead(false, Optional.empty());
 
         boolean free() {
             return known && holder.isEmpty();
@@ -250,22 +250,27 @@ public final class LeasedSemaphore {
         }
     }
 
+    /** Who holds the queue on the server now (see {@link #readHolder}). */
+    HolderRead readQueue() {
+        return readHolder(queueKey());
+    }
+
     /**
-     * Who holds the queue on the server now; unknown after a passing failure, and on a registry that cannot read
-     * holders (which is asked only once).
+     * Who holds {@code key} on the server now; unknown after a passing failure (the next acquisition that meets a hold
+     * reads again), and on a registry that cannot read holders (which is asked only once).
      */
-    QueueRead readQueue() {
+    private HolderRead readHolder(String key) {
         if (!readsHolders) {
-            return QueueRead.UNKNOWN;
+            return HolderRead.UNKNOWN;
         }
         try {
-            return new QueueRead(true, registry.holderOf(queueKey()));
+            return new HolderRead(true, registry.holderOf(key));
         } catch (UnsupportedOperationException e) {
             readsHolders = false;
-            return QueueRead.UNKNOWN;
+            return HolderRead.UNKNOWN;
         } catch (RuntimeException e) {
-            log.debug("Could not read the holder of '{}' for semaphore '{}'", queueKey(), name, e);
-            return QueueRead.UNKNOWN;
+            log.debug("Could not read the holder of '{}' for semaphore '{}'", key, name, e);
+            return HolderRead.UNKNOWN;
         }
     }
 
@@ -274,20 +279,9 @@ public final class LeasedSemaphore {
      * semaphore's hold at all. Nobody holding the key, or a backend that cannot tell, passes.
      */
     void checkHolderOf(String key) {
-        if (!notes) {
-            return;
+        if (notes) {
+            checkHolder(key, readHolder(key).holder());
         }
-        Optional<LockHolder> holder;
-        try {
-            holder = registry.holderOf(key);
-        } catch (UnsupportedOperationException e) {
-            return;
-        } catch (RuntimeException e) {
-            // A passing failure: the next acquisition that meets a hold checks again.
-            log.debug("Could not read the holder of '{}' for semaphore '{}'", key, name, e);
-            return;
-        }
-        checkHolder(key, holder);
     }
 
     /** As {@link #checkHolderOf}, for a holder of {@code key} read already. */

@@ -49,7 +49,7 @@ final class SemaphoreAcquisition implements Runnable {
     private final boolean[] held;
     private boolean slotChecked;
     /** What the first try read of the queue. */
-    private LeasedSemaphore.QueueRead queueSeen = LeasedSemaphore.QueueRead.UNKNOWN;
+    private LeasedSemaphore.HolderRead queueSeen = LeasedSemaphore.HolderRead.UNKNOWN;
 
     private RuntimeException lastError;
 
