@@ -171,8 +171,7 @@ final class JdbcReadWriteTable {
                 rows.update(s.deleteKey, key);
             }
             if (mode == LockMode.WRITE) {
-                rows.signalReleased(key, LockMode.READ);
-                rows.signalReleased(key, LockMode.WRITE);
+                rows.signalReleasedToBoth(key);
             } else if (others && !rows.hasLiveHolds(key, now)) {
                 rows.signalReleased(key, LockMode.WRITE);
             }

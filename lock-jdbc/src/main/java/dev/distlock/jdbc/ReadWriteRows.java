@@ -108,11 +108,22 @@ final class ReadWriteRows {
 
     /** Signals the waiters of {@code key} in {@code mode}, where the database can ({@link ReadWriteStatements#notify}). */
     void signalReleased(String key, LockMode mode) throws SQLException {
-        if (sql.notify == null) {
+        signal(sql.notify, key, mode);
+    }
+
+    /** Signals the waiters of {@code key} on both sides, in one statement. */
+    void signalReleasedToBoth(String key) throws SQLException {
+        signal(sql.notifyBoth, key, LockMode.READ, LockMode.WRITE);
+    }
+
+    private void signal(String statement, String key, LockMode... modes) throws SQLException {
+        if (statement == null) {
             return;
         }
-        try (PreparedStatement notify = dialect.prepare(connection, sql.notify, timeout)) {
-            notify.setString(1, ReadWriteStatements.signalKey(key, mode));
+        try (PreparedStatement notify = dialect.prepare(connection, statement, timeout)) {
+            for (int i = 0; i < modes.length; i++) {
+                notify.setString(i + 1, ReadWriteStatements.signalKey(key, modes[i]));
+            }
             notify.execute();
         }
     }

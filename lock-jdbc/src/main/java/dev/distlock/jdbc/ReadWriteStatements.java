@@ -29,6 +29,8 @@ final class ReadWriteStatements {
     final String renew;
     /** Wakes the waiters of a key (its one parameter: {@link #signalKey}) when it commits; null where nothing listens. */
     final String notify;
+    /** {@link #notify} for two keys in one statement (a write release wakes readers and writers). */
+    final String notifyBoth;
     /** Whether a key still has a live hold, an intent apart. */
     final String liveHolds;
 
@@ -54,6 +56,9 @@ final class ReadWriteStatements {
         this.liveHolds = liveRows + " AND mode <> 'q'";
         this.notify = dialect instanceof PostgresDialect postgres
                 ? "SELECT pg_notify('" + postgres.channel() + "', ?)"
+                : null;
+        this.notifyBoth = dialect instanceof PostgresDialect postgres
+                ? notify + ", pg_notify('" + postgres.channel() + "', ?)"
                 : null;
     }
 
