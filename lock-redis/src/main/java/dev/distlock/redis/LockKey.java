@@ -15,12 +15,31 @@ record LockKey(String key, String name, byte[] nameBytes) {
 
     static final String NAMESPACE = "distlock:";
 
-    /** The channel a release publishes on when a waiter asked for it; the message is the lock's Redis key. */
+    /**
+     * The channel every registry hears: read/write releases publish on it, and plain releases when nobody
+     * is in the key's line. The message is the lock's Redis key.
+     */
     static final String RELEASE_CHANNEL = NAMESPACE + "released";
+
+    /** The start of each registry's own wake-up channel, on which a plain release wakes the next in line. */
+    static final String WAKE_CHANNEL_PREFIX = NAMESPACE + "wake:";
+
+    /** The Redis key of the lock's line of waiting registries, {@code distlock:{<key>}:q}: same hash tag, same slot. */
+    byte[] lineBytes() {
+        return (name + ":q").getBytes(StandardCharsets.UTF_8);
+    }
 
     static LockKey of(String fullKey) {
         String name = NAMESPACE + "{" + escape(fullKey) + "}";
         return new LockKey(fullKey, name, name.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The lock whose Redis key is {@code redisKey} (as a release message names it); its full key is not
+     * known, so messages about it name the Redis key.
+     */
+    static LockKey ofRedisKey(String redisKey) {
+        return new LockKey(redisKey, redisKey, redisKey.getBytes(StandardCharsets.UTF_8));
     }
 
     static String escape(String key) {

@@ -18,16 +18,22 @@ final class LockScripts {
     /** How every lock script reads a lock key's value; sent before each one's text. */
     private static final String VALUE = "lock-value.lua";
 
+    /** How the scripts that touch a lock's line of waiting registries read and wake it; sent after {@link #VALUE}. */
+    private static final String LINE = "waiters.lua";
+
     static final LuaScript<AcquireReply> ACQUIRE =
-            LuaScript.integer("acquire.lua", AcquireReply::read).after(VALUE);
+            LuaScript.integer("acquire.lua", AcquireReply::read).after(LINE).after(VALUE);
     static final LuaScript<Boolean> RENEW = LuaScript.yesNo("renew.lua").after(VALUE);
-    static final LuaScript<Boolean> RELEASE = LuaScript.yesNo("release.lua").after(VALUE);
+    static final LuaScript<Boolean> RELEASE =
+            LuaScript.yesNo("release.lua").after(LINE).after(VALUE);
+    static final LuaScript<Boolean> PASS =
+            LuaScript.yesNo("pass.lua").after(LINE).after(VALUE);
     static final LuaScript<Boolean> RAISE_FENCE =
             LuaScript.yesNo("raise-fence.lua").after(VALUE);
     static final LuaScript<StoredHolder> HOLDER =
             LuaScript.array("holder.lua", StoredHolder::read).after(VALUE);
 
-    static final List<LuaScript<?>> ALL = List.of(ACQUIRE, RENEW, RELEASE, RAISE_FENCE, HOLDER);
+    static final List<LuaScript<?>> ALL = List.of(ACQUIRE, RENEW, RELEASE, PASS, RAISE_FENCE, HOLDER);
 
     private static final byte[] WAIT = bytes("1");
     private static final byte[] NO_WAIT = bytes("0");
@@ -36,10 +42,24 @@ final class LockScripts {
 
     private LockScripts() {}
 
-    /** Takes the lock for {@code owner} if free; {@code willWait} asks the holder's release to publish. */
+    /** Takes the lock for {@code owner} if free, without waiting for it: no wake-up asked, no place in line. */
+    static ScriptCall<AcquireReply> acquire(LockKey key, byte[] owner, Duration lease, byte[] holder) {
+        return acquire(key, owner, lease, false, holder, WaitLine.NONE);
+    }
+
+    /**
+     * Takes the lock for {@code owner} if free; {@code willWait} asks the holder's release to wake a
+     * waiter, and, when {@code line} names a wake-up channel, puts that registry in the key's line.
+     */
     static ScriptCall<AcquireReply> acquire(
-            LockKey key, byte[] owner, Duration lease, boolean willWait, byte[] holder) {
-        return call(ACQUIRE, key, owner, millis(lease), willWait ? WAIT : NO_WAIT, holder);
+            LockKey key, byte[] owner, Duration lease, boolean willWait, byte[] holder, WaitLine line) {
+        return lineCall(
+                ACQUIRE, key, owner, millis(lease), willWait ? WAIT : NO_WAIT, holder, line.channel(), line.lasts());
+    }
+
+    /** The registry of {@code line} leaves the key's line, passing a wake-up on when the key is free. */
+    static ScriptCall<Boolean> pass(LockKey key, WaitLine line) {
+        return lineCall(PASS, key, line.channel());
     }
 
     static ScriptCall<Boolean> renew(LockKey key, byte[] owner, Duration lease) {
@@ -47,12 +67,12 @@ final class LockScripts {
     }
 
     static ScriptCall<Boolean> release(LockKey key, byte[] owner) {
-        return call(RELEASE, key, owner);
+        return lineCall(RELEASE, key, owner);
     }
 
     /** Ends whoever's hold is there (operator eviction); the fence rules of a release apply. */
     static ScriptCall<Boolean> evict(LockKey key) {
-        return call(RELEASE, key, NOBODY, FORCE);
+        return lineCall(RELEASE, key, NOBODY, FORCE);
     }
 
     static ScriptCall<Boolean> raiseFence(LockKey key, long token) {
@@ -83,6 +103,25 @@ final class LockScripts {
 
     private static <R> ScriptCall<R> call(LuaScript<R> script, LockKey key, byte[]... args) {
         return new ScriptCall<>(script, key.key(), new byte[][] {key.nameBytes()}, args);
+    }
+
+    /** A call of a script that also reads or changes the key's line ({@code waiters.lua}). */
+    private static <R> ScriptCall<R> lineCall(LuaScript<R> script, LockKey key, byte[]... args) {
+        return new ScriptCall<>(script, key.key(), new byte[][] {key.nameBytes(), key.lineBytes()}, args);
+    }
+
+    /**
+     * Where a waiting registry hears that it is next: its wake-up channel, and how long its place in a
+     * key's line lasts after each attempt. {@link #NONE} takes no place (the caller does not wait, or its
+     * registry is not listening yet and waits for {@code distlock:released} instead).
+     */
+    record WaitLine(byte[] channel, byte[] lasts) {
+
+        static final WaitLine NONE = new WaitLine(new byte[0], bytes("0"));
+
+        static WaitLine of(String channel, Duration lasts) {
+            return new WaitLine(bytes(channel), millis(lasts));
+        }
     }
 
     /**

@@ -35,6 +35,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
     private final KeyWait wait;
     private final Duration commandTimeout;
     private final long recheckNanos;
+    private final Duration linePlace;
     private final ReplicaAcknowledgements replicas;
 
     RedisLockBackend(RedisEndpoint endpoint, ReleaseSubscriber subscriber, Duration commandTimeout) {
@@ -52,8 +53,24 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         this.wait = new KeyWait(endpoint, subscriber, commandTimeout);
         this.commandTimeout = commandTimeout;
         this.recheckNanos = recheck.toNanos();
+        this.linePlace = linePlace(recheck);
         this.replicas = replicas;
         endpoint.onConnectionEvent(subscriber::wakeAll);
+        subscriber.onUnclaimed(lock -> endpoint.send(LockScripts.pass(LockKey.ofRedisKey(lock), waitLine())));
+    }
+
+    /**
+     * How long a registry's place in a key's line lasts after its last attempt: several re-checks, so a
+     * live waiter (which attempts at least once per re-check) never loses it, and at least a second.
+     */
+    static Duration linePlace(Duration recheck) {
+        Duration several = recheck.multipliedBy(4);
+        return several.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : several;
+    }
+
+    /** This registry's place in lines: its wake-up channel. */
+    private LockScripts.WaitLine waitLine() {
+        return LockScripts.WaitLine.of(subscriber.wakeChannel(), linePlace);
     }
 
     @Override
@@ -83,6 +100,8 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         private final LockKey key;
         private final byte[] owner;
         private final byte[] holder;
+        /** Set once an attempt of this request took a place in the key's line. */
+        private boolean joinedLine;
 
         PlainAttempts(LockRequest request) {
             this.request = request;
@@ -96,9 +115,26 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
             return key.name();
         }
 
+        /**
+         * A waiting attempt takes a place in the key's line once this registry listens on its wake-up
+         * channel; before that (or when it cannot subscribe at all) it waits for {@code distlock:released}.
+         */
         @Override
         public ScriptCall<AcquireReply> acquire(boolean willWait) {
-            return LockScripts.acquire(key, owner, request.leaseTime(), willWait, holder);
+            LockScripts.WaitLine line = LockScripts.WaitLine.NONE;
+            if (willWait && subscriber.listening()) {
+                line = waitLine();
+                joinedLine = true;
+            }
+            return LockScripts.acquire(key, owner, request.leaseTime(), willWait, holder, line);
+        }
+
+        /** Leaves the key's line, passing on a wake-up this registry may have been sent meanwhile. */
+        @Override
+        public void stoppedWaiting() {
+            if (joinedLine) {
+                endpoint.send(LockScripts.pass(key, waitLine()));
+            }
         }
 
         @Override

@@ -85,8 +85,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
             // A round gets nodeTimeout, and never ends later than nodeTimeout after the deadline.
             long roundEnd = start + Math.min(nodeTimeout.toNanos(), deadline.remainingNanos() + nodeTimeout.toNanos());
             Tally<AcquireReply> round = NodeReplies.send(
-                            nodes,
-                            node -> LockScripts.acquire(key, owner, withDrift(request.leaseTime()), false, holder))
+                            nodes, node -> LockScripts.acquire(key, owner, withDrift(request.leaseTime()), holder))
                     .await(
                             untilNanos(roundEnd),
                             t -> t.count(AcquireReply::granted) >= quorum

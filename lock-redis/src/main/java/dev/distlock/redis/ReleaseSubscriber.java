@@ -1,11 +1,14 @@
 package dev.distlock.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,10 +19,14 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Wakes this registry's waiters when a lock they wait for is released. The registry holds ONE
- * subscription, to {@link LockKey.RELEASE_CHANNEL}, however many keys it locks; the message
- * names the released lock. It is opened on the first wait, not before, so registries that never
- * wait hold none. Waiters are kept only while they wait. With Lettuce the subscription survives
- * reconnects; while it is down, waiters still look again at least every {@link
+ * subscription, however many keys it locks, to two channels: its own wake-up channel ({@link
+ * #wakeChannel()}), on which a plain lock's release wakes the first registry in that key's line,
+ * and {@link LockKey#RELEASE_CHANNEL}, which every registry hears (read/write releases, and plain
+ * ones when nobody is in line). The message names the released lock. It is opened on the first
+ * wait, not before, so registries that never wait hold none. Waiters are kept only while they
+ * wait. A wake-up on the own channel for a lock that none of this registry's threads waits for
+ * any more is handed to {@link #onUnclaimed}, which passes it on. With Lettuce the subscription
+ * survives reconnects; while it is down, waiters still look again at least every {@link
  * RedisLockBackend#RECHECK}.
  */
 final class ReleaseSubscriber implements MessageListener, AutoCloseable {
@@ -28,12 +35,33 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
     private static final byte[] CHANNEL = LockKey.RELEASE_CHANNEL.getBytes(StandardCharsets.UTF_8);
 
     private final RedisConnectionFactory factory;
+    private final String wakeChannel = LockKey.WAKE_CHANNEL_PREFIX + UUID.randomUUID();
+    private final byte[] wakeChannelBytes = wakeChannel.getBytes(StandardCharsets.UTF_8);
     private final ConcurrentHashMap<String, Set<Wakeup<?>>> waiters = new ConcurrentHashMap<>();
+    private volatile Consumer<String> unclaimed = lock -> {};
     private CompletableFuture<RedisConnection> subscription;
     private boolean closed;
 
     ReleaseSubscriber(RedisConnectionFactory factory) {
         this.factory = factory;
+    }
+
+    /** This registry's own wake-up channel: a release publishes on it when this registry is first in line. */
+    String wakeChannel() {
+        return wakeChannel;
+    }
+
+    /** True while the subscription is confirmed: only then may this registry take a place in a line. */
+    synchronized boolean listening() {
+        return subscription != null && subscription.isDone() && !subscription.isCompletedExceptionally() && !closed;
+    }
+
+    /**
+     * What to do with a wake-up on the own channel that no waiter of this registry takes: it was
+     * meant for the next waiter in that lock's line, so it must go on. Receives the lock's Redis key.
+     */
+    void onUnclaimed(Consumer<String> handler) {
+        this.unclaimed = handler;
     }
 
     /**
@@ -61,12 +89,12 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
             if (connection.getNativeConnection()
                     instanceof io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands<?, ?>) {
                 // Lettuce subscribes and returns; it re-subscribes by itself after a reconnect.
-                connection.subscribe(this, CHANNEL);
+                connection.subscribe(this, CHANNEL, wakeChannelBytes);
                 pending.complete(connection);
             } else {
                 // Other clients block the subscribing thread for as long as the subscription lasts.
                 pending.complete(connection);
-                connection.subscribe(this, CHANNEL);
+                connection.subscribe(this, CHANNEL, wakeChannelBytes);
             }
         } catch (RuntimeException e) {
             log.debug("Subscribing to {} failed; the next waiter tries again", LockKey.RELEASE_CHANNEL, e);
@@ -102,9 +130,16 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
 
     @Override
     public void onMessage(Message message, byte[] pattern) {
-        Set<Wakeup<?>> woken = waiters.get(new String(message.getBody(), StandardCharsets.UTF_8));
-        if (woken != null) {
+        String lock = new String(message.getBody(), StandardCharsets.UTF_8);
+        Set<Wakeup<?>> woken = waiters.get(lock);
+        if (woken != null && !woken.isEmpty()) {
             woken.forEach(Wakeup::released);
+        } else if (Arrays.equals(message.getChannel(), wakeChannelBytes)) {
+            try {
+                unclaimed.accept(lock);
+            } catch (RuntimeException e) {
+                log.debug("Passing on the wake-up for {} failed; its waiters look again by themselves", lock, e);
+            }
         }
     }
 

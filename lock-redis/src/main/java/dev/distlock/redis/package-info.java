@@ -37,11 +37,18 @@
  * ({@code PX}), so taking a free key is one {@code SET NX PX} and a release one {@code DEL}. A
  * release deletes it, unless its token is ahead of the server's clock: then {@code #<token>}
  * alone stays, expiring once the clock has passed it (on one server that is at most a
- * millisecond; under Redlock, the clock offset between the nodes). Nothing else is ever written
- * per key, so locking many distinct keys leaves nothing behind. A release publishes the key's name
- * on the channel {@code distlock:released}, only when a waiter set {@code w}; each registry holds
- * one subscription to it, opened at its first wait. The thread that receives the message sends
- * the waiter's next attempt at once, and the waiter wakes with its answer.
+ * millisecond; under Redlock, the clock offset between the nodes). While registries wait for the
+ * key, its <em>line</em> {@code distlock:{k}:q} (a sorted set: each waiting registry's wake-up
+ * channel, scored by when it joined) lives beside it, and expires about a second after the last
+ * waiter's last attempt; nothing else is ever written per key, so locking many distinct keys
+ * leaves nothing behind. A release wakes a waiter only when one set {@code w}: it pops the first
+ * registry in line and publishes the key's name on that registry's channel {@code
+ * distlock:wake:<id>}, or on {@code distlock:released}, which every registry hears, when the line
+ * is empty. Each registry holds one subscription to both channels, opened at its first wait; its
+ * waiters take places in lines once it is confirmed. A wake-up that no waiter of the registry takes
+ * is passed on ({@code pass.lua}), and so is the place of a waiter that gives up. The thread that
+ * receives the message sends the waiter's next attempt at once, and the waiter wakes with its
+ * answer.
  *
  * <p>Keys travel as KEYS/ARGV, never inside script text. The scripts ({@code acquire.lua},
  * {@code renew.lua}, {@code release.lua}, {@code raise-fence.lua}, {@code holder.lua}, each sent

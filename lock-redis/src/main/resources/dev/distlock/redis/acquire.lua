@@ -1,7 +1,8 @@
 -- Takes the lock if nobody holds it: owner, holder, lease and fencing token in one atomic step.
--- KEYS[1] the lock (its value: lock-value.lua)
+-- KEYS[1] the lock (its value: lock-value.lua), KEYS[2] its line of waiting registries (waiters.lua)
 -- ARGV[1] owner, ARGV[2] lease in ms, ARGV[3] '1' when the caller will wait for a release message,
--- ARGV[4] holder description
+-- ARGV[4] holder description, ARGV[5] the caller's wake-up channel ('' when it has none: it waits
+-- for distlock:released, or not at all), ARGV[6] how long the line lasts after an attempt, in ms
 -- Returns the token (> 0) when granted; -2 - (the holder's pttl in ms) when another owner holds it.
 -- A key this owner holds already counts as granted, its lease set anew: an attempt whose answer was
 -- lost may have taken it, and the caller's retry must not take its own hold for contention.
@@ -10,7 +11,16 @@
 -- clock in microseconds is about 1.8e15).
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-if redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. string.format('%d', now) .. ' --' .. ARGV[4],
+local channel, place = ARGV[5], false
+if channel ~= '' then
+  -- Out of the line while the key is looked at, so that a grant's wait flag counts only the others;
+  -- a refusal puts it back in its place.
+  place = redis.call('ZSCORE', KEYS[2], channel)
+  if place then
+    redis.call('ZREM', KEYS[2], channel)
+  end
+end
+if redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. string.format('%d', now) .. ' -' .. lineFlag() .. ARGV[4],
     'NX', 'PX', ARGV[2]) then
   return now
 end
@@ -26,8 +36,8 @@ if not space then
   if token <= now then
     token, ahead = now, '-'
   end
-  redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. string.format('%d', token) .. ' ' .. ahead .. '-' .. ARGV[4],
-      'PX', ARGV[2])
+  redis.call('SET', KEYS[1],
+      ARGV[1] .. ' ' .. string.format('%d', token) .. ' ' .. ahead .. lineFlag() .. ARGV[4], 'PX', ARGV[2])
   return token
 end
 if string.sub(value, 1, space - 1) == ARGV[1] then
@@ -40,6 +50,11 @@ if ARGV[3] == '1' then
   if string.byte(value, wait) ~= 119 then
     redis.call('SET', KEYS[1], string.sub(value, 1, wait - 1) .. 'w' .. string.sub(value, wait + 1),
         'XX', 'KEEPTTL')
+  end
+  if channel ~= '' then
+    -- Back in its place, or at the end on its first refusal; the line lives while its waiters attempt.
+    redis.call('ZADD', KEYS[2], place or string.format('%d', now), channel)
+    redis.call('PEXPIRE', KEYS[2], ARGV[6])
   end
 end
 return -2 - redis.call('PTTL', KEYS[1])

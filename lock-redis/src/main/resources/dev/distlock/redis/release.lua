@@ -3,9 +3,10 @@
 -- (flag 'a': raised past the clock by a fence or a Redlock write-back) and is: then only the fence
 -- stays, as '#<token>', until the clock has passed it, so the next token is still larger. A token
 -- taken from the clock (flag '-') is behind it by now: the release ran after the grant's script.
--- KEYS[1] the lock (its value: lock-value.lua); ARGV[1] owner, ARGV[2] 'force' to end any owner's hold.
--- Publishes the key's name on distlock:released (LockKey.RELEASE_CHANNEL) only when a waiter
--- asked for it. Returns 1 when a hold ended, 0 when none.
+-- KEYS[1] the lock (its value: lock-value.lua), KEYS[2] its line of waiting registries (waiters.lua);
+-- ARGV[1] owner, ARGV[2] 'force' to end any owner's hold.
+-- Wakes the first registry in line only when a waiter asked for it (flag 'w'). Returns 1 when a
+-- hold ended, 0 when none.
 local value = redis.call('GET', KEYS[1])
 local space, flags = held(value)
 if not space then
@@ -27,6 +28,6 @@ else
   redis.call('DEL', KEYS[1])
 end
 if string.byte(value, flags + 1) == 119 then
-  redis.call('PUBLISH', 'distlock:released', KEYS[1])
+  wakeNext()
 end
 return 1

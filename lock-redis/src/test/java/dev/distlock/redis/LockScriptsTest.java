@@ -6,6 +6,7 @@ import dev.distlock.redis.LockScripts.AcquireReply;
 import dev.distlock.redis.LockScripts.StoredHolder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +25,13 @@ class LockScriptsTest {
     void scriptsTakeKeysAsArgumentsAndFormatTokensWithoutLosingDigits() {
         String acquire = new String(LockScripts.ACQUIRE.body(), StandardCharsets.UTF_8);
         assertThat(acquire).contains("KEYS[1]", "string.format('%d'", "redis.call('TIME')", "'NX', 'PX'");
-        assertThat(acquire).doesNotContain("tostring(", "KEYS[2]");
+        assertThat(acquire).doesNotContain("tostring(", "KEYS[3]");
+        LockKey key = LockKey.of("orders:{7}");
+        byte[][] keys = LockScripts.acquire(key, new byte[1], Duration.ofSeconds(1), new byte[0])
+                .keys();
+        assertThat(Arrays.stream(keys).map(bytes -> new String(bytes, StandardCharsets.UTF_8)))
+                .as("the lock and its line, both in the key's hash tag")
+                .containsExactly("distlock:{orders:%7B7%7D}", "distlock:{orders:%7B7%7D}:q");
     }
 
     @Test

@@ -90,7 +90,7 @@ final class RedisContention implements Backend {
                             new ManyWaiters.Subject(
                                     "distlock",
                                     ours,
-                                    closer.add(new RedisCounters(server.port(), server.pid(), "distlock:released")),
+                                    closer.add(new RedisCounters(server.port(), server.pid(), "distlock:*")),
                                     clients + ", a `RedisLockRegistry` and `LettuceConnectionFactory` each"),
                             new ManyWaiters.Subject(
                                     "Redisson RLock",

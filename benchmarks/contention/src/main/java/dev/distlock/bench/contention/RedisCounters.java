@@ -4,19 +4,23 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * A redis-server's counters, on connections of their own: commands from {@code INFO commandstats}
  * (scripts' inner commands included, this class's own {@code INFO} and {@code PUBSUB} left out),
- * {@code PUBLISH}es times their subscribers ({@code PUBSUB NUMSUB} of the library's channels,
- * sampled every 20 ms since the last snapshot, since some libraries subscribe only while they
- * wait), and the process's CPU time from /proc.
+ * wake-ups (each message on the library's channels, seen by a pattern subscriber of this class's,
+ * counted once per subscriber of the channel it went to: {@code PUBSUB NUMSUB}, sampled every 20
+ * ms, since some libraries subscribe only while they wait, and a library may wake one client on a
+ * channel of its own or all of them on a shared one), and the process's CPU time from /proc.
  */
 final class RedisCounters implements ServerCounters {
 
@@ -54,12 +58,15 @@ final class RedisCounters implements ServerCounters {
     private final StatefulRedisConnection<String, String> samplerConnection;
     private final long pid;
     private final String channels;
+    private final StatefulRedisPubSubConnection<String, String> observer;
     private final AtomicBoolean stop = new AtomicBoolean();
     private final Thread sampler;
-    private long subscriberSum;
-    private long samples;
+    /** The subscribers of each active channel of the library at the last sample (this class's own not among them). */
+    private volatile Map<String, Long> subscribers = Map.of();
+    /** Messages times the subscribers of their channels, since the start. */
+    private final AtomicLong deliveries = new AtomicLong();
 
-    /** @param channels the channel pattern the library publishes its releases on */
+    /** @param channels the channel pattern the library publishes its wake-ups on */
     RedisCounters(int port, long pid, String channels) {
         this.pid = pid;
         this.channels = channels;
@@ -67,6 +74,14 @@ final class RedisCounters implements ServerCounters {
         connection = client.connect();
         redis = connection.sync();
         samplerConnection = client.connect();
+        observer = client.connectPubSub();
+        observer.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String pattern, String channel, String message) {
+                deliveries.addAndGet(subscribers.getOrDefault(channel, 0L));
+            }
+        });
+        observer.sync().psubscribe(channels);
         sampler = new Thread(this::sample, "numsub-sampler");
         sampler.setDaemon(true);
         sampler.start();
@@ -82,18 +97,9 @@ final class RedisCounters implements ServerCounters {
                 requests.put(command, Long.parseLong(matcher.group(2)));
             }
         }
-        long receivers;
-        synchronized (this) {
-            receivers = samples == 0 ? 0 : Math.round((double) subscriberSum / samples);
-            subscriberSum = 0;
-            samples = 0;
-        }
         var cpu = ProcessCpu.micros(pid);
         return new Snapshot(
-                requests,
-                requests.getOrDefault("publish", 0L),
-                receivers,
-                cpu.isPresent() ? Map.of("redis-server", cpu.getAsDouble()) : null);
+                requests, deliveries.get(), 1, cpu.isPresent() ? Map.of("redis-server", cpu.getAsDouble()) : null);
     }
 
     private void sample() {
@@ -101,15 +107,7 @@ final class RedisCounters implements ServerCounters {
         while (!stop.get()) {
             try {
                 List<String> active = commands.pubsubChannels(channels);
-                long subscribers = active.isEmpty()
-                        ? 0
-                        : commands.pubsubNumsub(active.toArray(String[]::new)).values().stream()
-                                .mapToLong(Long::longValue)
-                                .sum();
-                synchronized (this) {
-                    subscriberSum += subscribers;
-                    samples++;
-                }
+                subscribers = active.isEmpty() ? Map.of() : commands.pubsubNumsub(active.toArray(String[]::new));
                 Thread.sleep(20);
             } catch (InterruptedException e) {
                 return;
@@ -136,7 +134,8 @@ final class RedisCounters implements ServerCounters {
 
     @Override
     public String wakeUps() {
-        return "`PUBLISH` × subscribers of the library's channel (`PUBSUB NUMSUB`, sampled every 20 ms)";
+        return "messages on the library's channels, each times the subscribers of its channel (`PUBSUB NUMSUB`, sampled"
+                + " every 20 ms; one for a channel of a single client's)";
     }
 
     @Override
@@ -154,6 +153,7 @@ final class RedisCounters implements ServerCounters {
             Thread.currentThread().interrupt();
         }
         samplerConnection.close();
+        observer.close();
         connection.close();
         client.shutdown();
     }
