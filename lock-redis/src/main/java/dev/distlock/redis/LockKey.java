@@ -42,6 +42,11 @@ record LockKey(String key, String name, byte[] nameBytes) {
         return new LockKey(redisKey, redisKey, redisKey.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Whether {@code redisKey} (as a release message names it) is a plain lock's key: {@code distlock:{<key>}}. */
+    static boolean isPlainLock(String redisKey) {
+        return redisKey.startsWith(NAMESPACE + "{") && redisKey.endsWith("}");
+    }
+
     static String escape(String key) {
         if (key.indexOf('{') < 0 && key.indexOf('}') < 0 && key.indexOf('%') < 0) {
             return key;

@@ -56,7 +56,13 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         this.linePlace = linePlace(recheck);
         this.replicas = replicas;
         endpoint.onConnectionEvent(subscriber::wakeAll);
-        subscriber.onUnclaimed(lock -> endpoint.send(LockScripts.pass(LockKey.ofRedisKey(lock), waitLine())));
+        subscriber.onUnclaimed(lock -> {
+            // Only a plain lock's line hands a wake-up to one registry; a read/write release wakes every registry
+            // in its line, so one that no longer waits has nothing to pass on.
+            if (LockKey.isPlainLock(lock)) {
+                endpoint.send(LockScripts.pass(LockKey.ofRedisKey(lock), waitLine()));
+            }
+        });
     }
 
     /**

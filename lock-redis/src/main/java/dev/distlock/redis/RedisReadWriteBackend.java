@@ -16,8 +16,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * One side (read or write) of Redis read/write locks: every operation is one run of {@code
  * read-write.lua} on the key's structure (a hash with the writer and the fence, a sorted set of
- * readers, a sorted set of waiting writers, all in one hash tag). Waiters sleep until a release
- * message or the nearest lease or intent in their way ends; a waiting writer refreshes its intent
+ * readers, a sorted set of waiting writers, a set of the registries waiting for a release message,
+ * all in one hash tag). Waiters sleep until a release message (sent to the registries in that set
+ * only) or the nearest lease or intent in their way ends; a waiting writer refreshes its intent
  * at least every {@link #INTENT_REFRESH}, and withdraws it when it stops waiting.
  */
 final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.Lease> {
@@ -35,6 +36,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     private static final byte[] CHANNEL = LockScripts.bytes(LockKey.RELEASE_CHANNEL);
 
     private final RedisEndpoint endpoint;
+    private final ReleaseSubscriber subscriber;
     private final KeyWait wait;
     private final Duration commandTimeout;
     private final LockMode mode;
@@ -43,6 +45,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     RedisReadWriteBackend(
             RedisEndpoint endpoint, ReleaseSubscriber subscriber, Duration commandTimeout, LockMode mode) {
         this.endpoint = endpoint;
+        this.subscriber = subscriber;
         this.wait = new KeyWait(endpoint, subscriber, commandTimeout);
         this.commandTimeout = commandTimeout;
         this.mode = mode;
@@ -152,7 +155,15 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
         return endpoint.send(release(lease.keys(), lease.owner())).awaitUninterruptibly(commandTimeout);
     }
 
+    /**
+     * A waiting attempt puts this registry's wake-up channel in the key's line once the registry listens on it, so
+     * that a release wakes the registries that wait for this key rather than every registry.
+     */
     private ScriptCall<AcquireReply> acquire(LockRequest request, Keys keys, byte[] owner, boolean willWait) {
+        LockScripts.WaitLine line = willWait && subscriber.listening()
+                ? LockScripts.WaitLine.of(
+                        subscriber.wakeChannel(), RedisLockBackend.linePlace(RedisLockBackend.RECHECK))
+                : LockScripts.WaitLine.NONE;
         return call(
                 ACQUIRE,
                 keys,
@@ -162,7 +173,9 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
                 LockScripts.bytes(willWait ? "1" : "0"),
                 LockScripts.millis(INTENT),
                 LockScripts.bytes(request.holder()),
-                LockScripts.bytes(request.owner().thread() == 0 ? "" : ReadWriteOwners.threadPrefix(request.owner())));
+                LockScripts.bytes(request.owner().thread() == 0 ? "" : ReadWriteOwners.threadPrefix(request.owner())),
+                line.channel(),
+                line.lasts());
     }
 
     private ScriptCall<Boolean> release(Keys keys, byte[] owner) {
@@ -193,7 +206,10 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
         static Keys of(String fullKey) {
             String hash = LockKey.of(fullKey).name() + ":rw";
             return new Keys(fullKey, hash, LockScripts.bytes(hash), new byte[][] {
-                LockScripts.bytes(hash), LockScripts.bytes(hash + ":readers"), LockScripts.bytes(hash + ":writers")
+                LockScripts.bytes(hash),
+                LockScripts.bytes(hash + ":readers"),
+                LockScripts.bytes(hash + ":writers"),
+                LockScripts.bytes(hash + ":line")
             });
         }
     }

@@ -7,10 +7,14 @@
 -- KEYS[3] sorted set distlock:{<key>}:rw:writers, writers waiting: member = owner, score = end of the
 --         intent (server ms); a waiting writer refreshes it with every attempt, so a writer that died
 --         while waiting holds new readers back only until then
+-- KEYS[4] set distlock:{<key>}:rw:line, the wake-up channels of the registries waiting for a release
+--         message; it expires a few re-check times after the last waiter's last attempt
 -- ARGV[1] operation: acquire | renew | release | withdraw
 -- ARGV[2] mode: r | w, ARGV[3] owner
 -- acquire: ARGV[4] lease ms, ARGV[5] '1' when the caller will wait, ARGV[6] intent ms, ARGV[7] holder,
---          ARGV[8] the owner's thread prefix (registry:thread:), '' for a hold that belongs to no thread
+--          ARGV[8] the owner's thread prefix (registry:thread:), '' for a hold that belongs to no thread,
+--          ARGV[9] the caller's wake-up channel ('' when it has none: it hears distlock:released),
+--          ARGV[10] how long the line lasts after an attempt, ms
 --          returns {1, token} or {0, ms after which to look again}
 -- renew:   ARGV[4] lease ms; returns 1 or 0
 -- release: ARGV[4] channel, ARGV[5] message; returns 1 when a hold ended, 0 when there was none
@@ -54,10 +58,20 @@ local function settle()
   end
 end
 
+-- Wakes the registries that wait for this key, each on its own channel (every side may proceed, so all
+-- of them); waiters that joined no line hear the channel every registry hears.
 local function wake()
   if waiting then
     redis.call('HDEL', KEYS[1], 'waiting')
-    redis.call('PUBLISH', ARGV[4], ARGV[5])
+    local line = redis.call('SMEMBERS', KEYS[4])
+    if #line == 0 then
+      redis.call('PUBLISH', ARGV[4], ARGV[5])
+    else
+      redis.call('DEL', KEYS[4])
+      for _, channel in ipairs(line) do
+        redis.call('PUBLISH', channel, ARGV[5])
+      end
+    end
   end
 end
 
@@ -92,6 +106,10 @@ if op == 'acquire' then
   end
   if not granted and willWait then
     redis.call('HSET', KEYS[1], 'waiting', '1')
+    if ARGV[9] ~= '' then
+      redis.call('SADD', KEYS[4], ARGV[9])
+      redis.call('PEXPIRE', KEYS[4], ARGV[10])
+    end
   end
   settle()
   if granted then

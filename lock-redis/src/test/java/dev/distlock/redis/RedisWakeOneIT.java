@@ -167,10 +167,42 @@ class RedisWakeOneIT {
                 .as("the waiter behind the registry that no longer waited")
                 .isPresent();
         taken.get().close();
-        assertThat(channelsFor(key))
+        assertThat(awaitMessagesAbout(LockKey.of(key).name(), 2))
                 .as("the release woke the first in line, which passed the wake-up on")
                 .startsWith(goneChannel)
                 .hasSize(2);
+    }
+
+    @Test
+    void aReadWriteReleaseWakesOnlyTheRegistriesThatWaitForThatKey() throws Exception {
+        RedisLockRegistry writer = registry(RedisLockBackend.RECHECK);
+        RedisLockRegistry readers = listening(registry(RedisLockBackend.RECHECK));
+        // Waits too, but not for this key: a release of this key has nothing to tell it.
+        listening(registry(RedisLockBackend.RECHECK));
+        String key = "rw-wake";
+        String message = LockKey.of(key).name() + ":rw";
+        LockHandle written = writer.readWriteLock(key).writeLock().acquire();
+        List<Future<Optional<LockHandle>>> reads = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            reads.add(threads.submit(() -> readers.readWriteLock(key).readLock().tryAcquire(WAIT)));
+        }
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (redis.scard(message + ":line") < 1) {
+            assertThat(System.nanoTime()).as("the readers' registry in line").isLessThan(until);
+            Thread.sleep(5);
+        }
+        written.close();
+        for (Future<Optional<LockHandle>> read : reads) {
+            Optional<LockHandle> handle = read.get(WAIT.toSeconds() + 5, TimeUnit.SECONDS);
+            assertThat(handle).as("a reader behind the writer").isPresent();
+            handle.get().close();
+        }
+        awaitMessagesAbout(message, 1);
+        Thread.sleep(100); // a second message would have been published with the first
+        assertThat(messagesAbout(message))
+                .as("the write release reached the readers' registry alone, on its own channel")
+                .hasSize(1)
+                .allMatch(channel -> channel.startsWith(LockKey.WAKE_CHANNEL_PREFIX));
     }
 
     @Test
@@ -225,7 +257,23 @@ class RedisWakeOneIT {
 
     /** The channels that messages about {@code key} went to, in order. */
     private static List<String> channelsFor(String key) {
-        String lock = LockKey.of(key).name();
+        return messagesAbout(LockKey.of(key).name());
+    }
+
+    /**
+     * The channels of the messages naming {@code lock}, once there are {@code count} (or after 5 s): the observer
+     * hears them on a connection of its own, possibly after the waiter they woke has taken the key.
+     */
+    private static List<String> awaitMessagesAbout(String lock, int count) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (messagesAbout(lock).size() < count && System.nanoTime() < until) {
+            Thread.sleep(10);
+        }
+        return messagesAbout(lock);
+    }
+
+    /** The channels that messages naming {@code lock} went to, in order. */
+    private static List<String> messagesAbout(String lock) {
         return messages.stream()
                 .filter(message -> message[1].equals(lock))
                 .map(message -> message[0])
