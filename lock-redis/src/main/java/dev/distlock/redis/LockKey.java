@@ -10,8 +10,10 @@ import java.nio.charset.StandardCharsets;
  * @param key the full lock key (registry prefix included), for messages
  * @param name the Redis key of the lock, {@code distlock:{<key>}}
  * @param nameBytes {@code name} in UTF-8
+ * @param lineBytes the Redis key of the lock's line of waiting registries, {@code distlock:{<key>}:q}, in UTF-8:
+ *     same hash tag, same Cluster slot
  */
-record LockKey(String key, String name, byte[] nameBytes) {
+record LockKey(String key, String name, byte[] nameBytes, byte[] lineBytes) {
 
     static final String NAMESPACE = "distlock:";
 
@@ -24,14 +26,8 @@ record LockKey(String key, String name, byte[] nameBytes) {
     /** The start of each registry's own wake-up channel, on which a plain release wakes the next in line. */
     static final String WAKE_CHANNEL_PREFIX = NAMESPACE + "wake:";
 
-    /** The Redis key of the lock's line of waiting registries, {@code distlock:{<key>}:q}: same hash tag, same slot. */
-    byte[] lineBytes() {
-        return (name + ":q").getBytes(StandardCharsets.UTF_8);
-    }
-
     static LockKey of(String fullKey) {
-        String name = NAMESPACE + "{" + escape(fullKey) + "}";
-        return new LockKey(fullKey, name, name.getBytes(StandardCharsets.UTF_8));
+        return new LockKey(fullKey, NAMESPACE + "{" + escape(fullKey) + "}");
     }
 
     /**
@@ -39,7 +35,11 @@ record LockKey(String key, String name, byte[] nameBytes) {
      * known, so messages about it name the Redis key.
      */
     static LockKey ofRedisKey(String redisKey) {
-        return new LockKey(redisKey, redisKey, redisKey.getBytes(StandardCharsets.UTF_8));
+        return new LockKey(redisKey, redisKey);
+    }
+
+    private LockKey(String key, String name) {
+        this(key, name, name.getBytes(StandardCharsets.UTF_8), (name + ":q").getBytes(StandardCharsets.UTF_8));
     }
 
     /** Whether {@code redisKey} (as a release message names it) is a plain lock's key: {@code distlock:{<key>}}. */

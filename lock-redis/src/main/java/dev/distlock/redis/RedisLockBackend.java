@@ -35,7 +35,9 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
     private final KeyWait wait;
     private final Duration commandTimeout;
     private final long recheckNanos;
-    private final Duration linePlace;
+    /** This registry's place in lines: its wake-up channel, kept for several re-checks after each attempt. */
+    private final LockScripts.WaitLine waitLine;
+
     private final ReplicaAcknowledgements replicas;
 
     RedisLockBackend(RedisEndpoint endpoint, ReleaseSubscriber subscriber, Duration commandTimeout) {
@@ -53,14 +55,14 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         this.wait = new KeyWait(endpoint, subscriber, commandTimeout);
         this.commandTimeout = commandTimeout;
         this.recheckNanos = recheck.toNanos();
-        this.linePlace = linePlace(recheck);
+        this.waitLine = subscriber.waitLine(linePlace(recheck));
         this.replicas = replicas;
         endpoint.onConnectionEvent(subscriber::wakeAll);
         subscriber.onUnclaimed(lock -> {
             // Only a plain lock's line hands a wake-up to one registry; a read/write release wakes every registry
             // in its line, so one that no longer waits has nothing to pass on.
             if (LockKey.isPlainLock(lock)) {
-                endpoint.send(LockScripts.pass(LockKey.ofRedisKey(lock), waitLine()));
+                endpoint.send(LockScripts.pass(LockKey.ofRedisKey(lock), waitLine));
             }
         });
     }
@@ -72,11 +74,6 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
     static Duration linePlace(Duration recheck) {
         Duration several = recheck.multipliedBy(4);
         return several.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : several;
-    }
-
-    /** This registry's place in lines: its wake-up channel. */
-    private LockScripts.WaitLine waitLine() {
-        return LockScripts.WaitLine.of(subscriber.wakeChannel(), linePlace);
     }
 
     @Override
@@ -127,11 +124,8 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
          */
         @Override
         public ScriptCall<AcquireReply> acquire(boolean willWait) {
-            LockScripts.WaitLine line = LockScripts.WaitLine.NONE;
-            if (willWait && subscriber.listening()) {
-                line = waitLine();
-                joinedLine = true;
-            }
+            LockScripts.WaitLine line = subscriber.placeFor(willWait, waitLine);
+            joinedLine |= line != LockScripts.WaitLine.NONE;
             return LockScripts.acquire(key, owner, request.leaseTime(), willWait, holder, line);
         }
 
@@ -139,7 +133,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         @Override
         public void stoppedWaiting() {
             if (joinedLine) {
-                endpoint.send(LockScripts.pass(key, waitLine()));
+                endpoint.send(LockScripts.pass(key, waitLine));
             }
         }
 

@@ -37,6 +37,9 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
 
     private final RedisEndpoint endpoint;
     private final ReleaseSubscriber subscriber;
+    /** This registry's place in a key's line, as a plain lock's waiter takes it with the default re-check. */
+    private final LockScripts.WaitLine waitLine;
+
     private final KeyWait wait;
     private final Duration commandTimeout;
     private final LockMode mode;
@@ -46,6 +49,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
             RedisEndpoint endpoint, ReleaseSubscriber subscriber, Duration commandTimeout, LockMode mode) {
         this.endpoint = endpoint;
         this.subscriber = subscriber;
+        this.waitLine = subscriber.waitLine(RedisLockBackend.linePlace(RedisLockBackend.RECHECK));
         this.wait = new KeyWait(endpoint, subscriber, commandTimeout);
         this.commandTimeout = commandTimeout;
         this.mode = mode;
@@ -160,10 +164,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
      * that a release wakes the registries that wait for this key rather than every registry.
      */
     private ScriptCall<AcquireReply> acquire(LockRequest request, Keys keys, byte[] owner, boolean willWait) {
-        LockScripts.WaitLine line = willWait && subscriber.listening()
-                ? LockScripts.WaitLine.of(
-                        subscriber.wakeChannel(), RedisLockBackend.linePlace(RedisLockBackend.RECHECK))
-                : LockScripts.WaitLine.NONE;
+        LockScripts.WaitLine line = subscriber.placeFor(willWait, waitLine);
         return call(
                 ACQUIRE,
                 keys,

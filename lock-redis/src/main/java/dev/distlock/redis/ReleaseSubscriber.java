@@ -1,6 +1,7 @@
 package dev.distlock.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.UUID;
@@ -19,15 +20,15 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Wakes this registry's waiters when a lock they wait for is released. The registry holds ONE
- * subscription, however many keys it locks, to two channels: its own wake-up channel ({@link
- * #wakeChannel()}), on which a plain lock's release wakes the first registry in that key's line,
- * and {@link LockKey#RELEASE_CHANNEL}, which every registry hears (read/write releases, and plain
- * ones when nobody is in line). The message names the released lock. It is opened on the first
- * wait, not before, so registries that never wait hold none. Waiters are kept only while they
- * wait. A wake-up on the own channel for a lock that none of this registry's threads waits for
- * any more is handed to {@link #onUnclaimed}, which passes it on. With Lettuce the subscription
- * survives reconnects; while it is down, waiters still look again at least every {@link
- * RedisLockBackend#RECHECK}.
+ * subscription, however many keys it locks, to two channels: its own wake-up channel ({@code
+ * distlock:wake:<uuid>}, see {@link #waitLine}), on which a plain lock's release wakes the first
+ * registry in that key's line and a read/write release every registry in its line, and {@link
+ * LockKey#RELEASE_CHANNEL}, which every registry hears (releases of keys with nobody in line).
+ * The message names the released lock. It is opened on the first wait, not before, so registries
+ * that never wait hold none. Waiters are kept only while they wait. A wake-up on the own channel
+ * for a lock that none of this registry's threads waits for any more is handed to {@link
+ * #onUnclaimed}, which passes it on. With Lettuce the subscription survives reconnects; while it
+ * is down, waiters still look again at least every {@link RedisLockBackend#RECHECK}.
  */
 final class ReleaseSubscriber implements MessageListener, AutoCloseable {
 
@@ -46,13 +47,21 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
         this.factory = factory;
     }
 
-    /** This registry's own wake-up channel: a release publishes on it when this registry is first in line. */
-    String wakeChannel() {
-        return wakeChannel;
+    /** A place in lines for this registry's waiters, on its wake-up channel, that lasts {@code place} after each attempt. */
+    LockScripts.WaitLine waitLine(Duration place) {
+        return LockScripts.WaitLine.of(wakeChannel, place);
+    }
+
+    /**
+     * The line a waiting attempt of this registry asks for: {@code line} while the subscription is confirmed,
+     * else none (the waiter then hears {@link LockKey#RELEASE_CHANNEL}), and none for an attempt that will not wait.
+     */
+    LockScripts.WaitLine placeFor(boolean willWait, LockScripts.WaitLine line) {
+        return willWait && listening() ? line : LockScripts.WaitLine.NONE;
     }
 
     /** True while the subscription is confirmed: only then may this registry take a place in a line. */
-    synchronized boolean listening() {
+    private synchronized boolean listening() {
         return subscription != null && subscription.isDone() && !subscription.isCompletedExceptionally() && !closed;
     }
 

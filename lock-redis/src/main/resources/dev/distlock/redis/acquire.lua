@@ -46,11 +46,7 @@ if string.sub(value, 1, space - 1) == ARGV[1] then
 end
 if ARGV[3] == '1' then
   -- Asks the holder's release to publish a wake-up; an uncontended release publishes nothing.
-  local wait = flags + 1
-  if string.byte(value, wait) ~= 119 then
-    redis.call('SET', KEYS[1], string.sub(value, 1, wait - 1) .. 'w' .. string.sub(value, wait + 1),
-        'XX', 'KEEPTTL')
-  end
+  askToBeWoken(value, flags)
   if channel ~= '' then
     -- Back in its place, or at the end on its first refusal; the line lives while its waiters attempt.
     redis.call('ZADD', KEYS[2], place or string.format('%d', now), channel)

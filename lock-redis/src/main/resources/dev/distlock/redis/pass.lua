@@ -16,8 +16,5 @@ if not space then
   wakeNext()
   return 1
 end
-local wait = flags + 1
-if string.byte(value, wait) ~= 119 then
-  redis.call('SET', KEYS[1], string.sub(value, 1, wait - 1) .. 'w' .. string.sub(value, wait + 1), 'XX', 'KEEPTTL')
-end
+askToBeWoken(value, flags)
 return 0

@@ -15,6 +15,15 @@ local function wakeNext()
   end
 end
 
+-- Sets the wait flag ('w') of a held value, read by held() as (value, flags), so that its release wakes
+-- a waiter; a value that has it already is left as it is.
+local function askToBeWoken(value, flags)
+  local wait = flags + 1
+  if string.byte(value, wait) ~= 119 then
+    redis.call('SET', KEYS[1], string.sub(value, 1, wait - 1) .. 'w' .. string.sub(value, wait + 1), 'XX', 'KEEPTTL')
+  end
+end
+
 -- The wait flag a new hold's value starts with: 'w' while registries are in line, so that its
 -- release wakes the next one.
 local function lineFlag()
