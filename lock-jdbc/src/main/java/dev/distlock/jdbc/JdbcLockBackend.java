@@ -79,6 +79,8 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
         Deadline deadline = request.deadline();
         LockTableSetup.Ready ready = null;
         ReleaseSignals.Subscription released = null;
+        String inLine = null; // the channel this attempt put in the key's line, until it leaves it
+        boolean acquired = false;
         long unsureSince = 0; // when the first take whose answer was lost was sent
         boolean unsure = false;
         int failures = 0;
@@ -91,11 +93,23 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
                     if (ready == null) {
                         ready = setup.ready(row.key(), CallTimeout.until(deadline, MAX_STATEMENT_WAIT));
                     }
+                    if (released == null
+                            && !deadline.hasPassed()
+                            && ready.signals().wakesOne()) {
+                        // A refused first attempt takes its place in line at once; that needs the ear first.
+                        released = ready.signals().subscribe(row.key());
+                    }
                     fence = unsure ? ready.table().mine(row, timeout) : OptionalLong.empty();
                     if (fence.isPresent()) {
                         requestedAt = unsureSince;
                     } else {
-                        fence = take(ready, row, timeout, deadline, unsure);
+                        WaitLine line = released == null
+                                ? WaitLine.NONE
+                                : ready.signals().line(released);
+                        if (line.channel() != null) {
+                            inLine = line.channel();
+                        }
+                        fence = take(ready, row, line, timeout, deadline, unsure);
                         if (fence.isEmpty() && unsure) {
                             // the lost take may have committed after the look before this one
                             fence = ready.table().mine(row, timeout);
@@ -129,6 +143,7 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
                 }
                 if (fence.isPresent()) {
                     unsure = false;
+                    acquired = true;
                     return Optional.of(new JdbcLease(
                             row.key(),
                             row.owner(),
@@ -150,8 +165,15 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
                 released.await(Math.min(ready.signals().backoff().pauseNanos(++poll), deadline.remainingNanos()));
             }
         } finally {
+            // A registry leaves the line with its last waiter of the key; a grant took it off already.
+            boolean leave = inLine != null
+                    && !acquired
+                    && !ready.signals().line(released).stay();
             if (released != null) {
                 released.close();
+            }
+            if (leave) {
+                ready.upkeep().leaveLine(row.key(), inLine); // in the background: the caller's wait is over
             }
         }
     }
@@ -161,9 +183,14 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
      * what the attempt may have taken before it is thrown.
      */
     private static OptionalLong take(
-            LockTableSetup.Ready ready, LockRow row, CallTimeout timeout, Deadline deadline, boolean unsure) {
+            LockTableSetup.Ready ready,
+            LockRow row,
+            WaitLine line,
+            CallTimeout timeout,
+            Deadline deadline,
+            boolean unsure) {
         try {
-            return ready.table().take(row, timeout);
+            return ready.table().take(row, line, timeout);
         } catch (LockStatementTimeoutException busy) {
             log.debug("Lock statement for '{}' gave up waiting; the row counts as taken", row.key(), busy);
             return OptionalLong.empty();

@@ -94,24 +94,27 @@ final class LockSchema {
     }
 
     /**
-     * The database with the dialect this table calls for: on PostgreSQL, a table created before
-     * the waiting column is run with every release notifying (and a note on how to migrate it).
+     * The database with the dialect this table calls for: on PostgreSQL, a table created by an
+     * earlier version, without the wait line or the waiting column, is run with releases waking
+     * every waiting registry (and a note says how to migrate it).
      */
     LockDatabase forTable(String key, CallTimeout timeout) {
         if (!(db.dialect instanceof PostgresDialect postgres)) {
             return db;
         }
-        SQLException missing = probe(key, timeout, PostgresDialect.waitingProbe(db.table));
-        if (missing == null) {
-            return db;
+        if (probe(key, timeout, PostgresDialect.lineProbe(db.table)) == null) {
+            return db.withDialect(postgres.forColumns(db.table, PostgresDialect.Waiters.LINE));
         }
+        boolean marks = probe(key, timeout, PostgresDialect.waitingProbe(db.table)) == null;
         log.info(
-                "The lock table '{}' in {} has no waiting column, so every release notifies waiters; add it with"
-                        + " ALTER TABLE {} ADD COLUMN IF NOT EXISTS waiting BOOLEAN NOT NULL DEFAULT FALSE",
+                "The lock table '{}' in {} has no wait line{}, so a release wakes every registry waiting for its key"
+                        + " instead of the next one; migrate it with the ALTER TABLE statements in classpath:{}",
                 db.table,
                 db.address,
-                db.table);
-        return db.withDialect(postgres.withoutWaiterMarks(db.table));
+                marks ? "" : " and no waiting column (every release notifies)",
+                db.dialect.schemaResource());
+        return db.withDialect(postgres.forColumns(
+                db.table, marks ? PostgresDialect.Waiters.MARKED : PostgresDialect.Waiters.EVERY_RELEASE));
     }
 
     /** One bounded read of no rows: the database answers and the table has the expected columns. */

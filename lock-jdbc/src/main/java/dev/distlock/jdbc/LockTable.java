@@ -23,9 +23,25 @@ final class LockTable {
         this.dialect = db.dialect;
     }
 
-    /** Takes the key's row if it is free, expired or missing; returns the new fence. */
-    OptionalLong take(LockRow row, CallTimeout timeout) {
-        return db.run(row.key(), timeout, connection -> dialect.take(connection, row, timeout));
+    /**
+     * Takes the key's row if it is free, expired or missing; returns the new fence. When refused,
+     * the attempt's registry takes its place in the key's {@code line}, where the database keeps one.
+     */
+    OptionalLong take(LockRow row, WaitLine line, CallTimeout timeout) {
+        return db.run(row.key(), timeout, connection -> dialect.take(connection, row, line, timeout));
+    }
+
+    /**
+     * Takes {@code channel} (null: none) off the key's line and wakes the next registry in it if
+     * the key is free: for a registry whose waiters gave up, or that was woken when none waited.
+     */
+    void passOn(String key, String channel, CallTimeout timeout) {
+        if (dialect instanceof PostgresDialect postgres) {
+            db.run(key, timeout, connection -> {
+                postgres.passOn(connection, key, channel, timeout);
+                return null;
+            });
+        }
     }
 
     /**

@@ -147,13 +147,10 @@ final class LockTableSetup implements AutoCloseable {
             if (closed) {
                 throw new LockBackendException(JdbcLockBackend.NAME, db.address, key, "the registry is closed");
             }
-            ready = new Ready(
-                    db,
-                    table,
-                    schema,
-                    signals(db),
-                    new TableUpkeep(table, db.address, sweepInterval, lostTakes),
-                    offset);
+            ReleaseSignals signals = signals(db);
+            TableUpkeep upkeep = new TableUpkeep(table, db.address, sweepInterval, lostTakes);
+            signals.onUnclaimed(unclaimedKey -> upkeep.leaveLine(unclaimedKey, null));
+            ready = new Ready(db, table, schema, signals, upkeep, offset);
             return ready;
         }
     }

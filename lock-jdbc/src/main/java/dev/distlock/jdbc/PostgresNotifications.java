@@ -5,9 +5,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -15,13 +17,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wakes PostgreSQL waiters when a release deletes their key's row ({@code pg_notify} on the
- * table's channel, sent when the release commits). One connection per registry listens, opened
- * on a thread of its own when the registry first waits and kept until it closes; it comes from a
- * DataSource of its own (see {@link DirectConnections}), never from the application's pool, and
- * waiters hold none. Until it listens, and behind it, waiters poll (with longer pauses once it
- * listens), so a lost notification, or a listener that could not connect, costs latency, never a
- * missed release; waiters never wait for it to connect.
+ * Wakes PostgreSQL waiters when their key is released ({@code pg_notify}, sent when the release
+ * commits). One connection per registry listens, on two channels: the registry's own wake-up
+ * channel ({@code distlock.wake.<id>}, also the connection's {@code application_name}), on which a
+ * release wakes this registry when it is first in the key's line (see {@link PostgresDialect}), and
+ * the table's channel, which every registry hears (releases of keys waited for without a place in
+ * line). The connection is opened on a thread of its own when the registry first waits and kept
+ * until it closes; it comes from a DataSource of its own (see {@link DirectConnections}), never
+ * from the application's pool, and waiters hold none. Waiters take places in lines only while it
+ * listens. Until it listens, and behind it, waiters poll (with longer pauses once it listens), so a
+ * lost notification, or a listener that could not connect, costs latency, never a missed release;
+ * waiters never wait for it to connect. A wake-up on the own channel that no waiter takes goes to
+ * {@link #onUnclaimed}, which passes it on to the next registry in line.
  */
 final class PostgresNotifications implements ReleaseSignals {
 
@@ -33,12 +40,25 @@ final class PostgresNotifications implements ReleaseSignals {
 
     private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+    /**
+     * How long a place in line lasts after the last attempt of any waiter in it: four of the
+     * longest pauses between a waiter's polls, so that a live line never lapses and one that
+     * registries left behind (they went away while waiting) lapses about a second later.
+     */
+    static final long PLACE_MICROS = 4 * SAFETY_NET.max().toNanos() / 1000;
+
+    /** The prefix of the registries' own wake-up channels. */
+    static final String WAKE_CHANNEL_PREFIX = "distlock.wake.";
+
     private static final Logger log = LoggerFactory.getLogger(PostgresNotifications.class);
 
     private final DataSource listenerConnections;
     private final String channel;
     private final String address;
+    private final String wakeChannel =
+            WAKE_CHANNEL_PREFIX + UUID.randomUUID().toString().replace("-", "");
     private final ConcurrentHashMap<String, Set<Semaphore>> waiters = new ConcurrentHashMap<>();
+    private volatile Consumer<String> unclaimed = key -> {};
     private volatile boolean listening;
     private volatile boolean closed;
     private Thread listener;
@@ -69,23 +89,57 @@ final class PostgresNotifications implements ReleaseSignals {
     @Override
     public Subscription subscribe(String key) {
         startListening();
-        Semaphore released = new Semaphore(0);
-        waiters.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(released);
-        return new Subscription() {
-            @Override
-            public void await(long nanos) throws InterruptedException {
-                released.tryAcquire(nanos, TimeUnit.NANOSECONDS);
-                released.drainPermits();
-            }
+        return new KeyWaiter(key);
+    }
 
-            @Override
-            public void close() {
-                waiters.computeIfPresent(key, (k, set) -> {
-                    set.remove(released);
-                    return set.isEmpty() ? null : set;
-                });
-            }
-        };
+    @Override
+    public boolean wakesOne() {
+        return listening;
+    }
+
+    /** This registry's channel while it listens, kept on a grant while other waiters of this registry wait for the key. */
+    @Override
+    public WaitLine line(Subscription waiter) {
+        if (!listening || !(waiter instanceof KeyWaiter keyWaiter)) {
+            return WaitLine.NONE;
+        }
+        Set<Semaphore> keyWaiters = waiters.get(keyWaiter.key);
+        return new WaitLine(wakeChannel, keyWaiters != null && keyWaiters.size() > 1, PLACE_MICROS);
+    }
+
+    @Override
+    public void onUnclaimed(Consumer<String> handler) {
+        unclaimed = handler;
+    }
+
+    /** This registry's own wake-up channel. */
+    String wakeChannel() {
+        return wakeChannel;
+    }
+
+    /** One waiter of one key: released by each notification of the key. */
+    private final class KeyWaiter implements Subscription {
+        private final String key;
+        private final Semaphore released = new Semaphore(0);
+
+        KeyWaiter(String key) {
+            this.key = key;
+            waiters.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(released);
+        }
+
+        @Override
+        public void await(long nanos) throws InterruptedException {
+            released.tryAcquire(nanos, TimeUnit.NANOSECONDS);
+            released.drainPermits();
+        }
+
+        @Override
+        public void close() {
+            waiters.computeIfPresent(key, (k, set) -> {
+                set.remove(released);
+                return set.isEmpty() ? null : set;
+            });
+        }
     }
 
     @Override
@@ -120,7 +174,10 @@ final class PostgresNotifications implements ReleaseSignals {
         try {
             connection = listenerConnections.getConnection();
             try (Statement statement = connection.createStatement()) {
+                // The channel as the connection's name tells operators (and pg_stat_activity) whose it is.
+                statement.execute("SET application_name = '" + wakeChannel + "'");
                 statement.execute("LISTEN \"" + channel + "\"");
+                statement.execute("LISTEN \"" + wakeChannel + "\"");
             }
             if (!connection.getAutoCommit()) {
                 connection.commit(); // LISTEN takes effect at commit
@@ -131,12 +188,15 @@ final class PostgresNotifications implements ReleaseSignals {
                 PGNotification[] received = notifications.getNotifications(READ_MILLIS);
                 if (received != null) {
                     for (PGNotification notification : received) {
-                        wake(waiters.get(notification.getParameter()));
+                        String key = notification.getParameter();
+                        if (!wake(waiters.get(key)) && wakeChannel.equals(notification.getName())) {
+                            unclaimed.accept(key);
+                        }
                     }
                 }
             }
             try (Statement statement = connection.createStatement()) {
-                statement.execute("UNLISTEN \"" + channel + "\""); // in case the connection goes back to a pool
+                statement.execute("UNLISTEN *"); // in case the connection goes back to a pool
             }
         } catch (SQLException | RuntimeException e) {
             log.debug("Stopped listening for lock releases on {} ({}); waiters poll", address, e.toString());
@@ -150,10 +210,13 @@ final class PostgresNotifications implements ReleaseSignals {
         }
     }
 
-    private static void wake(Set<Semaphore> keyWaiters) {
-        if (keyWaiters != null) {
-            keyWaiters.forEach(Semaphore::release);
+    /** Wakes the waiters of a key; false when there were none. */
+    private static boolean wake(Set<Semaphore> keyWaiters) {
+        if (keyWaiters == null || keyWaiters.isEmpty()) {
+            return false;
         }
+        keyWaiters.forEach(Semaphore::release);
+        return true;
     }
 
     private static void closeQuietly(Connection connection) {

@@ -2,6 +2,7 @@ package dev.distlock.jdbc;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * How a waiter pauses between polls of a key: until a release of the key is signalled, or the
@@ -18,6 +19,26 @@ interface ReleaseSignals extends AutoCloseable {
 
     /** Starts listening for releases of {@code key}, before the waiter's first poll, so that none is missed. */
     Subscription subscribe(String key);
+
+    /**
+     * Whether a release can wake this registry alone, on a channel of its own: then a waiter
+     * subscribes before its first attempt, so that a refused attempt takes a place in line at once.
+     */
+    default boolean wakesOne() {
+        return false;
+    }
+
+    /** The place in its key's line that the next attempt of {@code waiter} asks for; none by default. */
+    default WaitLine line(Subscription waiter) {
+        return WaitLine.NONE;
+    }
+
+    /**
+     * What to do with a wake-up on this registry's own channel that none of its waiters takes
+     * (they gave up, or took the key meanwhile): it was meant for the next registry in the key's
+     * line, so {@code handler} passes it on. Receives the key.
+     */
+    default void onUnclaimed(Consumer<String> handler) {}
 
     @Override
     void close();

@@ -2,6 +2,7 @@ package dev.distlock.jdbc;
 
 import dev.distlock.core.spi.Deadline;
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,9 @@ final class TableUpkeep implements AutoCloseable {
 
     /** Sweep statements in one round at most; the rest waits for the next round. */
     private static final int SWEEP_ROUNDS = 100;
+
+    /** The bound of one pass-on of a wake-up (see {@link #leaveLine}). */
+    private static final Duration PASS_ON_CALL = Duration.ofSeconds(5);
 
     private static final Logger log = LoggerFactory.getLogger(TableUpkeep.class);
 
@@ -50,6 +54,29 @@ final class TableUpkeep implements AutoCloseable {
     /** As {@link #free}, in the background only: for an attempt that gives up without a failure to report. */
     void freeLater(LockRow row) {
         lostTakes.freeLater(row.key(), row.leaseMicros(), release(row));
+    }
+
+    /**
+     * Takes {@code channel} off the key's line, unless this registry still has waiters of the key,
+     * and wakes the next registry in line if the key is free (see {@link LockTable#passOn}); null
+     * for a registry that is not in line and only passes on a wake-up none of its waiters took.
+     */
+    void leaveLine(String key, String channel) {
+        try {
+            executor.execute(() -> {
+                try {
+                    table.passOn(key, channel, CallTimeout.of(PASS_ON_CALL));
+                } catch (RuntimeException e) {
+                    log.debug(
+                            "Passing on the wake-up of '{}' on {} failed; the next waiter finds the key by polling",
+                            key,
+                            address,
+                            e);
+                }
+            });
+        } catch (RejectedExecutionException closed) {
+            // The registry is closing; the line lapses by itself.
+        }
     }
 
     private LostTakes.Release release(LockRow row) {
