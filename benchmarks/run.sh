@@ -69,12 +69,13 @@ contention() {
     echo
     echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(java -version 2>&1 | head -1), by"
     echo "\`benchmarks/run.sh contention\` (modules \`benchmarks/contention\`, main \`ContentionBenchmark\`, and"
-    echo "\`benchmarks/redis\` with \`-Dparts=handover -Dlibraries=distlock\`). Three measurements, each below with"
+    echo "\`benchmarks/redis\` with \`-Dparts=handover -Dlibraries=distlock\`). Four measurements, each below with"
     echo "its servers, rounds and what is counted: 8 readers and 1 writer on one key (distlock beside Redisson's"
     echo "\`RReadWriteLock\` on Redis and Curator's \`InterProcessReadWriteLock\` on ZooKeeper; alone on etcd and"
     echo "PostgreSQL, against its single-thread read rate and its plain lock's hand-over rate), many clients"
-    echo "waiting for one key (beside Redisson's \`RLock\` and Curator's \`InterProcessMutex\`), and the Redis"
-    echo "hand-over latency beside a busy-spinning waiter. Rates are medians over interleaved rounds, ratios the"
+    echo "waiting for one key (beside Redisson's \`RLock\` and Curator's \`InterProcessMutex\`), the leader"
+    echo "hand-over on resign, and the Redis hand-over latency beside a busy-spinning waiter. Rates are medians"
+    echo "over interleaved rounds, ratios the"
     echo "median of per-round ratios (hand-over percentiles: over all samples of all rounds). The machine's cores"
     echo "are shared with the servers measured; compare rows of one run."
     echo
@@ -84,7 +85,8 @@ contention() {
     grep -h '^distlock ÷ busy spin' "$handover" | sed -e 's/^/- Redis hand-over, /'
     echo
     # Each part is a document of its own; its headings go one level down here.
-    for part in "$parts"/contention-read-write.md "$parts"/contention-many-waiters.md "$handover"; do
+    for part in "$parts"/contention-read-write.md "$parts"/contention-many-waiters.md "$parts"/contention-leader.md \
+      "$handover"; do
       sed -E 's/^(#+) /#\1 /' "$part"
       echo
     done | cat -s

@@ -12,6 +12,9 @@ interface Backend extends AutoCloseable {
 
     List<ManyWaiters.Outcome> manyWaiters(Settings settings) throws Exception;
 
+    /** Leader hand-over on resign between two registries of distlock (see {@link LeaderHandOver}). */
+    LeaderHandOver.Result leaderHandOver() throws Exception;
+
     @Override
     void close();
 }

@@ -9,15 +9,15 @@ import java.util.Map;
 
 /**
  * Contended paths on Redis, ZooKeeper, etcd and PostgreSQL. Arguments: the directory to write to,
- * then the parts to run ({@code read-write}, {@code many-waiters}; both by default). Writes {@code
- * contention-read-write.md}, {@code contention-many-waiters.md} and a summary of the ratios, {@code
- * contention-ratios.md}, there; {@code benchmarks/run.sh
+ * then the parts to run ({@code read-write}, {@code many-waiters}, {@code leader}; all by default). Writes {@code
+ * contention-read-write.md}, {@code contention-many-waiters.md}, {@code contention-leader.md} and a summary of the
+ * ratios, {@code contention-ratios.md}, there; {@code benchmarks/run.sh
  * contention} joins them with the Redis hand-over tails into {@code benchmarks/results/contention.md}.
  * Durations and widths: {@link Settings}.
  */
 public final class ContentionBenchmark {
 
-    private static final List<String> PARTS = List.of("read-write", "many-waiters");
+    private static final List<String> PARTS = List.of("read-write", "many-waiters", "leader");
 
     private ContentionBenchmark() {}
 
@@ -37,6 +37,7 @@ public final class ContentionBenchmark {
         Map<String, String> servers = new LinkedHashMap<>();
         List<ReadWriteMix.Result> readWrite = new ArrayList<>();
         List<ManyWaiters.Outcome> manyWaiters = new ArrayList<>();
+        List<LeaderHandOver.Result> leaders = new ArrayList<>();
         for (String name : settings.backends()) {
             System.err.println("== " + name);
             try (Backend backend = open(name)) {
@@ -47,10 +48,13 @@ public final class ContentionBenchmark {
                 if (parts.contains("many-waiters")) {
                     manyWaiters.addAll(backend.manyWaiters(settings));
                 }
+                if (parts.contains("leader")) {
+                    leaders.add(backend.leaderHandOver());
+                }
             }
         }
         Files.createDirectories(out);
-        write(out.resolve("contention-ratios.md"), ContentionReport.ratios(readWrite, manyWaiters));
+        write(out.resolve("contention-ratios.md"), ContentionReport.ratios(readWrite, manyWaiters, leaders));
         if (parts.contains("read-write")) {
             write(out.resolve("contention-read-write.md"), ContentionReport.readWrite(settings, servers, readWrite));
         }
@@ -58,6 +62,9 @@ public final class ContentionBenchmark {
             write(
                     out.resolve("contention-many-waiters.md"),
                     ContentionReport.manyWaiters(settings, servers, manyWaiters));
+        }
+        if (parts.contains("leader")) {
+            write(out.resolve("contention-leader.md"), ContentionReport.leaders(servers, leaders));
         }
         System.exit(0); // client libraries leave non-daemon threads behind
     }

@@ -170,7 +170,10 @@ final class ContentionReport {
     }
 
     /** One line per comparison, for the head of the joined page. */
-    static String ratios(List<ReadWriteMix.Result> readWrite, List<ManyWaiters.Outcome> manyWaiters) {
+    static String ratios(
+            List<ReadWriteMix.Result> readWrite,
+            List<ManyWaiters.Outcome> manyWaiters,
+            List<LeaderHandOver.Result> leaders) {
         StringBuilder md = new StringBuilder();
         for (ReadWriteMix.Result result : readWrite) {
             if (result instanceof ReadWriteMix.VersusPeer peer) {
@@ -236,7 +239,54 @@ final class ContentionReport {
             }
             md.append('\n');
         }
+        for (LeaderHandOver.Result leader : leaders) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- leader hand-over on resign, %s: p50 %s ms, p99 %s ms%n",
+                    leader.backend(),
+                    millis(leader.percentile(0.5)),
+                    millis(leader.percentile(0.99))));
+        }
         return md.toString();
+    }
+
+    /** The leader hand-over part: percentiles per backend. */
+    static String leaders(Map<String, String> servers, List<LeaderHandOver.Result> leaders) {
+        StringBuilder md = new StringBuilder("# Leader hand-over on resign\n\n");
+        md.append(String.format(
+                Locale.ROOT,
+                "Two candidates (`Leadership.campaign`) on two registries of distlock, standing for two JVMs, campaign"
+                        + " for one name and take turns leading: the leader resigns, and a sample is the time from its"
+                        + " `resign()` call to the other candidate's `granted` callback. %d hand-overs are not"
+                        + " counted (the first waits open subscriptions, and the first runs are interpreted), then"
+                        + " %d samples per backend, %d ms apart. The hand-over includes the resigning leader's"
+                        + " `revoked` callback and its release.%n%n",
+                LeaderHandOver.WARM_UP,
+                LeaderHandOver.SAMPLES,
+                LeaderHandOver.PAUSE_MILLIS));
+        for (LeaderHandOver.Result leader : leaders) {
+            md.append("- ")
+                    .append(leader.backend())
+                    .append(": ")
+                    .append(servers.get(leader.backend()))
+                    .append('\n');
+        }
+        md.append("\n| backend | p50 ms | p90 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|\n");
+        for (LeaderHandOver.Result leader : leaders) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %s | %s |%n",
+                    leader.backend(),
+                    millis(leader.percentile(0.5)),
+                    millis(leader.percentile(0.9)),
+                    millis(leader.percentile(0.99)),
+                    millis(leader.percentile(1.0))));
+        }
+        return md.toString();
+    }
+
+    private static String millis(long micros) {
+        return String.format(Locale.ROOT, "%.1f", micros / 1000.0);
     }
 
     /** The other library measured on the same backend, for distlock's row; none for the peer's own row. */

@@ -112,6 +112,13 @@ final class EtcdContention implements Backend {
     }
 
     @Override
+    public LeaderHandOver.Result leaderHandOver() throws Exception {
+        try (Closer closer = new Closer()) {
+            return LeaderHandOver.measure("etcd", registry(closer), registry(closer));
+        }
+    }
+
+    @Override
     public void close() {
         server.close();
     }

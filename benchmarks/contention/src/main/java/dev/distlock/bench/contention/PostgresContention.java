@@ -157,6 +157,15 @@ final class PostgresContention implements Backend {
 
     /** Drops this run's tables. */
     @Override
+    public LeaderHandOver.Result leaderHandOver() throws Exception {
+        createTables();
+        try (Closer closer = new Closer()) {
+            return LeaderHandOver.measure(
+                    "postgresql", registry(closer, "bench-leader-a", 2), registry(closer, "bench-leader-b", 2));
+        }
+    }
+
+    @Override
     public void close() {
         try (Connection connection = DriverManager.getConnection(url, user, password);
                 Statement statement = connection.createStatement()) {

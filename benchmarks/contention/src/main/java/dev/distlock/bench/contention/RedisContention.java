@@ -152,6 +152,16 @@ final class RedisContention implements Backend {
     }
 
     @Override
+    public LeaderHandOver.Result leaderHandOver() throws Exception {
+        try (Closer closer = new Closer()) {
+            return LeaderHandOver.measure(
+                    "redis",
+                    closer.add(RedisLockRegistry.builder(factory(closer)).build()),
+                    closer.add(RedisLockRegistry.builder(factory(closer)).build()));
+        }
+    }
+
+    @Override
     public void close() {
         servers.close();
     }

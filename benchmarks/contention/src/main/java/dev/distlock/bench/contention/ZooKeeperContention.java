@@ -121,6 +121,16 @@ final class ZooKeeperContention implements Backend {
     }
 
     @Override
+    public LeaderHandOver.Result leaderHandOver() throws Exception {
+        try (Closer closer = new Closer()) {
+            return LeaderHandOver.measure(
+                    "zookeeper",
+                    closer.add(ZooKeeperLockRegistry.builder(curator(closer)).build()),
+                    closer.add(ZooKeeperLockRegistry.builder(curator(closer)).build()));
+        }
+    }
+
+    @Override
     public void close() {
         try {
             server.close();
