@@ -196,7 +196,9 @@ final class PostgresNotifications implements ReleaseSignals {
                 }
             }
             try (Statement statement = connection.createStatement()) {
-                statement.execute("UNLISTEN *"); // in case the connection goes back to a pool
+                // In case the connection goes back to a pool (a notificationDataSource of the application's).
+                statement.execute("UNLISTEN *");
+                statement.execute("RESET application_name");
             }
         } catch (SQLException | RuntimeException e) {
             log.debug("Stopped listening for lock releases on {} ({}); waiters poll", address, e.toString());

@@ -198,6 +198,30 @@ class PostgresWakeOneIT {
         assertThat(awaitNotificationsAbout(key, 1)).containsExactly(PostgresDialect.channel(new TableName(table)));
     }
 
+    @Test
+    void theListeningConnectionGoesBackToTheApplicationsPoolAsItCame() throws Exception {
+        // The application's own pool for the listening connection: one connection, so the test gets that one back.
+        HikariDataSource listenerPool = DATABASE.pool("distlock-wake-one-listener", 1);
+        pools.add(listenerPool);
+        HikariDataSource pool = DATABASE.pool("distlock-wake-one-own", 2);
+        pools.add(pool);
+        JdbcLockRegistry registry = JdbcLockRegistry.builder(pool)
+                .tableName(table)
+                .initializeSchema(true)
+                .notificationDataSource(listenerPool)
+                .build();
+        String channel = listening(registry, registry());
+        registry.close();
+        try (Connection returned = listenerPool.getConnection();
+                Statement statement = returned.createStatement();
+                ResultSet name = statement.executeQuery("SHOW application_name")) {
+            name.next();
+            assertThat(name.getString(1))
+                    .as("its name after the registry closed")
+                    .isNotEqualTo(channel);
+        }
+    }
+
     private JdbcLockRegistry registry() {
         HikariDataSource pool = DATABASE.pool("distlock-wake-one-" + pools.size(), 2);
         pools.add(pool);
