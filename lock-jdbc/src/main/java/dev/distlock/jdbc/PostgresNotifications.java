@@ -112,11 +112,6 @@ final class PostgresNotifications implements ReleaseSignals {
         unclaimed = handler;
     }
 
-    /** This registry's own wake-up channel. */
-    String wakeChannel() {
-        return wakeChannel;
-    }
-
     /** One waiter of one key: released by each notification of the key. */
     private final class KeyWaiter implements Subscription {
         private final String key;

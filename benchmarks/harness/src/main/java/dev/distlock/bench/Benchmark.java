@@ -331,7 +331,8 @@ public final class Benchmark {
         return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
-    private static double percentile(long[] sorted, double fraction) {
+    /** The nearest-rank percentile of sorted samples ({@code fraction} 0.5 for the median); NaN for none. */
+    public static double percentile(long[] sorted, double fraction) {
         if (sorted.length == 0) {
             return Double.NaN;
         }

@@ -285,7 +285,7 @@ final class ContentionReport {
         return md.toString();
     }
 
-    private static String millis(long micros) {
+    private static String millis(double micros) {
         return String.format(Locale.ROOT, "%.1f", micros / 1000.0);
     }
 

@@ -1,5 +1,6 @@
 package dev.distlock.bench.contention;
 
+import dev.distlock.bench.Benchmark;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.leader.CampaignOptions;
@@ -31,13 +32,15 @@ final class LeaderHandOver {
     private static final CampaignOptions OPTIONS =
             CampaignOptions.defaults().withCheckInterval(Duration.ofMillis(20)).withRejoinDelay(Duration.ofMillis(50));
 
-    /** The samples of one backend, in microseconds. */
-    record Result(String backend, List<Long> micros) {
+    /** The samples of one backend, in microseconds, sorted once. */
+    record Result(String backend, long[] micros) {
 
-        long percentile(double p) {
-            List<Long> sorted = new ArrayList<>(micros);
-            sorted.sort(null);
-            return sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(p * sorted.size()) - 1));
+        Result(String backend, List<Long> samples) {
+            this(backend, samples.stream().mapToLong(Long::longValue).sorted().toArray());
+        }
+
+        double percentile(double p) {
+            return Benchmark.percentile(micros, p);
         }
     }
 
