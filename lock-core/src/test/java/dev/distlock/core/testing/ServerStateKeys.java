@@ -77,9 +77,12 @@ public final class ServerStateKeys {
      * @param names distinct semaphore names
      * @param acquisitions acquisitions granted
      * @param zeroWaitFailures zero-wait acquisitions that failed on a slow answer, as rule 8 allows
+     * @param zeroWaitEmpties zero-wait acquisitions that found the free permit still held, by a take
+     *     whose answer an earlier acquisition lost, and got it on a second try with a wait
      * @param took how long the churn took
      */
-    public record SemaphoreChurn(int names, int acquisitions, int zeroWaitFailures, Duration took) {}
+    public record SemaphoreChurn(
+            int names, int acquisitions, int zeroWaitFailures, int zeroWaitEmpties, Duration took) {}
 
     /**
      * Acquires and releases {@code names} distinct semaphores of {@value #PERMITS} permits, named
@@ -100,8 +103,9 @@ public final class ServerStateKeys {
      * Every permit is given back before this returns, and no wait is left abandoned: what the server
      * then holds for these names is what a backend keeps of released locks. The zero wait of the
      * second way may fail with {@link LockBackendException} when an answer is slow (contract 8);
-     * that is counted, not thrown, and what a take whose answer was lost wrote stays until its
-     * lease ends, as for a lock.
+     * that is counted, not thrown. What a take whose answer was lost wrote stays until it is freed
+     * in the background, as for a lock; a later zero wait that finds the free permit held by it is
+     * counted and tried again with a wait, and more than one such name in a hundred fails the churn.
      *
      * @throws AssertionError naming the semaphore when an acquisition is not granted as it must be
      */
@@ -115,6 +119,7 @@ public final class ServerStateKeys {
         long start = System.nanoTime();
         int acquisitions = 0;
         AtomicInteger zeroWaitFailures = new AtomicInteger();
+        AtomicInteger zeroWaitEmpties = new AtomicInteger();
         try {
             for (int t = 0; t < threads; t++) {
                 int first = t;
@@ -123,7 +128,7 @@ public final class ServerStateKeys {
                     for (int i = first; i < names; i += threads) {
                         LockRegistry one = registries.get(i % registries.size());
                         LockRegistry other = registries.get((i + 1) % registries.size());
-                        acquired += churnOne(one, other, prefix + i, i % 3, zeroWaitFailures);
+                        acquired += churnOne(one, other, prefix + i, i % 3, zeroWaitFailures, zeroWaitEmpties);
                     }
                     return acquired;
                 });
@@ -153,13 +158,28 @@ public final class ServerStateKeys {
         } finally {
             pool.shutdownNow();
         }
+        // Lost answers are rare: a zero wait that misses the free permit on more names than that is a defect.
+        int allowed = 2 + names / 100;
+        if (zeroWaitEmpties.get() > allowed) {
+            throw new AssertionError(zeroWaitEmpties.get() + " of " + names + " zero-wait acquisitions found the free"
+                    + " permit held and got it only on a second try; at most " + allowed + " may");
+        }
         return new SemaphoreChurn(
-                names, acquisitions, zeroWaitFailures.get(), Duration.ofNanos(System.nanoTime() - start));
+                names,
+                acquisitions,
+                zeroWaitFailures.get(),
+                zeroWaitEmpties.get(),
+                Duration.ofNanos(System.nanoTime() - start));
     }
 
     /** One name, in one of the three ways of {@link #churnSemaphores}; returns the acquisitions made. */
     private static int churnOne(
-            LockRegistry one, LockRegistry other, String name, int way, AtomicInteger zeroWaitFailures)
+            LockRegistry one,
+            LockRegistry other,
+            String name,
+            int way,
+            AtomicInteger zeroWaitFailures,
+            AtomicInteger zeroWaitEmpties)
             throws Exception {
         LeasedSemaphore here = LeasedSemaphore.of(one, name, PERMITS);
         LeasedSemaphore there = LeasedSemaphore.of(other, name, PERMITS);
@@ -179,6 +199,13 @@ public final class ServerStateKeys {
                     // Allowed: a zero wait fails at once on an answer slower than the contract's slack (rule 8).
                     zeroWaitFailures.incrementAndGet();
                     return 1;
+                }
+                if (second.isEmpty()) {
+                    // An acquisition whose slot take lost its answer (rule 8) may have left that take holding
+                    // the other slot until it is freed in the background, within about a second: the free
+                    // permit must turn up within a wait, and this must stay rare (checked at the end).
+                    zeroWaitEmpties.incrementAndGet();
+                    second = there.tryAcquire(1, WAIT);
                 }
                 try (Permits left = granted(second, there, "the permit left free")) {
                     expect(
@@ -310,7 +337,8 @@ public final class ServerStateKeys {
                 churn.names() / Math.max(churn.took().toNanos() / 1e9, 1e-9),
                 before,
                 after);
-        System.out.println("server state (semaphores) " + row + " zero-wait failures: " + churn.zeroWaitFailures());
+        System.out.println("server state (semaphores) " + row + " zero-wait failures: " + churn.zeroWaitFailures()
+                + ", zero-wait empties tried again: " + churn.zeroWaitEmpties());
         append(SEMAPHORE_REPORT, row);
     }
 

@@ -46,10 +46,14 @@ final class LedgerRun {
             int stale,
             int killedInFlight,
             int takeovers,
+            int resumedRefused,
+            int resumedAccepted,
+            int resumedFailed,
             int lost,
             int duplicated,
             int unaccounted,
             int errors,
+            List<String> errorLines,
             List<String> faults,
             Duration took) {}
 
@@ -141,6 +145,7 @@ final class LedgerRun {
         int stale = 0;
         int killed = 0;
         int errors = 0;
+        List<String> errorLines = new ArrayList<>();
         int takeovers = 0;
         List<String> faults = new ArrayList<>();
         Set<Integer> finished = new HashSet<>();
@@ -150,6 +155,10 @@ final class LedgerRun {
         // its write came first: only a write under a newer token than the paused one's is a takeover.
         Map<String, Long> tokens = new HashMap<>();
         Map<Integer, Long> pausedTokens = new HashMap<>(); // worker -> token of the op it paused in
+        Map<Integer, String> pausedOps = new HashMap<>(); // worker -> the op it paused in
+        // The ops of holders resumed after a newer holder's write, and how each ended: STALE, ACCEPTED or ERROR.
+        Set<String> resumedOps = new HashSet<>();
+        Map<String, Integer> resumedOutcomes = new HashMap<>();
         long deadline = started + RUN_LIMIT.toNanos();
         while (finished.size() < workers.size()) {
             if (System.nanoTime() > deadline) {
@@ -166,23 +175,37 @@ final class LedgerRun {
                     }
                     case "ACCEPTED" -> {
                         accepted.add(parts[1]);
+                        if (resumedOps.contains(parts[1].trim())) {
+                            resumedOutcomes.merge("ACCEPTED", 1, Integer::sum);
+                        }
                         long token = tokens.getOrDefault(parts[1], Long.MIN_VALUE);
                         for (Integer paused : List.copyOf(awaitingTakeover.keySet())) {
                             if (paused != event.worker() && token > pausedTokens.getOrDefault(paused, Long.MAX_VALUE)) {
                                 awaitingTakeover.remove(paused);
                                 takeovers++;
+                                resumedOps.add(pausedOps.get(paused));
                                 workers.get(paused).resume();
                             }
                         }
                     }
-                    case "STALE" -> stale++;
+                    case "STALE" -> {
+                        stale++;
+                        if (resumedOps.contains(parts[1].trim())) {
+                            resumedOutcomes.merge("STALE", 1, Integer::sum);
+                        }
+                    }
                     case "ERROR" -> {
                         errors++;
+                        if (resumedOps.contains(parts[1].trim())) {
+                            resumedOutcomes.merge("ERROR", 1, Integer::sum);
+                        }
+                        errorLines.add("worker " + event.worker() + ": " + event.line());
                         System.err.println(backend + "/" + store + " worker " + event.worker() + ": " + event.line());
                     }
                     case "DONE", "EXIT" -> finished.add(event.worker());
                     case "PAUSED" -> {
                         pausedTokens.put(event.worker(), tokens.getOrDefault(parts[1].trim(), Long.MAX_VALUE));
+                        pausedOps.put(event.worker(), parts[1].trim());
                         String fault = threads && event.worker() == 2 ? "pause" : FAULTS[event.worker()];
                         faults.add(fault);
                         switch (fault) {
@@ -227,10 +250,14 @@ final class LedgerRun {
                 stale,
                 killed,
                 takeovers,
+                resumedOutcomes.getOrDefault("STALE", 0),
+                resumedOutcomes.getOrDefault("ACCEPTED", 0),
+                resumedOutcomes.getOrDefault("ERROR", 0),
                 lost,
                 duplicated,
                 unaccounted,
                 errors,
+                errorLines,
                 faults,
                 Duration.ofNanos(System.nanoTime() - started));
     }
