@@ -177,10 +177,11 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
         String key = request.key();
         String owner = request.owner().value();
         return timeout -> {
-            table.release(key, mode, owner, timeout);
+            boolean found = table.release(key, mode, owner, timeout);
             if (mode == LockMode.WRITE) {
                 table.withdraw(key, owner, timeout);
             }
+            return found;
         };
     }
 

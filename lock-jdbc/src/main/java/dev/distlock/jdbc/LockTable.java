@@ -66,6 +66,15 @@ final class LockTable {
         return db.run(key, timeout, c -> db.affected(c, dialect.renew, timeout, micros, key, owner) == 1);
     }
 
+    /** Frees whatever row {@code owner} has of the key, live or expired; true when it had one. */
+    boolean freeLost(String key, String owner, CallTimeout timeout) {
+        return db.run(
+                key,
+                timeout,
+                connection -> free(connection, dialect.deleteLive, dialect.clearLive, timeout, key, owner)
+                        || db.affected(connection, dialect.clearOwn, timeout, key, owner) > 0);
+    }
+
     /**
      * Frees the key if {@code owner} holds it. Returns false when its lease had already run out;
      * an expired row still marked with the owner is freed as well (and later swept).

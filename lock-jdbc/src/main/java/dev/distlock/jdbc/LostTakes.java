@@ -11,19 +11,33 @@ import org.slf4j.LoggerFactory;
  * Frees what an acquisition may have taken although it gave up: a take whose answer was lost may
  * have committed. Inline while the caller's deadline leaves time for it; otherwise, or when that
  * fails too, on one daemon thread per registry, retried until the take's lease would have ended anyway.
+ *
+ * <p>A free that finds nothing is not the end: a take whose answer the caller gave up on may not
+ * have reached the database yet (a busy server, a slow network) and commit later. So it is looked
+ * for again after {@link #RECHECK_FIRST}, then after twice as long each time (at most {@link
+ * #RECHECK_LAST}), until one finds and frees it or the take's lease would have ended.
  */
 final class LostTakes implements AutoCloseable {
 
-    /** Deletes only the rows of the one acquisition that gave up (its owner is unique per hold). */
+    /**
+     * Deletes only the rows of the one acquisition that gave up (its owner is unique per hold); true when it found
+     * some.
+     */
     @FunctionalInterface
     interface Release {
-        void run(CallTimeout timeout);
+        boolean run(CallTimeout timeout);
     }
 
     /** A freeing statement run inline needs at least this much of the caller's wait time. */
     private static final Duration MIN_INLINE = Duration.ofMillis(100);
 
     private static final Duration RETRY = Duration.ofSeconds(1);
+
+    /** When a free that found nothing is first tried again. */
+    static final Duration RECHECK_FIRST = Duration.ofMillis(250);
+
+    /** The longest pause between two looks for a take that may still commit. */
+    static final Duration RECHECK_LAST = Duration.ofSeconds(4);
 
     private static final Logger log = LoggerFactory.getLogger(LostTakes.class);
 
@@ -43,35 +57,53 @@ final class LostTakes implements AutoCloseable {
         long leaseEnds = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(leaseMicros);
         if (deadline.remaining().compareTo(MIN_INLINE) >= 0) {
             try {
-                release.run(CallTimeout.until(deadline, RETRY));
+                if (release.run(CallTimeout.until(deadline, RETRY))) {
+                    return;
+                }
+                recheck(key, leaseEnds, release, RECHECK_FIRST.toNanos());
                 return;
             } catch (RuntimeException e) {
                 failure.addSuppressed(e);
             }
         }
-        freeUntil(key, leaseEnds, release);
+        freeUntil(key, leaseEnds, release, RECHECK_FIRST.toNanos());
     }
 
     /** As {@link #free}, in the background only: for an acquisition that gives up without a failure to report. */
     void freeLater(String key, long leaseMicros, Release release) {
-        freeUntil(key, System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(leaseMicros), release);
+        freeUntil(
+                key, System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(leaseMicros), release, RECHECK_FIRST.toNanos());
     }
 
-    private void freeUntil(String key, long leaseEndsNanos, Release release) {
+    /** Frees now on the thread; when that finds nothing, looks again after {@code recheckNanos}, growing. */
+    private void freeUntil(String key, long leaseEndsNanos, Release release, long recheckNanos) {
         if (executor.isShutdown()) {
             return;
         }
         executor.execute(() -> {
             try {
-                release.run(CallTimeout.of(RETRY));
+                if (!release.run(CallTimeout.of(RETRY))) {
+                    recheck(key, leaseEndsNanos, release, recheckNanos);
+                }
             } catch (RuntimeException e) {
                 if (System.nanoTime() - leaseEndsNanos < 0 && !executor.isShutdown()) {
                     log.debug("Could not yet free what a failed acquisition of '{}' may hold; retrying", key, e);
                     executor.schedule(
-                            () -> freeUntil(key, leaseEndsNanos, release), RETRY.toNanos(), TimeUnit.NANOSECONDS);
+                            () -> freeUntil(key, leaseEndsNanos, release, recheckNanos),
+                            RETRY.toNanos(),
+                            TimeUnit.NANOSECONDS);
                 }
             }
         });
+    }
+
+    /** Looks again after {@code pauseNanos}, unless the take's lease ends first. */
+    private void recheck(String key, long leaseEndsNanos, Release release, long pauseNanos) {
+        if (System.nanoTime() + pauseNanos - leaseEndsNanos >= 0 || executor.isShutdown()) {
+            return;
+        }
+        long next = Math.min(pauseNanos * 2, RECHECK_LAST.toNanos());
+        executor.schedule(() -> freeUntil(key, leaseEndsNanos, release, next), pauseNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override

@@ -80,7 +80,7 @@ final class TableUpkeep implements AutoCloseable {
     }
 
     private LostTakes.Release release(LockRow row) {
-        return timeout -> table.release(row.key(), row.owner(), timeout);
+        return timeout -> table.freeLost(row.key(), row.owner(), timeout);
     }
 
     /** Deletes rows left free or expired whose fence the database clock has passed, in bounded batches. */

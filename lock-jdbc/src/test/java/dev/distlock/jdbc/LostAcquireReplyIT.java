@@ -20,6 +20,52 @@ class LostAcquireReplyIT {
 
     private static final Duration LONG_LEASE = Duration.ofMinutes(2);
 
+    /** How long a take is held back on its way to the database: past a zero wait's give-up (250 ms). */
+    private static final Duration DELAY = Duration.ofMillis(800);
+
+    @ParameterizedTest
+    @EnumSource(
+            value = TestDatabase.class,
+            names = {"POSTGRESQL", "MARIADB"})
+    void zeroWaitTakeThatCommitsAfterItsCallerGaveUpIsFreedToo(TestDatabase database) throws Exception {
+        database.require();
+        String table = TestDatabase.uniqueTableName("latetake");
+        String key = "late-take-" + System.nanoTime();
+        try (HikariDataSource direct = database.pool("distlock-direct", 2);
+                JdbcLockRegistry other = JdbcLockRegistry.builder(direct)
+                        .tableName(table)
+                        .initializeSchema(true)
+                        .build();
+                StallingProxy proxy = new StallingProxy(database.host(), database.port());
+                HikariDataSource viaProxy = database.poolThrough("distlock-via-proxy", proxy.port(), null);
+                JdbcLockRegistry unlucky =
+                        JdbcLockRegistry.builder(viaProxy).tableName(table).build()) {
+            other.obtain(key).acquire().close(); // the table exists and the key has been used before
+            unlucky.obtain("warm-up").acquire().close(); // the proxied registry's table setup is done
+
+            // The take reaches the database after the caller's zero wait gave up on it and freed what it may
+            // have taken: the free finds nothing, and the take commits after it.
+            proxy.delayMessageContaining(key.getBytes(StandardCharsets.UTF_8), DELAY.toMillis());
+            try {
+                Optional<LockHandle> attempt = unlucky.obtain(key).tryAcquire(Duration.ZERO, LONG_LEASE);
+                attempt.ifPresent(LockHandle::close); // a machine slow enough to wait it out holds it properly
+            } catch (LockBackendException expected) {
+                assertThat(expected).hasMessageContaining(key);
+            }
+
+            Thread.sleep(DELAY.toMillis() + 500); // the late take has landed; asked earlier, the key would be free
+            Optional<LockHandle> next = other.obtain(key).tryAcquire(Duration.ofSeconds(5));
+            assertThat(next)
+                    .as("the key is free again, not held by the late take for its %s lease", LONG_LEASE)
+                    .isPresent();
+            next.get().close();
+        } finally {
+            try (HikariDataSource cleanup = database.pool("distlock-cleanup", 1)) {
+                database.dropTable(cleanup, table);
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(
             value = TestDatabase.class,

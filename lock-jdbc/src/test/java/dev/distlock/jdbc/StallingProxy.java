@@ -23,6 +23,8 @@ final class StallingProxy implements AutoCloseable {
     private volatile boolean stalled;
     private volatile boolean refusing;
     private volatile byte[] dropReplyTo;
+    private volatile byte[] delayed;
+    private volatile long delayMillis;
 
     StallingProxy(String targetHost, int targetPort) throws IOException {
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -64,6 +66,15 @@ final class StallingProxy implements AutoCloseable {
      */
     void dropReplyToMessageContaining(byte[] marker) {
         dropReplyTo = marker;
+    }
+
+    /**
+     * Once: the next client message containing {@code marker} is held back for {@code millis} before it is passed
+     * on, as a database too busy to start on it, which then runs it although the client may have given up meanwhile.
+     */
+    void delayMessageContaining(byte[] marker, long millis) {
+        delayMillis = millis;
+        delayed = marker;
     }
 
     @Override
@@ -114,6 +125,11 @@ final class StallingProxy implements AutoCloseable {
             while ((read = in.read(buffer)) >= 0) {
                 while (stalled && !from.isClosed()) {
                     Thread.sleep(20);
+                }
+                byte[] slow = delayed;
+                if (upstream && slow != null && contains(buffer, read, slow)) {
+                    delayed = null;
+                    Thread.sleep(delayMillis);
                 }
                 byte[] marker = dropReplyTo;
                 if (upstream && marker != null && contains(buffer, read, marker)) {
