@@ -9,9 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -119,7 +117,8 @@ public final class LeasedSemaphore {
      * @return the permits, or empty when they did not come free in time (then nothing is held)
      */
     public Optional<Permits> tryAcquire(int count, Duration waitTime) throws InterruptedException {
-        return await(acquireAsync(count, waitTime));
+        checkRequest(count, waitTime);
+        return SemaphoreAcquisition.runHere(this, count, waitTime, null);
     }
 
     /**
@@ -127,7 +126,9 @@ public final class LeasedSemaphore {
      * after its grant and is not renewed ({@link Permit#extend} moves it).
      */
     public Optional<Permits> tryAcquire(int count, Duration waitTime, Duration leaseTime) throws InterruptedException {
-        return await(acquireAsync(count, waitTime, leaseTime));
+        check(leaseTime, "leaseTime", false);
+        checkRequest(count, waitTime);
+        return SemaphoreAcquisition.runHere(this, count, waitTime, leaseTime);
     }
 
     /**
@@ -162,12 +163,16 @@ public final class LeasedSemaphore {
     }
 
     private CompletableFuture<Optional<Permits>> start(int count, Duration waitTime, Duration leaseTime) {
+        checkRequest(count, waitTime);
+        return SemaphoreAcquisition.start(this, count, waitTime, leaseTime);
+    }
+
+    private void checkRequest(int count, Duration waitTime) {
         if (count < 1 || count > permits) {
             throw new IllegalArgumentException("Semaphore '" + name + "' on " + registry.backend() + " has " + permits
                     + " permits; ask for 1 to " + permits + ", not " + count);
         }
         check(waitTime, "waitTime", true);
-        return SemaphoreAcquisition.start(this, count, waitTime, leaseTime);
     }
 
     private void check(Duration value, String what, boolean zeroAllowed) {
@@ -179,27 +184,6 @@ public final class LeasedSemaphore {
             throw new IllegalArgumentException(what + " must be " + (zeroAllowed ? "zero or more" : "positive")
                     + ", was " + DurationText.format(value) + " (semaphore '" + name + "', " + registry.backend()
                     + " backend)");
-        }
-    }
-
-    private static Optional<Permits> await(CompletableFuture<Optional<Permits>> acquisition)
-            throws InterruptedException {
-        try {
-            return acquisition.get();
-        } catch (InterruptedException e) {
-            acquisition.cancel(true);
-            throw e;
-        } catch (CancellationException e) {
-            throw e;
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw new IllegalStateException(cause);
         }
     }
 

@@ -9,14 +9,16 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One acquisition of permits, on a thread of its own ({@link SemaphoreThreads}), so that the caller can be interrupted
- * or cancel without leaving anything held:
+ * One acquisition of permits: on a thread of its own ({@link SemaphoreThreads}) for a caller that must not block, so
+ * that it can cancel without leaving anything held; on the caller's own thread for a caller that waits for it anyway
+ * ({@link #runHere}), whose interrupt is then the cancellation:
  *
  * <ol>
  *   <li>when nobody queues: try {@code n} free slots with zero waits while reading whether the queue lock is held on
@@ -78,6 +80,31 @@ final class SemaphoreAcquisition implements Runnable {
         return acquisition.result;
     }
 
+    /**
+     * Runs an acquisition on the calling thread and returns its outcome. Its steps are the same as on a thread of its
+     * own; the caller's interrupt does what a cancellation does there, and is thrown as {@link InterruptedException}.
+     */
+    static Optional<Permits> runHere(LeasedSemaphore semaphore, int wanted, Duration waitTime, Duration leaseTime)
+            throws InterruptedException {
+        SemaphoreAcquisition acquisition = new SemaphoreAcquisition(semaphore, wanted, waitTime, leaseTime);
+        acquisition.acquire();
+        try {
+            return acquisition.result.getNow(Optional.empty());
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof InterruptedException interrupted) {
+                throw interrupted;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
     @Override
     public void run() {
         synchronized (this) {
@@ -136,6 +163,7 @@ final class SemaphoreAcquisition implements Runnable {
         SlotWaits waits = new SlotWaits(semaphore, leaseTime);
         Optional<Permits> permits = Optional.empty();
         Throwable failure = null;
+        boolean interrupted = false;
         try {
             permits = takePermits(waits);
         } catch (InterruptedException e) {
@@ -143,13 +171,17 @@ final class SemaphoreAcquisition implements Runnable {
         } catch (RuntimeException | Error e) {
             failure = e;
         } finally {
-            Thread.interrupted(); // a cancellation was acted on; the releases below run to their end anyway
+            // A cancellation was acted on, or comes too late to be: the releases below run to their end anyway.
+            interrupted = Thread.interrupted();
             waits.abandonAll();
             if (failure != null) {
                 giveBack();
             }
             // Before the caller hears: its next acquisition, from this instance or elsewhere, finds the queue free.
             leaveQueue(queue);
+        }
+        if (interrupted && failure == null) {
+            Thread.currentThread().interrupt(); // a caller's own thread keeps an interrupt that came after the grant
         }
         if (failure != null) {
             result.completeExceptionally(failure);
