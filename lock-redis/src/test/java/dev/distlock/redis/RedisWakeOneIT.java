@@ -153,23 +153,32 @@ class RedisWakeOneIT {
         assertThat(after).as("the new registry's own channel").hasSize(1);
         String goneChannel = after.get(0);
 
-        String key = "passed-on";
-        LockHandle held = holder.obtain(key).acquire();
-        Future<Optional<LockHandle>> waited =
-                threads.submit(() -> next.obtain(key).tryAcquire(WAIT));
-        awaitLine(key, 1);
-        // First in line, as a registry whose waiter gave up just as the release came.
-        redis.zadd(line(key), 0, goneChannel);
-        held.close();
+        // Anything else that wakes every waiter of a registry (a connection event of its client, on a loaded
+        // machine) lets the waiter take the key before the wake-up is passed on, which then has nothing to do:
+        // such a round shows one message, and the scenario is run again on a new key, up to three times.
+        List<String> woken = List.of();
+        for (int round = 1; round <= 3 && woken.size() != 2; round++) {
+            String key = "passed-on-" + round;
+            LockHandle held = holder.obtain(key).acquire();
+            Future<Optional<LockHandle>> waited =
+                    threads.submit(() -> next.obtain(key).tryAcquire(WAIT));
+            awaitLine(key, 1);
+            // First in line, as a registry whose waiter gave up just as the release came.
+            redis.zadd(line(key), 0, goneChannel);
+            held.close();
 
-        Optional<LockHandle> taken = waited.get(WAIT.toSeconds() + 5, TimeUnit.SECONDS);
-        assertThat(taken)
-                .as("the waiter behind the registry that no longer waited")
-                .isPresent();
-        taken.get().close();
-        assertThat(awaitMessagesAbout(LockKey.of(key).name(), 2))
+            Optional<LockHandle> taken = waited.get(WAIT.toSeconds() + 5, TimeUnit.SECONDS);
+            assertThat(taken)
+                    .as("the waiter behind the registry that no longer waited")
+                    .isPresent();
+            taken.get().close();
+            woken = awaitMessagesAbout(LockKey.of(key).name(), 2);
+            assertThat(woken)
+                    .as("the release woke the first in line, not every registry")
+                    .startsWith(goneChannel);
+        }
+        assertThat(woken)
                 .as("the release woke the first in line, which passed the wake-up on")
-                .startsWith(goneChannel)
                 .hasSize(2);
     }
 
