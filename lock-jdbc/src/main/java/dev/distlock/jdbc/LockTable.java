@@ -68,11 +68,7 @@ final class LockTable {
 
     /** Frees whatever row {@code owner} has of the key, live or expired; true when it had one. */
     boolean freeLost(String key, String owner, CallTimeout timeout) {
-        return db.run(
-                key,
-                timeout,
-                connection -> free(connection, dialect.deleteLive, dialect.clearLive, timeout, key, owner)
-                        || db.affected(connection, dialect.clearOwn, timeout, key, owner) > 0);
+        return db.run(key, timeout, connection -> freeOwn(connection, timeout, key, owner) != Freed.NONE);
     }
 
     /**
@@ -80,13 +76,22 @@ final class LockTable {
      * an expired row still marked with the owner is freed as well (and later swept).
      */
     boolean release(String key, String owner, CallTimeout timeout) {
-        return db.run(key, timeout, connection -> {
-            if (free(connection, dialect.deleteLive, dialect.clearLive, timeout, key, owner)) {
-                return true;
-            }
-            db.affected(connection, dialect.clearOwn, timeout, key, owner);
-            return false;
-        });
+        return db.run(key, timeout, connection -> freeOwn(connection, timeout, key, owner) == Freed.LIVE);
+    }
+
+    /** What freeing an owner's row found. */
+    private enum Freed {
+        LIVE,
+        EXPIRED,
+        NONE
+    }
+
+    /** Frees {@code owner}'s row of the key: a live one as a release does, else an expired one still marked. */
+    private Freed freeOwn(Connection connection, CallTimeout timeout, String key, String owner) throws SQLException {
+        if (free(connection, dialect.deleteLive, dialect.clearLive, timeout, key, owner)) {
+            return Freed.LIVE;
+        }
+        return db.affected(connection, dialect.clearOwn, timeout, key, owner) > 0 ? Freed.EXPIRED : Freed.NONE;
     }
 
     /** Frees the key whoever holds it; true when a live lock was there. */

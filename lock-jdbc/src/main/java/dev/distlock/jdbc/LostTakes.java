@@ -34,10 +34,10 @@ final class LostTakes implements AutoCloseable {
     private static final Duration RETRY = Duration.ofSeconds(1);
 
     /** When a free that found nothing is first tried again. */
-    static final Duration RECHECK_FIRST = Duration.ofMillis(250);
+    private static final Duration RECHECK_FIRST = Duration.ofMillis(250);
 
     /** The longest pause between two looks for a take that may still commit. */
-    static final Duration RECHECK_LAST = Duration.ofSeconds(4);
+    private static final Duration RECHECK_LAST = Duration.ofSeconds(4);
 
     private static final Logger log = LoggerFactory.getLogger(LostTakes.class);
 

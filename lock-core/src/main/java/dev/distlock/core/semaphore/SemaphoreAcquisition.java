@@ -91,17 +91,10 @@ final class SemaphoreAcquisition implements Runnable {
         try {
             return acquisition.result.getNow(Optional.empty());
         } catch (CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof InterruptedException interrupted) {
+            if (e.getCause() instanceof InterruptedException interrupted) {
                 throw interrupted;
             }
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw new IllegalStateException(cause);
+            throw unchecked(e.getCause());
         }
     }
 
@@ -259,14 +252,19 @@ final class SemaphoreAcquisition implements Runnable {
             SlotWaits.abandon(attempt);
             throw e;
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw new IllegalStateException(e.getCause());
+            throw unchecked(e.getCause());
         }
+    }
+
+    /** Throws {@code cause} when it is unchecked; otherwise returns it wrapped, for the caller to throw. */
+    private static RuntimeException unchecked(Throwable cause) {
+        if (cause instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (cause instanceof Error error) {
+            throw error;
+        }
+        return new IllegalStateException(cause);
     }
 
     private void leaveQueue(LockHandle queue) {

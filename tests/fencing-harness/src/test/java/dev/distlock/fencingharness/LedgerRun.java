@@ -52,10 +52,15 @@ final class LedgerRun {
             int lost,
             int duplicated,
             int unaccounted,
-            int errors,
             List<String> errorLines,
             List<String> faults,
-            Duration took) {}
+            Duration took) {
+
+        /** Operations that ended in an error. */
+        int errors() {
+            return errorLines.size();
+        }
+    }
 
     private record Event(int worker, String line) {}
 
@@ -144,7 +149,6 @@ final class LedgerRun {
         int attempted = 0;
         int stale = 0;
         int killed = 0;
-        int errors = 0;
         List<String> errorLines = new ArrayList<>();
         int takeovers = 0;
         List<String> faults = new ArrayList<>();
@@ -154,7 +158,6 @@ final class LedgerRun {
         // different pipes (or threads), so another worker's ACCEPTED can arrive after a PAUSED although
         // its write came first: only a write under a newer token than the paused one's is a takeover.
         Map<String, Long> tokens = new HashMap<>();
-        Map<Integer, Long> pausedTokens = new HashMap<>(); // worker -> token of the op it paused in
         Map<Integer, String> pausedOps = new HashMap<>(); // worker -> the op it paused in
         // The ops of holders resumed after a newer holder's write, and how each ended: STALE, ACCEPTED or ERROR.
         Set<String> resumedOps = new HashSet<>();
@@ -168,6 +171,10 @@ final class LedgerRun {
             Event event = events.poll(200, TimeUnit.MILLISECONDS);
             if (event != null) {
                 String[] parts = event.line().split(" ", 3);
+                if (parts.length > 1 && resumedOps.contains(parts[1].trim())) {
+                    // After its PAUSED, the only line about a resumed holder's op is how its write ended.
+                    resumedOutcomes.merge(parts[0], 1, Integer::sum);
+                }
                 switch (parts[0]) {
                     case "ACQUIRED" -> {
                         attempted++;
@@ -175,12 +182,10 @@ final class LedgerRun {
                     }
                     case "ACCEPTED" -> {
                         accepted.add(parts[1]);
-                        if (resumedOps.contains(parts[1].trim())) {
-                            resumedOutcomes.merge("ACCEPTED", 1, Integer::sum);
-                        }
                         long token = tokens.getOrDefault(parts[1], Long.MIN_VALUE);
                         for (Integer paused : List.copyOf(awaitingTakeover.keySet())) {
-                            if (paused != event.worker() && token > pausedTokens.getOrDefault(paused, Long.MAX_VALUE)) {
+                            if (paused != event.worker()
+                                    && token > tokens.getOrDefault(pausedOps.get(paused), Long.MAX_VALUE)) {
                                 awaitingTakeover.remove(paused);
                                 takeovers++;
                                 resumedOps.add(pausedOps.get(paused));
@@ -188,23 +193,13 @@ final class LedgerRun {
                             }
                         }
                     }
-                    case "STALE" -> {
-                        stale++;
-                        if (resumedOps.contains(parts[1].trim())) {
-                            resumedOutcomes.merge("STALE", 1, Integer::sum);
-                        }
-                    }
+                    case "STALE" -> stale++;
                     case "ERROR" -> {
-                        errors++;
-                        if (resumedOps.contains(parts[1].trim())) {
-                            resumedOutcomes.merge("ERROR", 1, Integer::sum);
-                        }
                         errorLines.add("worker " + event.worker() + ": " + event.line());
                         System.err.println(backend + "/" + store + " worker " + event.worker() + ": " + event.line());
                     }
                     case "DONE", "EXIT" -> finished.add(event.worker());
                     case "PAUSED" -> {
-                        pausedTokens.put(event.worker(), tokens.getOrDefault(parts[1].trim(), Long.MAX_VALUE));
                         pausedOps.put(event.worker(), parts[1].trim());
                         String fault = threads && event.worker() == 2 ? "pause" : FAULTS[event.worker()];
                         faults.add(fault);
@@ -256,7 +251,6 @@ final class LedgerRun {
                 lost,
                 duplicated,
                 unaccounted,
-                errors,
                 errorLines,
                 faults,
                 Duration.ofNanos(System.nanoTime() - started));
