@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Contract rule 12, asynchronous holds: owned by their handle, never reentrant, same leases and tokens. */
@@ -91,6 +92,49 @@ abstract class Rule12AsynchronousHolds extends LockGroup {
         assertThat(first.isValid()).isFalse();
         Optional<LockHandle> after = tryNow(registryB, key);
         assertThat(after).isPresent();
+        after.get().close();
+    }
+
+    @Test
+    void aDetachedHoldBelongsToItsHandleAndAnInterruptedDetachedWaitTakesNothing() throws Exception {
+        String key = key();
+        FencedLock lock = registryA.obtain(key);
+        LockHandle detached = lock.tryAcquireDetached(Duration.ZERO).orElseThrow();
+        assertThat(lock.holdCount()).as("no thread owns a detached hold").isZero();
+        assertThat(lock.tryAcquireDetached(Duration.ZERO))
+                .as("a detached hold is not reentrant")
+                .isEmpty();
+        assertThat(lock.tryAcquire(Duration.ZERO))
+                .as("it excludes the thread that took it")
+                .isEmpty();
+        assertThat(tryNow(registryB, key)).as("and every other registry").isEmpty();
+
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                outcome.set(registryB.obtain(key).tryAcquireDetached(Duration.ofSeconds(60)));
+            } catch (InterruptedException e) {
+                outcome.set(e);
+            }
+        });
+        waiter.start();
+        Thread.sleep(200);
+        waiter.interrupt();
+        waiter.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(waiter.isAlive()).as("the interrupted wait ended").isFalse();
+        assertThat(outcome.get()).as("an interrupted detached wait throws").isInstanceOf(InterruptedException.class);
+
+        ExecutorService closer = Executors.newSingleThreadExecutor();
+        try {
+            closer.submit(detached::close).get(10, TimeUnit.SECONDS); // released by another thread
+        } finally {
+            closer.shutdown();
+        }
+        assertThat(detached.isValid()).isFalse();
+        Optional<LockHandle> after = newRegistry().obtain(key).tryAcquire(timingSlack());
+        assertThat(after)
+                .as("neither the closed hold nor the interrupted wait left the key held")
+                .isPresent();
         after.get().close();
     }
 

@@ -199,12 +199,12 @@ abstract class Rule15Semaphores extends LockGroup {
                 .hasMessageContaining(registryB.backend())
                 .hasMessageContaining("1 permits here")
                 .hasMessageContaining("with 2 by the holder");
-        // A waiter of the declaration of 2 holds the queue while it waits: a declaration of 3 meets it there, or
-        // on the held permit it tries first while it reads whether anyone queues.
+        // A waiter of the declaration of 2 holds <name>:waiting while it waits: a declaration of 3 meets it there,
+        // or on the held permit it tries first while it reads whether anyone waits.
         Future<Optional<Permits>> waiter =
                 inThread(() -> LeasedSemaphore.of(registryA, name, 2).tryAcquire(LONG));
         LeasedSemaphore three = LeasedSemaphore.of(registryB, name, 3);
-        awaitCondition(() -> registryB.holderOf(three.queueKey()).isPresent(), "the waiter did not queue");
+        awaitCondition(() -> registryB.holderOf(three.waitingKey()).isPresent(), "the waiter did not queue");
         assertThatThrownBy(() -> three.tryAcquire(timingSlack()))
                 .isInstanceOf(PermitCountConflictException.class)
                 .hasMessageContaining("3 permits here")

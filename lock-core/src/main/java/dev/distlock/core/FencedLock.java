@@ -50,6 +50,43 @@ public interface FencedLock extends Lock {
     CompletableFuture<Optional<LockHandle>> acquireAsync(Duration waitTime, Duration leaseTime);
 
     /**
+     * As {@link #acquireAsync(Duration)}, on the calling thread: waits at most {@code waitTime}, and the hold belongs
+     * to the returned handle, not to this thread, so any thread may close it (a permit, say, or a hold passed to
+     * another thread). Not reentrant, like an asynchronous hold. Interrupting the caller abandons the attempt as
+     * cancelling {@link #acquireAsync}'s future does, and throws {@link InterruptedException}.
+     *
+     * @return the handle, or empty when {@code waitTime} ran out
+     */
+    default Optional<LockHandle> tryAcquireDetached(Duration waitTime) throws InterruptedException {
+        return awaitDetached(acquireAsync(waitTime));
+    }
+
+    /** As {@link #tryAcquireDetached(Duration)}, with a fixed lease that is not renewed. */
+    default Optional<LockHandle> tryAcquireDetached(Duration waitTime, Duration leaseTime) throws InterruptedException {
+        return awaitDetached(acquireAsync(waitTime, leaseTime));
+    }
+
+    private static Optional<LockHandle> awaitDetached(CompletableFuture<Optional<LockHandle>> attempt)
+            throws InterruptedException {
+        try {
+            return attempt.get();
+        } catch (InterruptedException e) {
+            if (!attempt.cancel(false) && !attempt.isCompletedExceptionally()) {
+                attempt.join().ifPresent(LockHandle::close); // granted as the caller was interrupted
+            }
+            throw e;
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /**
      * This lock, with every new hold recording {@code note} on the server beside the holder description, where
      * {@link LockRegistry#holderOf(String)} of any instance reads it back as {@link LockHolder#note()}: a leader's
      * URL, say, or what the holder is doing. A reentrant acquisition joins its hold and keeps that hold's note. The

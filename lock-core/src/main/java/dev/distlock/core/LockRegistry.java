@@ -3,6 +3,7 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The entry point: hands out {@link FencedLock}s by key for one backend. Thread-safe;
@@ -62,6 +63,16 @@ public interface LockRegistry extends AutoCloseable {
      */
     default Optional<LockHolder> holderOf(String key) {
         throw new UnsupportedOperationException("The " + backend() + " registry cannot tell who holds a key");
+    }
+
+    /**
+     * {@link #holderOf} in two steps, so that the caller can make another call while the read travels: a registry
+     * that can send the read without waiting for its answer sends it now, and {@code get()} of the returned supplier
+     * waits for the answer; any other registry reads when {@code get()} is called. Either step throws what {@link
+     * #holderOf} throws.
+     */
+    default Supplier<Optional<LockHolder>> holderOfLater(String key) {
+        return () -> holderOf(key);
     }
 
     /**

@@ -213,8 +213,17 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
 
     @Override
     public Optional<LockHolder> holderOf(String key) {
-        StoredHolder stored = endpoint.send(LockScripts.holder(LockKey.of(key))).await(commandTimeout);
-        return stored.held() ? Optional.of(toLockHolder(key, stored)) : Optional.empty();
+        return holderOfLater(key).get();
+    }
+
+    /** Sends the read now, on the connection every take of this registry uses; {@code get()} waits for the answer. */
+    @Override
+    public java.util.function.Supplier<Optional<LockHolder>> holderOfLater(String key) {
+        PendingReply<StoredHolder> reply = endpoint.send(LockScripts.holder(LockKey.of(key)));
+        return () -> {
+            StoredHolder stored = reply.await(commandTimeout);
+            return stored.held() ? Optional.of(toLockHolder(key, stored)) : Optional.empty();
+        };
     }
 
     @Override

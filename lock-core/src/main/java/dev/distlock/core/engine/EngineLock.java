@@ -77,6 +77,24 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
         return engine.acquireAsync(key, fullKey, waitTime, leaseTime, false, note);
     }
 
+    /** A handle-owned take on this thread: the same steps as {@link #acquireAsync}, without a thread of its own. */
+    @Override
+    public Optional<LockHandle> tryAcquireDetached(Duration waitTime) throws InterruptedException {
+        return detached(waitTime, engine.options.leaseTime(), true);
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquireDetached(Duration waitTime, Duration leaseTime) throws InterruptedException {
+        return detached(waitTime, leaseTime, false);
+    }
+
+    private Optional<LockHandle> detached(Duration waitTime, Duration leaseTime, boolean renewed)
+            throws InterruptedException {
+        return engine.acquirer()
+                .acquire(key, fullKey, waitTime, leaseTime, renewed, null, note)
+                .map(EngineHandle::new);
+    }
+
     private Optional<LockHandle> acquire(Duration waitTime, Duration leaseTime, boolean renewed)
             throws InterruptedException {
         return engine.acquirer()

@@ -59,6 +59,11 @@ final class EngineRegistry implements RegistryEngine {
     }
 
     @Override
+    public java.util.function.Supplier<Optional<LockHolder>> holderOfLater(String key) {
+        return engine.holderOfLater(key);
+    }
+
+    @Override
     public boolean forceRelease(String key) {
         return engine.forceRelease(key);
     }

@@ -131,6 +131,11 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         return backend.holderOf(fullKey(key));
     }
 
+    public java.util.function.Supplier<Optional<LockHolder>> holderOfLater(String key) {
+        checkOpen();
+        return backend.holderOfLater(fullKey(key));
+    }
+
     public boolean forceRelease(String key) {
         checkOpen();
         String full = fullKey(key);

@@ -83,6 +83,16 @@ final class WriteLock implements FencedLock {
     }
 
     @Override
+    public Optional<LockHandle> tryAcquireDetached(Duration waitTime) throws InterruptedException {
+        return write.tryAcquireDetached(waitTime);
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquireDetached(Duration waitTime, Duration leaseTime) throws InterruptedException {
+        return write.tryAcquireDetached(waitTime, leaseTime);
+    }
+
+    @Override
     public boolean isHeldByCurrentThread() {
         return write.isHeldByCurrentThread();
     }

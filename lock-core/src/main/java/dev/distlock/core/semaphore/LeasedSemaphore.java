@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * A counting semaphore over any {@link LockRegistry}: at most {@link #permits()} permits of one name are held at a
  * time, across threads, registries and JVMs. Permit {@code i} is the lock on key {@code <name>:permit:<i>}; a granted
  * permit is a hold of that key owned by its {@link Permit} (not by a thread), with its own lease, fencing token and
- * loss notice, so the permit of a crashed holder returns when its lease ends on the server. Acquisitions line up on the
- * lock {@code <name>:queue}: one at a time takes free permits and, holding that lock, waits for the ones it lacks, so a
+ * loss notice, so the permit of a crashed holder returns when its lease ends on the server. An acquisition takes free
+ * permits at once while nobody waits for releases; one that finds too few lines up on the lock {@code <name>:queue},
+ * and the one at its head, holding the lock {@code <name>:waiting} meanwhile, waits for the permits it lacks, so a
  * waiter for several permits is never overtaken by a later one. Semantics, order and costs: {@code
  * docs/semaphores.md}.
  *
@@ -34,6 +36,7 @@ public final class LeasedSemaphore {
     static final String NOTE_PREFIX = "permits=";
     private static final String SLOT_SEPARATOR = ":permit:";
     private static final String QUEUE_SUFFIX = ":queue";
+    private static final String WAITING_SUFFIX = ":waiting";
     private static final Logger log = LoggerFactory.getLogger(LeasedSemaphore.class);
 
     private final LockRegistry registry;
@@ -99,6 +102,14 @@ public final class LeasedSemaphore {
     /** The lock key on which acquisitions line up ({@code <name>:queue}). */
     public String queueKey() {
         return name + QUEUE_SUFFIX;
+    }
+
+    /**
+     * The lock key that the acquisition at the head of the queue holds while it waits for permits to be released
+     * ({@code <name>:waiting}): while it is held, no acquisition that passes the queue keeps a permit.
+     */
+    public String waitingKey() {
+        return name + WAITING_SUFFIX;
     }
 
     /**
@@ -234,9 +245,12 @@ public final class LeasedSemaphore {
         }
     }
 
-    /** Who holds the queue on the server now (see {@link #readHolder}). */
-    HolderRead readQueue() {
-        return readHolder(queueKey());
+    /**
+     * Who holds {@code <name>:waiting} on the server, read in two steps ({@link LockRegistry#holderOfLater}): the read is sent now,
+     * where the registry can, and {@code get()} gives what it found (see {@link #readHolder}).
+     */
+    Supplier<HolderRead> readWaitingLater() {
+        return readHolderLater(waitingKey());
     }
 
     /**
@@ -244,18 +258,36 @@ public final class LeasedSemaphore {
      * reads again), and on a registry that cannot read holders (which is asked only once).
      */
     private HolderRead readHolder(String key) {
+        return readHolderLater(key).get();
+    }
+
+    private Supplier<HolderRead> readHolderLater(String key) {
         if (!readsHolders) {
-            return HolderRead.UNKNOWN;
+            return () -> HolderRead.UNKNOWN;
         }
+        Supplier<Optional<LockHolder>> read;
         try {
-            return new HolderRead(true, registry.holderOf(key));
-        } catch (UnsupportedOperationException e) {
-            readsHolders = false;
-            return HolderRead.UNKNOWN;
+            read = registry.holderOfLater(key);
         } catch (RuntimeException e) {
-            log.debug("Could not read the holder of '{}' for semaphore '{}'", key, name, e);
-            return HolderRead.UNKNOWN;
+            HolderRead failed = unread(key, e);
+            return () -> failed;
         }
+        return () -> {
+            try {
+                return new HolderRead(true, read.get());
+            } catch (RuntimeException e) {
+                return unread(key, e);
+            }
+        };
+    }
+
+    private HolderRead unread(String key, RuntimeException e) {
+        if (e instanceof UnsupportedOperationException) {
+            readsHolders = false;
+        } else {
+            log.debug("Could not read the holder of '{}' for semaphore '{}'", key, name, e);
+        }
+        return HolderRead.UNKNOWN;
     }
 
     /**

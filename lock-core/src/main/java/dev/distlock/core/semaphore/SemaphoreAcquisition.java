@@ -21,19 +21,23 @@ import org.slf4j.LoggerFactory;
  * ({@link #runHere}), whose interrupt is then the cancellation:
  *
  * <ol>
- *   <li>when nobody queues: try {@code n} free slots with zero waits while reading whether the queue lock is held on
- *       the server; all granted and the queue free: done, else every slot taken goes back ({@link #passQueue});
+ *   <li>try {@code n} free slots with zero waits while reading whether an acquisition waits for releases (holds the
+ *       lock {@code <name>:waiting}); all granted and nobody waiting: done, else every slot taken goes back ({@link
+ *       #passQueue});
  *   <li>take the queue lock {@code <name>:queue}, waiting at most the wait time;
  *   <li>take free slots with zero waits, starting at a random slot;
- *   <li>if some are missing, wait for every slot it lacks at once, holding the queue ({@link SlotWaits}), and keep
- *       grants until there are enough;
- *   <li>abandon the waits it does not need, release the queue, then complete the caller's future.
+ *   <li>if some are missing, take {@code <name>:waiting}, then wait for every slot it lacks at once ({@link
+ *       SlotWaits}), and keep grants until there are enough;
+ *   <li>abandon the waits it does not need, release {@code <name>:waiting} and the queue, then complete the caller's
+ *       future.
  * </ol>
  *
- * Every server call is a handle-owned acquisition ({@link FencedLock#acquireAsync}) whose future this thread waits
- * for, a release, or a read: a cancellation interrupts this thread, never a backend call in progress, and contract 12
- * releases whatever an abandoned attempt takes. All or nothing: when the wait runs out, the caller cancels or anything
- * fails, every permit taken is given back.
+ * Every server call is a handle-owned acquisition, a release, or a read. On a thread of its own, each acquisition is
+ * asynchronous ({@link FencedLock#acquireAsync}) and this thread waits for its future: a cancellation interrupts this
+ * thread, never a backend call in progress, and contract 12 releases whatever an abandoned attempt takes. On the
+ * caller's thread, a take of one slot runs on that thread ({@link FencedLock#tryAcquireDetached}), as an interruptible
+ * call of the caller's own. All or nothing: when the wait runs out, the caller cancels or anything fails, every permit
+ * taken is given back.
  */
 final class SemaphoreAcquisition implements Runnable {
 
@@ -44,14 +48,19 @@ final class SemaphoreAcquisition implements Runnable {
     private final LeasedSemaphore semaphore;
     private final int wanted;
     private final boolean zeroWait;
+    /** True when the caller's own thread runs this acquisition ({@link #runHere}). */
+    private boolean onCallersThread;
+
     private final Duration leaseTime;
     private final long deadline;
     private final CompletableFuture<Optional<Permits>> result = new CompletableFuture<>();
     private final List<Permit> taken = new ArrayList<>();
     private final boolean[] held;
     private boolean slotChecked;
-    /** What the first try read of the queue. */
-    private LeasedSemaphore.HolderRead queueSeen = LeasedSemaphore.HolderRead.UNKNOWN;
+    /** True while {@link #passQueue} tries slots: a held slot's note is checked once the acquisition queues. */
+    private boolean passing;
+    /** What the first try read of {@code <name>:waiting}: whether an acquisition at the head of the queue waits. */
+    private LeasedSemaphore.HolderRead waitingSeen = LeasedSemaphore.HolderRead.UNKNOWN;
 
     private RuntimeException lastError;
 
@@ -87,6 +96,7 @@ final class SemaphoreAcquisition implements Runnable {
     static Optional<Permits> runHere(LeasedSemaphore semaphore, int wanted, Duration waitTime, Duration leaseTime)
             throws InterruptedException {
         SemaphoreAcquisition acquisition = new SemaphoreAcquisition(semaphore, wanted, waitTime, leaseTime);
+        acquisition.onCallersThread = true;
         acquisition.acquire();
         try {
             return acquisition.result.getNow(Optional.empty());
@@ -184,33 +194,52 @@ final class SemaphoreAcquisition implements Runnable {
     }
 
     /**
-     * The way in when nobody queues, without taking the queue: tries {@code n} slots at once with zero waits and,
-     * meanwhile, reads whether anyone holds the queue on the server. The permits are kept only when every slot was
-     * granted and the queue was free; otherwise every slot taken goes back, and the acquisition queues. So an
-     * acquisition waiting in the queue is overtaken only by one that found the queue free an instant before it was
-     * taken (which gives way at its next acquisition), and an uncontended acquisition costs one round trip instead of
-     * three (take the queue, take slots, release the queue).
+     * The way in when free permits are there for the taking, without taking the queue: sends a read of whether an
+     * acquisition waits for releases (holds {@code <name>:waiting}) and, meanwhile, tries {@code n} slots with zero
+     * waits. The permits are kept only when every slot was granted and nobody waits; otherwise every slot taken goes
+     * back, and the acquisition queues. So an acquisition that waits for releases is overtaken only by one that read
+     * {@code <name>:waiting} an instant before it was taken (which gives way at its next acquisition), while free
+     * permits are taken at once even when others pass through the queue; an uncontended acquisition costs a read and
+     * a take in one round trip where the registry sends the read without waiting for it ({@link
+     * dev.distlock.core.LockRegistry#holderOfLater}; Redis), instead of three takes and a release (take the queue,
+     * take slots, release the queue).
      */
     private Optional<Permits> passQueue() throws InterruptedException {
         List<Integer> slots = randomSlots();
-        List<CompletableFuture<Optional<LockHandle>>> tries = startTries(slots.subList(0, wanted));
-        queueSeen = semaphore.readQueue();
-        collect(slots.subList(0, wanted), tries);
-        if (queueSeen.free() && taken.size() == wanted) {
-            return granted();
+        passing = true;
+        try {
+            // The first n slots, then, when some were held, the next few: a single free slot among many held ones is
+            // found without queueing. Each try reads <name>:waiting again beside it.
+            for (int from = 0, batch = wanted; ; from += batch, batch = Math.min(SWEEP, slots.size() - from)) {
+                java.util.function.Supplier<LeasedSemaphore.HolderRead> waiting = semaphore.readWaitingLater();
+                tryNow(slots.subList(from, from + batch));
+                waitingSeen = waiting.get();
+                if (!waitingSeen.free()) {
+                    break;
+                }
+                if (taken.size() == wanted) {
+                    return granted();
+                }
+                if (from > 0 || from + batch >= slots.size()) {
+                    break;
+                }
+            }
+        } finally {
+            passing = false;
         }
         giveBack();
         return Optional.empty();
     }
 
     /**
-     * The queue lock, or null when the wait ran out first. When the first try found the queue held, its holder's
-     * note is checked and the wait for the queue starts at once; else the queue is tried with a zero wait first.
+     * The queue lock, or null when the wait ran out first. When the first try found an acquisition waiting for
+     * releases, its holder's note is checked and the wait for the queue starts at once; else the queue is tried with a
+     * zero wait first.
      */
     private LockHandle enterQueue() throws InterruptedException {
         FencedLock queue = semaphore.lock(semaphore.queueKey());
-        if (queueSeen.held()) {
-            semaphore.checkHolder(semaphore.queueKey(), queueSeen.holder());
+        if (waitingSeen.held()) {
+            semaphore.checkHolder(semaphore.waitingKey(), waitingSeen.holder());
             long left = remaining();
             return left <= 0
                     ? null
@@ -268,15 +297,19 @@ final class SemaphoreAcquisition implements Runnable {
     }
 
     private void leaveQueue(LockHandle queue) {
+        leave(queue, semaphore.queueKey());
+    }
+
+    private void leave(LockHandle hold, String key) {
         try {
-            queue.close();
+            hold.close();
         } catch (RuntimeException e) {
             log.warn(
-                    "Semaphore '{}' on {} could not release its queue lock '{}'; the next acquisition proceeds when its"
+                    "Semaphore '{}' on {} could not release its lock '{}'; the next acquisition proceeds when its"
                             + " lease ends: {}",
                     semaphore.name(),
                     semaphore.backend(),
-                    semaphore.queueKey(),
+                    key,
                     e.getMessage());
         }
     }
@@ -297,8 +330,33 @@ final class SemaphoreAcquisition implements Runnable {
         return waitForSlots(waits);
     }
 
-    /** Holding the queue: waits for every slot it lacks at once, and keeps grants until there are enough. */
+    /**
+     * Holding the queue: takes {@code <name>:waiting}, so that no acquisition that passes the queue keeps a permit
+     * meanwhile, then waits for every slot it lacks at once and keeps grants until there are enough.
+     */
     private Optional<Permits> waitForSlots(SlotWaits waits) throws InterruptedException {
+        long left = remaining();
+        if (left <= 0) {
+            return notGranted();
+        }
+        LockHandle waiting = take(semaphore.lock(semaphore.waitingKey()), left);
+        if (waiting == null) {
+            return notGranted();
+        }
+        try {
+            return waitHolding(waits);
+        } finally {
+            leave(waiting, semaphore.waitingKey());
+        }
+    }
+
+    /** A watchdog-leased hold of {@code lock} within {@code waitNanos}, on this thread when it is the caller's. */
+    private LockHandle take(FencedLock lock, long waitNanos) throws InterruptedException {
+        Duration wait = Duration.ofNanos(waitNanos);
+        return (onCallersThread ? lock.tryAcquireDetached(wait) : join(lock.acquireAsync(wait))).orElse(null);
+    }
+
+    private Optional<Permits> waitHolding(SlotWaits waits) throws InterruptedException {
         long left = remaining();
         if (left <= 0) {
             return notGranted();
@@ -333,7 +391,26 @@ final class SemaphoreAcquisition implements Runnable {
      * back the rest. The first slot found held has its holder's permit count checked, once per acquisition.
      */
     private void tryNow(List<Integer> slots) throws InterruptedException {
-        collect(slots, startTries(slots));
+        if (onCallersThread && slots.size() == 1) {
+            takeHere(slots.get(0));
+        } else {
+            collect(slots, startTries(slots));
+        }
+    }
+
+    /** Tries one slot with a zero wait on this thread, which is the caller's own. */
+    private void takeHere(int slot) throws InterruptedException {
+        FencedLock lock = semaphore.lock(semaphore.slotKey(slot));
+        Optional<LockHandle> granted;
+        try {
+            granted = leaseTime == null
+                    ? lock.tryAcquireDetached(Duration.ZERO)
+                    : lock.tryAcquireDetached(Duration.ZERO, leaseTime);
+        } catch (RuntimeException e) {
+            failed(e);
+            return;
+        }
+        settle(slot, granted);
     }
 
     /** Every slot once, starting at a random one. */
@@ -372,23 +449,31 @@ final class SemaphoreAcquisition implements Runnable {
                     failed(e.getCause());
                     continue;
                 }
-                if (granted.isEmpty()) {
-                    if (!slotChecked) {
-                        slotChecked = true;
-                        semaphore.checkHolderOf(semaphore.slotKey(slot));
-                    }
-                } else if (taken.size() < wanted) {
-                    held[slot] = true;
-                    taken.add(new Permit(slot, granted.get()));
-                } else {
-                    granted.get().close();
-                }
+                settle(slot, granted);
             }
         } finally {
             // From the try in hand when something was thrown: closing a grant twice releases it once.
             for (; i < tries.size(); i++) {
                 SlotWaits.abandon(tries.get(i));
             }
+        }
+    }
+
+    /**
+     * Keeps a grant while fewer than wanted are held and gives it back otherwise; the first slot found held has its
+     * holder's permit count checked, once per acquisition.
+     */
+    private void settle(int slot, Optional<LockHandle> granted) {
+        if (granted.isEmpty()) {
+            if (!slotChecked && !passing) {
+                slotChecked = true;
+                semaphore.checkHolderOf(semaphore.slotKey(slot));
+            }
+        } else if (taken.size() < wanted) {
+            held[slot] = true;
+            taken.add(new Permit(slot, granted.get()));
+        } else {
+            granted.get().close();
         }
     }
 

@@ -87,6 +87,14 @@ public interface LockBackend<L extends BackendLease> extends AutoCloseable {
     }
 
     /**
+     * {@link #holderOf} in two steps: a backend that can send the read without waiting for its answer sends it now and
+     * waits in {@code get()}; by default the read happens in {@code get()}.
+     */
+    default java.util.function.Supplier<Optional<dev.distlock.core.LockHolder>> holderOfLater(String key) {
+        return () -> holderOf(key);
+    }
+
+    /**
      * Removes the lock on {@code key} (full key) whoever holds it, for an operator evicting a
      * crashed or stuck holder. The next holder still gets a larger fencing token.
      *

@@ -68,6 +68,11 @@ public class LockRegistrySupport implements LockRegistry {
     }
 
     @Override
+    public java.util.function.Supplier<Optional<LockHolder>> holderOfLater(String key) {
+        return engine.holderOfLater(key);
+    }
+
+    @Override
     public boolean forceRelease(String key) {
         return engine.forceRelease(key);
     }

@@ -37,6 +37,9 @@ public interface RegistryEngine extends AutoCloseable {
     /** See {@link dev.distlock.core.LockRegistry#holderOf(String)}. */
     Optional<LockHolder> holderOf(String key);
 
+    /** See {@link dev.distlock.core.LockRegistry#holderOfLater(String)}. */
+    java.util.function.Supplier<Optional<LockHolder>> holderOfLater(String key);
+
     /** See {@link dev.distlock.core.LockRegistry#forceRelease(String)}. */
     boolean forceRelease(String key);
 

@@ -106,7 +106,7 @@ class LeasedSemaphoreTest {
         }
         Future<Optional<Permits>> all =
                 threads.submit(() -> LeasedSemaphore.of(b, "batch", 3).tryAcquire(3, LONG));
-        awaitHeld(a, onA.queueKey());
+        awaitHeld(a, onA.waitingKey());
         Future<Optional<Permits>> later =
                 threads.submit(() -> LeasedSemaphore.of(registry(), "batch", 3).tryAcquire(LONG));
         Thread.sleep(50);
@@ -210,10 +210,10 @@ class LeasedSemaphoreTest {
                 .hasMessageContaining("with 2 by the holder")
                 .satisfies(e -> assertThat(((PermitCountConflictException) e).otherPermits())
                         .hasValue(2));
-        // A waiter holds the queue: a declaration of 3 meets it there, or on the held permit it tries first.
+        // A waiter holds <name>:waiting: a declaration of 3 meets it there, or on the held permit it tries first.
         Future<Optional<Permits>> waiter =
                 threads.submit(() -> LeasedSemaphore.of(a, "count", 2).tryAcquire(LONG));
-        awaitHeld(b, "count:queue");
+        awaitHeld(b, "count:waiting");
         assertThatThrownBy(() -> LeasedSemaphore.of(b, "count", 3).tryAcquire(Duration.ofSeconds(1)))
                 .isInstanceOf(PermitCountConflictException.class)
                 .hasMessageContaining("3 permits here")
@@ -253,7 +253,7 @@ class LeasedSemaphoreTest {
                 return e;
             }
         });
-        awaitHeld(a, "closing:queue");
+        awaitHeld(a, "closing:waiting");
         closing.close();
         assertThat(waiter.get(10, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class);
         full.close();
@@ -364,19 +364,40 @@ class LeasedSemaphoreTest {
     }
 
     @Test
-    void anAcquisitionThatFindsTheQueueHeldNeverKeepsAFreeSlot() throws Exception {
+    void anAcquisitionThatFindsAnotherWaitingForReleasesNeverKeepsAFreeSlot() throws Exception {
         LeasedSemaphore onA = LeasedSemaphore.of(a, "queued", 2);
-        // Another instance waits in the queue (as one does while it waits for slots): every slot is free, but
-        // taking one now would overtake it.
+        // Another instance leads the queue and waits for releases, as one does when it found too few free slots:
+        // every slot is free now, but taking one would overtake it.
         LeasedSemaphore onB = LeasedSemaphore.of(b, "queued", 2);
-        try (LockHandle queued =
-                onB.lock(onB.queueKey()).acquireAsync(Duration.ZERO).get().orElseThrow()) {
+        try (LockHandle queued = onB.lock(onB.queueKey())
+                        .tryAcquireDetached(Duration.ZERO)
+                        .orElseThrow();
+                LockHandle waiting = onB.lock(onB.waitingKey())
+                        .tryAcquireDetached(Duration.ZERO)
+                        .orElseThrow()) {
             assertThat(onA.tryAcquire(1, Duration.ofMillis(200)))
-                    .as("overtook the queue")
+                    .as("overtook the waiting acquisition")
+                    .isEmpty();
+            assertThat(onA.tryAcquire(1, Duration.ZERO))
+                    .as("a zero wait overtook it")
                     .isEmpty();
             assertThat(onA.holders()).as("slots left taken").isEmpty();
         }
         assertThat(onA.tryAcquire(1, Duration.ZERO)).isPresent();
+    }
+
+    @Test
+    void freePermitsAreTakenWhileTheQueueIsPassedThroughWithoutAWaitForReleases() throws Exception {
+        LeasedSemaphore onA = LeasedSemaphore.of(a, "passing", 2);
+        // Another instance holds the queue on its way to free slots: it waits for no release, so an acquisition that
+        // finds a free slot takes it rather than lining up behind (no convoy through the queue).
+        LeasedSemaphore onB = LeasedSemaphore.of(b, "passing", 2);
+        try (LockHandle queued =
+                onB.lock(onB.queueKey()).tryAcquireDetached(Duration.ZERO).orElseThrow()) {
+            try (Permits permit = onA.tryAcquire(1, Duration.ZERO).orElseThrow()) {
+                assertThat(permit.isValid()).isTrue();
+            }
+        }
     }
 
     @Test
@@ -403,7 +424,7 @@ class LeasedSemaphoreTest {
         AtomicBoolean failed = new AtomicBoolean();
         return (LockRegistry) Proxy.newProxyInstance(
                 LockRegistry.class.getClassLoader(), new Class<?>[] {LockRegistry.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("holderOf")) {
+                    if (method.getName().startsWith("holderOf")) {
                         throw new UnsupportedOperationException("no holders here");
                     }
                     Object result = invoke(method, registry, args);

@@ -220,7 +220,7 @@ public final class ServerStateKeys {
         CompletableFuture<Optional<Permits>> waiter = there.acquireAsync(PERMITS, WAIT);
         try (first) {
             long deadline = System.nanoTime() + WAIT.toNanos();
-            while (one.holderOf(here.queueKey()).isEmpty()) {
+            while (one.holderOf(here.waitingKey()).isEmpty()) {
                 if (waiter.isDone()) {
                     Throwable failure = waiter.handle((permits, error) -> error).join();
                     throw new AssertionError(

@@ -332,6 +332,21 @@ class FencingHarnessIT {
                         .append(error);
             }
         }
+        for (LedgerRun.Figures f : results) {
+            if (f.wroteBeforeTakeover() > 0) {
+                // A paused holder is stopped until the harness resumes it, so its write should come after the
+                // newer write that resumes it; the run's lines show how this one came first.
+                md.append("\n- ")
+                        .append(f.backend())
+                        .append(" / ")
+                        .append(f.store())
+                        .append(f.fenced() ? " fenced: " : " unfenced: ")
+                        .append(f.wroteBeforeTakeover())
+                        .append(" paused holder(s) had written before a newer holder's write was seen, so they count")
+                        .append(" as no takeover. The run's lines: ")
+                        .append(String.join("; ", f.eventLog()));
+            }
+        }
         Path file = Path.of(System.getProperty(
                 "fencing.harness.results", longRun ? "results/fencing.md" : "target/fencing-short.md"));
         Files.createDirectories(file.toAbsolutePath().getParent());

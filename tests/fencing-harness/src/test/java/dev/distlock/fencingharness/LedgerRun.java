@@ -29,6 +29,9 @@ import java.util.concurrent.TimeUnit;
 final class LedgerRun {
 
     static final String[] FAULTS = {"pause", "force-release", "kill"};
+    /** The lines that end an op's write. */
+    private static final Set<String> OUTCOMES = Set.of("ACCEPTED", "STALE", "ERROR");
+
     private static final Duration RUN_LIMIT = Duration.ofMinutes(3);
     private static final Duration TAKEOVER_LIMIT = Duration.ofSeconds(20);
     // In the SQL transaction form the paused holder keeps the fence row locked, so no one else can
@@ -49,12 +52,14 @@ final class LedgerRun {
             int resumedRefused,
             int resumedAccepted,
             int resumedFailed,
+            int wroteBeforeTakeover,
             int lost,
             int duplicated,
             int unaccounted,
             List<String> errorLines,
             List<String> faults,
-            Duration took) {
+            Duration took,
+            List<String> eventLog) {
 
         /** Operations that ended in an error. */
         int errors() {
@@ -162,6 +167,11 @@ final class LedgerRun {
         // The ops of holders resumed after a newer holder's write, and how each ended: STALE, ACCEPTED or ERROR.
         Set<String> resumedOps = new HashSet<>();
         Map<String, Integer> resumedOutcomes = new HashMap<>();
+        // How each op ended, as far as the lines have said: a paused op whose end was already seen when a newer
+        // write arrived had written before it (its worker was not stopped at that point) and is no takeover.
+        Set<String> ended = new HashSet<>();
+        int wroteBeforeTakeover = 0;
+        List<String> eventLog = new ArrayList<>();
         long deadline = started + RUN_LIMIT.toNanos();
         while (finished.size() < workers.size()) {
             if (System.nanoTime() > deadline) {
@@ -170,7 +180,12 @@ final class LedgerRun {
             }
             Event event = events.poll(200, TimeUnit.MILLISECONDS);
             if (event != null) {
+                eventLog.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) + " ms, worker "
+                        + event.worker() + ": " + event.line());
                 String[] parts = event.line().split(" ", 3);
+                if (parts.length > 1 && OUTCOMES.contains(parts[0])) {
+                    ended.add(parts[1].trim());
+                }
                 if (parts.length > 1 && resumedOps.contains(parts[1].trim())) {
                     // After its PAUSED, the only line about a resumed holder's op is how its write ended.
                     resumedOutcomes.merge(parts[0], 1, Integer::sum);
@@ -187,6 +202,13 @@ final class LedgerRun {
                             if (paused != event.worker()
                                     && token > tokens.getOrDefault(pausedOps.get(paused), Long.MAX_VALUE)) {
                                 awaitingTakeover.remove(paused);
+                                if (ended.contains(pausedOps.get(paused))) {
+                                    wroteBeforeTakeover++;
+                                    System.err.println(backend + "/" + store + ": worker " + paused + " ended "
+                                            + pausedOps.get(paused) + " before a newer write was seen; lines so far: "
+                                            + eventLog);
+                                    continue;
+                                }
                                 takeovers++;
                                 resumedOps.add(pausedOps.get(paused));
                                 workers.get(paused).resume();
@@ -248,12 +270,14 @@ final class LedgerRun {
                 resumedOutcomes.getOrDefault("STALE", 0),
                 resumedOutcomes.getOrDefault("ACCEPTED", 0),
                 resumedOutcomes.getOrDefault("ERROR", 0),
+                wroteBeforeTakeover,
                 lost,
                 duplicated,
                 unaccounted,
                 errorLines,
                 faults,
-                Duration.ofNanos(System.nanoTime() - started));
+                Duration.ofNanos(System.nanoTime() - started),
+                eventLog);
     }
 
     private static void awaitReady(BlockingQueue<Event> events, int workers) throws InterruptedException {

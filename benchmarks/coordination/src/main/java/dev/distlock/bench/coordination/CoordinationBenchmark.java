@@ -78,9 +78,16 @@ public final class CoordinationBenchmark {
 
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args.length > 0 ? args[0] : "target/coordination.md");
+        // -Dcoordination.backends=redis and -Dcoordination.scenarios=semaphore pick rows for a quick look; the
+        // results file is written from a run of every row.
+        String backends = System.getProperty("coordination.backends", "redis,zookeeper");
         List<Outcome> outcomes = new ArrayList<>();
-        outcomes.addAll(redis());
-        outcomes.addAll(zooKeeper());
+        if (backends.contains("redis")) {
+            outcomes.addAll(redis());
+        }
+        if (backends.contains("zookeeper")) {
+            outcomes.addAll(zooKeeper());
+        }
         write(out, outcomes);
     }
 
@@ -186,8 +193,12 @@ public final class CoordinationBenchmark {
     }
 
     private static List<Outcome> measure(List<Pair> pairs) throws InterruptedException {
+        String scenarios = System.getProperty("coordination.scenarios", "");
         List<Outcome> outcomes = new ArrayList<>();
         for (Pair pair : pairs) {
+            if (!pair.scenario().contains(scenarios)) {
+                continue;
+            }
             double[] ours = new double[ROUNDS];
             double[] theirs = new double[ROUNDS];
             double[] oursP99 = new double[ROUNDS];
