@@ -45,12 +45,23 @@ abstract class Rule11Operations extends LockGroup {
             LockHolder seen = registryA.holderOf(key).orElseThrow(() -> new AssertionError("no holder seen"));
             assertThat(seen.holder()).contains("contract-app").contains("holder-thread-1");
             assertThat(seen.token()).isEqualTo(token.get());
+            // The read in two steps finds the same, with another call made between them.
+            java.util.function.Supplier<java.util.Optional<LockHolder>> later = registryA.holderOfLater(key);
+            assertThat(registryA.obtain(key + "-other").tryAcquire(java.time.Duration.ZERO))
+                    .hasValueSatisfying(LockHandle::close);
+            LockHolder seenLater =
+                    later.get().orElseThrow(() -> new AssertionError("no holder seen by the later read"));
+            assertThat(seenLater.holder()).isEqualTo(seen.holder());
+            assertThat(seenLater.token()).isEqualTo(token.get());
         } finally {
             done.countDown();
             holder.join(10_000);
         }
         assertThat(registryA.holderOf(key))
                 .as("nobody holds it after the release")
+                .isEmpty();
+        assertThat(registryA.holderOfLater(key).get())
+                .as("nor after a read in two steps")
                 .isEmpty();
     }
 
