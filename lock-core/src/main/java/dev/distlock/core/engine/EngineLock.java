@@ -59,12 +59,12 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
 
     @Override
     public Optional<LockHandle> tryAcquire(Duration waitTime) throws InterruptedException {
-        return acquire(waitTime, engine.options.leaseTime(), true);
+        return acquire(waitTime, engine.options.leaseTime(), true, Thread.currentThread());
     }
 
     @Override
     public Optional<LockHandle> tryAcquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
-        return acquire(waitTime, leaseTime, false);
+        return acquire(waitTime, leaseTime, false, Thread.currentThread());
     }
 
     @Override
@@ -80,25 +80,19 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
     /** A handle-owned take on this thread: the same steps as {@link #acquireAsync}, without a thread of its own. */
     @Override
     public Optional<LockHandle> tryAcquireDetached(Duration waitTime) throws InterruptedException {
-        return detached(waitTime, engine.options.leaseTime(), true);
+        return acquire(waitTime, engine.options.leaseTime(), true, null);
     }
 
     @Override
     public Optional<LockHandle> tryAcquireDetached(Duration waitTime, Duration leaseTime) throws InterruptedException {
-        return detached(waitTime, leaseTime, false);
+        return acquire(waitTime, leaseTime, false, null);
     }
 
-    private Optional<LockHandle> detached(Duration waitTime, Duration leaseTime, boolean renewed)
+    /** @param owner the owning thread, or null for a hold that belongs to its handle */
+    private Optional<LockHandle> acquire(Duration waitTime, Duration leaseTime, boolean renewed, Thread owner)
             throws InterruptedException {
         return engine.acquirer()
-                .acquire(key, fullKey, waitTime, leaseTime, renewed, null, note)
-                .map(EngineHandle::new);
-    }
-
-    private Optional<LockHandle> acquire(Duration waitTime, Duration leaseTime, boolean renewed)
-            throws InterruptedException {
-        return engine.acquirer()
-                .acquire(key, fullKey, waitTime, leaseTime, renewed, Thread.currentThread(), note)
+                .acquire(key, fullKey, waitTime, leaseTime, renewed, owner, note)
                 .map(EngineHandle::new);
     }
 
