@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,15 +49,14 @@ final class SemaphoreAcquisition implements Runnable {
     private final LeasedSemaphore semaphore;
     private final int wanted;
     private final boolean zeroWait;
-    /** True when the caller's own thread runs this acquisition ({@link #runHere}). */
-    private boolean onCallersThread;
-
     private final Duration leaseTime;
     private final long deadline;
     private final CompletableFuture<Optional<Permits>> result = new CompletableFuture<>();
     private final List<Permit> taken = new ArrayList<>();
     private final boolean[] held;
     private boolean slotChecked;
+    /** True when the caller's own thread runs this acquisition ({@link #runHere}). */
+    private boolean onCallersThread;
     /** True while {@link #passQueue} tries slots: a held slot's note is checked once the acquisition queues. */
     private boolean passing;
     /** What the first try read of {@code <name>:waiting}: whether an acquisition at the head of the queue waits. */
@@ -211,7 +211,7 @@ final class SemaphoreAcquisition implements Runnable {
             // The first n slots, then, when some were held, the next few: a single free slot among many held ones is
             // found without queueing. Each try reads <name>:waiting again beside it.
             for (int from = 0, batch = wanted; ; from += batch, batch = Math.min(SWEEP, slots.size() - from)) {
-                java.util.function.Supplier<LeasedSemaphore.HolderRead> waiting = semaphore.readWaitingLater();
+                Supplier<LeasedSemaphore.HolderRead> waiting = semaphore.readWaitingLater();
                 tryNow(slots.subList(from, from + batch));
                 waitingSeen = waiting.get();
                 if (!waitingSeen.free()) {
