@@ -201,8 +201,10 @@ abstract class Rule15Semaphores extends LockGroup {
                 .hasMessageContaining("with 2 by the holder");
         // A waiter of the declaration of 2 holds <name>:waiting while it waits: a declaration of 3 meets it there,
         // or on the held permit it tries first while it reads whether anyone waits.
+        // (From a third registry: registryA's own threads would wait in the JVM for the permits it holds.)
+        LockRegistry third = newRegistry();
         Future<Optional<Permits>> waiter =
-                inThread(() -> LeasedSemaphore.of(registryA, name, 2).tryAcquire(LONG));
+                inThread(() -> LeasedSemaphore.of(third, name, 2).tryAcquire(LONG));
         LeasedSemaphore three = LeasedSemaphore.of(registryB, name, 3);
         awaitCondition(() -> registryB.holderOf(three.waitingKey()).isPresent(), "the waiter did not queue");
         assertThatThrownBy(() -> three.tryAcquire(timingSlack()))

@@ -52,7 +52,12 @@ abstract class SemaphoreFaultKit {
         LeasedSemaphore semaphore = semaphore(2);
         ChildPermitHolder child = child(2, PermitHolderProcess.WATCHDOG);
         ChildPermitHolder.Grant childGrant = child.awaitGrant(CHILD_MILLIS);
-        Permit other = held(semaphore.tryAcquire(1, Duration.ofSeconds(10)).orElseThrow());
+        Permit other = held(semaphore
+                .tryAcquire(1, Duration.ofSeconds(10))
+                .orElseThrow(() -> new AssertionError("no permit within 10 s while the child holds its own; on the"
+                        + " server now: " + semaphore.holders() + ", " + semaphore.queueKey() + " held by "
+                        + registry().holderOf(semaphore.queueKey()) + ", " + semaphore.waitingKey() + " held by "
+                        + registry().holderOf(semaphore.waitingKey()))));
         assertThat(other.slot()).isNotEqualTo(childGrant.slot());
 
         assertThat(semaphore.tryAcquire(Duration.ZERO))

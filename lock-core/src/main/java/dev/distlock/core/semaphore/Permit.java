@@ -3,6 +3,7 @@ package dev.distlock.core.semaphore;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHandle;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One granted permit: the hold of its slot's key ({@code <name>:permit:<slot>}), owned by this object, so any thread
@@ -13,6 +14,8 @@ public final class Permit implements LockHandle {
 
     private final int slot;
     private final LockHandle hold;
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private volatile Runnable onEnd;
 
     Permit(int slot, LockHandle hold) {
         this.slot = slot;
@@ -59,7 +62,24 @@ public final class Permit implements LockHandle {
     /** Gives this permit back; closing twice gives it back once. */
     @Override
     public void close() {
-        hold.close();
+        try {
+            hold.close();
+        } finally {
+            end();
+        }
+    }
+
+    /** Runs {@code onEnd} once, when this permit is given back or lost, whichever comes first. */
+    void endsWith(Runnable onEnd) {
+        this.onEnd = onEnd;
+        hold.onLost(this::end);
+    }
+
+    private void end() {
+        Runnable then = onEnd;
+        if (then != null && ended.compareAndSet(false, true)) {
+            then.run();
+        }
     }
 
     @Override

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
  * ({@link #runHere}), whose interrupt is then the cancellation:
  *
  * <ol>
+ *   <li>take {@code n} of this registry's local permits of the semaphore ({@link LocalPermits}), in arrival order;
  *   <li>try {@code n} free slots with zero waits while reading whether an acquisition waits for releases (holds the
  *       lock {@code <name>:waiting}); all granted and nobody waiting: done, else every slot taken goes back ({@link
  *       #passQueue});
@@ -63,6 +64,10 @@ final class SemaphoreAcquisition implements Runnable {
     private LeasedSemaphore.HolderRead waitingSeen = LeasedSemaphore.HolderRead.UNKNOWN;
 
     private RuntimeException lastError;
+    /** This registry's local permits of the semaphore, and how many of them this acquisition holds unhanded. */
+    private LocalPermits local;
+
+    private int localOwed;
 
     /** The thread running this acquisition, interrupted when the caller cancels; guarded by {@code this}. */
     private Thread worker;
@@ -134,7 +139,33 @@ final class SemaphoreAcquisition implements Runnable {
         }
     }
 
+    /**
+     * Takes the local permits first ({@link LocalPermits}), then the server's; local permits not handed to granted
+     * permits are given back at the end.
+     */
     private void acquire() {
+        local = LocalPermits.use(semaphore);
+        try {
+            boolean mayAsk;
+            try {
+                mayAsk = local.take(wanted, zeroWait ? 0 : remaining());
+            } catch (InterruptedException e) {
+                result.completeExceptionally(e); // only a cancellation interrupts: completing does nothing then
+                return;
+            }
+            if (!mayAsk) {
+                result.complete(Optional.empty());
+                return;
+            }
+            localOwed = wanted;
+            acquireFromServer();
+        } finally {
+            local.give(localOwed);
+            local.unuse();
+        }
+    }
+
+    private void acquireFromServer() {
         Optional<Permits> passed;
         try {
             passed = passQueue();
@@ -489,6 +520,12 @@ final class SemaphoreAcquisition implements Runnable {
 
     private Optional<Permits> granted() {
         taken.sort(Comparator.comparingInt(Permit::slot));
+        // Each granted permit gives its local permit back when it ends (given back or lost).
+        local.permitsGranted(taken.size());
+        localOwed -= taken.size();
+        for (Permit permit : taken) {
+            permit.endsWith(local::permitEnded);
+        }
         Permits permits = new Permits(semaphore.name(), taken);
         taken.clear();
         return Optional.of(permits);

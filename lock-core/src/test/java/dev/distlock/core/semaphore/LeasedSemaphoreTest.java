@@ -171,6 +171,70 @@ class LeasedSemaphoreTest {
     }
 
     @Test
+    void threadsOfOneRegistryBeyondThePermitCountWaitInTheJvmNotAtTheServer() throws Exception {
+        List<String> keysAsked = java.util.Collections.synchronizedList(new ArrayList<>());
+        LockRegistry watched = (LockRegistry) Proxy.newProxyInstance(
+                LockRegistry.class.getClassLoader(), new Class<?>[] {LockRegistry.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("obtain")) {
+                        keysAsked.add((String) args[0]);
+                    }
+                    return invoke(method, a, args);
+                });
+        LeasedSemaphore semaphore = LeasedSemaphore.of(watched, "local", 2);
+        Permits first = semaphore.tryAcquire(Duration.ZERO).orElseThrow();
+        Permits second = semaphore.tryAcquire(Duration.ZERO).orElseThrow();
+        keysAsked.clear();
+        Future<Optional<Permits>> third = threads.submit(() -> semaphore.tryAcquire(LONG));
+        Thread.sleep(200);
+        assertThat(third).as("both permits are this registry's").isNotDone();
+        assertThat(keysAsked)
+                .as("a thread whose registry holds every permit asks the server for nothing")
+                .isEmpty();
+        assertThat(semaphore.tryAcquire(Duration.ZERO))
+                .as("a zero wait finds nothing free here")
+                .isEmpty();
+        first.close();
+        Permits got = third.get(10, TimeUnit.SECONDS).orElseThrow();
+        assertThat(got.isValid()).isTrue();
+        got.close();
+        second.close();
+        // Another registry is not held back by this one's local permits.
+        LeasedSemaphore.of(b, "local", 2)
+                .tryAcquire(2, Duration.ZERO)
+                .orElseThrow()
+                .close();
+    }
+
+    @Test
+    void aLostPermitGivesItsLocalPermitBackAndAChurnOfNamesKeepsNoLocalEntry() throws Exception {
+        int entriesBefore = LocalPermits.entries();
+        LeasedSemaphore onA = LeasedSemaphore.of(a, "lapsed", 1);
+        Permits dropped =
+                onA.tryAcquire(1, Duration.ZERO, Duration.ofMillis(100)).orElseThrow();
+        // Not closed by its holder: once its lease runs out, the same registry may acquire the permit again.
+        Permits again = onA.tryAcquire(Duration.ofSeconds(5)).orElseThrow();
+        assertThat(dropped.isValid()).isFalse();
+        again.close();
+        dropped.close(); // a late close gives nothing back twice
+        Permits once = onA.tryAcquire(Duration.ZERO).orElseThrow();
+        assertThat(onA.tryAcquire(Duration.ZERO))
+                .as("one permit, one local permit")
+                .isEmpty();
+        once.close();
+        for (int i = 0; i < 200; i++) {
+            LeasedSemaphore.of(a, "churn-" + i, 2)
+                    .tryAcquire(2, Duration.ZERO)
+                    .orElseThrow()
+                    .close();
+        }
+        Optional<Permits> timedOut = LeasedSemaphore.of(b, "busy", 1).tryAcquire(Duration.ZERO);
+        timedOut.ifPresent(Permits::close);
+        assertThat(LocalPermits.entries())
+                .as("local entries once every permit was given back")
+                .isEqualTo(entriesBefore);
+    }
+
+    @Test
     void aPermitWhoseFixedLeaseRunsOutIsLostAndReturns() throws Exception {
         LeasedSemaphore onA = LeasedSemaphore.of(a, "crash", 1);
         Permits dropped =
@@ -210,9 +274,11 @@ class LeasedSemaphoreTest {
                 .hasMessageContaining("with 2 by the holder")
                 .satisfies(e -> assertThat(((PermitCountConflictException) e).otherPermits())
                         .hasValue(2));
-        // A waiter holds <name>:waiting: a declaration of 3 meets it there, or on the held permit it tries first.
+        // A waiter of another registry (this one's threads would wait in the JVM for the permits it holds) holds
+        // <name>:waiting: a declaration of 3 meets it there, or on the held permit it tries first.
+        LockRegistry third = registry();
         Future<Optional<Permits>> waiter =
-                threads.submit(() -> LeasedSemaphore.of(a, "count", 2).tryAcquire(LONG));
+                threads.submit(() -> LeasedSemaphore.of(third, "count", 2).tryAcquire(LONG));
         awaitHeld(b, "count:waiting");
         assertThatThrownBy(() -> LeasedSemaphore.of(b, "count", 3).tryAcquire(Duration.ofSeconds(1)))
                 .isInstanceOf(PermitCountConflictException.class)

@@ -166,7 +166,8 @@ final class LedgerRun {
         Map<Integer, String> pausedOps = new HashMap<>(); // worker -> the op it paused in
         // The ops of holders resumed after a newer holder's write, and how each ended: STALE, ACCEPTED or ERROR.
         Set<String> resumedOps = new HashSet<>();
-        Map<String, Integer> resumedOutcomes = new HashMap<>();
+        Map<String, String> resumedOutcomes = new HashMap<>(); // op -> STALE, ACCEPTED or ERROR
+        Map<String, String> takenOverBy = new HashMap<>(); // resumed op -> the newer op whose write resumed it
         // How each op ended, as far as the lines have said: a paused op whose end was already seen when a newer
         // write arrived had written before it (its worker was not stopped at that point) and is no takeover.
         Set<String> ended = new HashSet<>();
@@ -188,7 +189,7 @@ final class LedgerRun {
                 }
                 if (parts.length > 1 && resumedOps.contains(parts[1].trim())) {
                     // After its PAUSED, the only line about a resumed holder's op is how its write ended.
-                    resumedOutcomes.merge(parts[0], 1, Integer::sum);
+                    resumedOutcomes.put(parts[1].trim(), parts[0]);
                 }
                 switch (parts[0]) {
                     case "ACQUIRED" -> {
@@ -211,6 +212,7 @@ final class LedgerRun {
                                 }
                                 takeovers++;
                                 resumedOps.add(pausedOps.get(paused));
+                                takenOverBy.put(pausedOps.get(paused), parts[1]);
                                 workers.get(paused).resume();
                             }
                         }
@@ -251,6 +253,24 @@ final class LedgerRun {
             }
         }
         List<String> entries = ledger.entries();
+        // The ledger keeps writes in their order. A resumed op whose write was accepted but stands before the newer
+        // write that was to resume it wrote first: its worker did not stay stopped until the harness resumed it (its
+        // lines reach the harness through another pipe than the newer worker's). That is no takeover; a resumed write
+        // accepted after the newer one is (and fails a fenced run).
+        for (Map.Entry<String, String> resumed : List.copyOf(takenOverBy.entrySet())) {
+            int at = entries.indexOf(resumed.getKey());
+            int newer = entries.indexOf(resumed.getValue());
+            if ("ACCEPTED".equals(resumedOutcomes.get(resumed.getKey())) && at >= 0 && newer >= 0 && at < newer) {
+                takeovers--;
+                wroteBeforeTakeover++;
+                resumedOutcomes.remove(resumed.getKey());
+                System.err.println(backend + "/" + store + ": " + resumed.getKey() + " was written before "
+                        + resumed.getValue() + " (ledger order), although its worker was to be stopped; lines: "
+                        + eventLog);
+            }
+        }
+        Map<String, Long> outcomeCounts = new HashMap<>();
+        resumedOutcomes.values().forEach(outcome -> outcomeCounts.merge(outcome, 1L, Long::sum));
         Map<String, Integer> counts = new HashMap<>();
         entries.forEach(entry -> counts.merge(entry, 1, Integer::sum));
         int lost = (int) accepted.stream().filter(op -> !counts.containsKey(op)).count();
@@ -267,9 +287,9 @@ final class LedgerRun {
                 stale,
                 killed,
                 takeovers,
-                resumedOutcomes.getOrDefault("STALE", 0),
-                resumedOutcomes.getOrDefault("ACCEPTED", 0),
-                resumedOutcomes.getOrDefault("ERROR", 0),
+                outcomeCounts.getOrDefault("STALE", 0L).intValue(),
+                outcomeCounts.getOrDefault("ACCEPTED", 0L).intValue(),
+                outcomeCounts.getOrDefault("ERROR", 0L).intValue(),
                 wroteBeforeTakeover,
                 lost,
                 duplicated,

@@ -1,0 +1,99 @@
+package dev.distlock.core.semaphore;
+
+import dev.distlock.core.LockRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The permits of one semaphore that the threads of one registry may be acquiring or holding at once: a fair local
+ * semaphore of the declared count, taken before an acquisition asks the server and given back as each permit ends.
+ * Threads of one registry line up here, in this JVM, instead of contending for the slots through the server (as
+ * threads of one registry line up on a lock key's local gate), so a registry never has more acquisitions at the
+ * server than the semaphore has permits. Which threads of other registries hold permits is still the server's to
+ * say: a local permit is no permit, only leave to ask for one.
+ *
+ * <p>An entry lives while acquisitions or granted permits of its registry, name and count use it, so churning
+ * many names keeps nothing behind. Declarations of one name with different counts get different entries: their
+ * conflict is found where they meet on the server.
+ */
+final class LocalPermits {
+
+    private static final Map<Key, LocalPermits> IN_USE = new ConcurrentHashMap<>();
+
+    /** A registry (by identity), a semaphore name and its declared count. */
+    private record Key(LockRegistry registry, String name, int permits) {
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key key
+                    && key.registry == registry
+                    && key.permits == permits
+                    && key.name.equals(name);
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(registry) * 31 + name.hashCode() * 7 + permits;
+        }
+    }
+
+    private final Key key;
+    private final Semaphore free;
+    /** Acquisitions under way and permits granted that use this entry; guarded by {@link #IN_USE}'s entry. */
+    private int users;
+
+    private LocalPermits(Key key) {
+        this.key = key;
+        this.free = new Semaphore(key.permits(), true);
+    }
+
+    /** The entry of {@code semaphore}'s name and count on its registry, counted as used once more. */
+    static LocalPermits use(LeasedSemaphore semaphore) {
+        return IN_USE.compute(new Key(semaphore.registry(), semaphore.name(), semaphore.permits()), (key, existing) -> {
+            LocalPermits local = existing != null ? existing : new LocalPermits(key);
+            local.users++;
+            return local;
+        });
+    }
+
+    /**
+     * Takes {@code count} local permits, in arrival order, waiting at most {@code waitNanos} (none: only when no
+     * earlier thread waits and enough are free).
+     */
+    boolean take(int count, long waitNanos) throws InterruptedException {
+        return free.tryAcquire(count, Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
+    }
+
+    /** Gives back {@code count} local permits taken and not handed to a granted permit. */
+    void give(int count) {
+        if (count > 0) {
+            free.release(count);
+        }
+    }
+
+    /** Counts {@code count} granted permits as users; each ends with {@link #permitEnded}. */
+    void permitsGranted(int count) {
+        IN_USE.compute(key, (k, local) -> {
+            local.users += count;
+            return local;
+        });
+    }
+
+    /** A granted permit was given back or lost: its local permit is free again. */
+    void permitEnded() {
+        free.release();
+        unuse();
+    }
+
+    /** One use less; the entry goes once nothing uses it. */
+    void unuse() {
+        IN_USE.computeIfPresent(key, (k, local) -> --local.users == 0 ? null : local);
+    }
+
+    /** How many entries exist, for tests of what a churn leaves behind. */
+    static int entries() {
+        return IN_USE.size();
+    }
+}
