@@ -81,9 +81,22 @@ class ReleaseNotificationsIT {
         });
     }
 
-    /** A waiter in another registry finds the key held, which marks its row as waited for. */
+    /**
+     * A waiter in another registry finds the key held, which marks its row as waited for. A zero wait fails on a
+     * passing error (rule 8), such as a pooled connection found broken (seen once on a loaded machine); this test is
+     * about notifications, so such a try is made again, at most twice.
+     */
     private void findHeldByAWaiter() throws InterruptedException {
-        assertThat(waiter.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                assertThat(waiter.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
+                return;
+            } catch (DatabaseUnavailableException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
+        }
     }
 
     @Test
