@@ -70,6 +70,9 @@ final class LedgerRun {
     private record Event(int worker, String line) {}
 
     private interface Worker {
+        /** Stops a worker that said PAUSED (a child JVM: SIGSTOP, once it is stopped); a thread is held already. */
+        void pause() throws Exception;
+
         void resume() throws Exception;
 
         void kill() throws Exception;
@@ -208,6 +211,7 @@ final class LedgerRun {
                                     System.err.println(backend + "/" + store + ": worker " + paused + " ended "
                                             + pausedOps.get(paused) + " before a newer write was seen; lines so far: "
                                             + eventLog);
+                                    workers.get(paused).resume();
                                     continue;
                                 }
                                 takeovers++;
@@ -234,10 +238,14 @@ final class LedgerRun {
                                 finished.add(event.worker());
                             }
                             case "force-release" -> {
+                                workers.get(event.worker()).pause();
                                 parent.forceRelease(lockKey);
                                 awaitingTakeover.put(event.worker(), System.nanoTime());
                             }
-                            default -> awaitingTakeover.put(event.worker(), System.nanoTime());
+                            default -> {
+                                workers.get(event.worker()).pause();
+                                awaitingTakeover.put(event.worker(), System.nanoTime());
+                            }
                         }
                     }
                     default -> {}
@@ -336,6 +344,11 @@ final class LedgerRun {
         thread.start();
         return new Worker() {
             @Override
+            public void pause() {
+                // The thread waits for resume() already.
+            }
+
+            @Override
             public void resume() {
                 resumed.release();
             }
@@ -421,14 +434,24 @@ final class LedgerRun {
             in.flush();
         }
 
+        /** The child waits for a line after it said PAUSED; this stops it, and returns once it is stopped. */
         @Override
-        public void resume() throws Exception {
-            // The child stops itself just after it said PAUSED: a CONT sent before that stop lands
-            // would be lost and leave it stopped for good.
+        public void pause() throws Exception {
+            signal("STOP");
             Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (process.isAlive() && System.nanoTime() < deadline && !stopped(stat)) {
                 Thread.sleep(5);
+            }
+        }
+
+        /** The line the child waits for, then CONT: it reads the line once it runs again. */
+        @Override
+        public void resume() throws Exception {
+            if (process.isAlive()) {
+                OutputStream in = process.getOutputStream();
+                in.write("RESUME\n".getBytes(StandardCharsets.US_ASCII));
+                in.flush();
             }
             signal("CONT");
         }

@@ -3,18 +3,17 @@ package dev.distlock.fencingharness;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.fencing.FencingClaim;
-import java.io.File;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
  * One worker: {@code ops} times, takes the lock, appends an operation id to the ledger, releases.
- * At operation {@code faultAt} it stops right after its read, before its write: a child JVM stops
- * itself (SIGSTOP) and the harness resumes or kills it; a thread waits for the harness. It reports
+ * At operation {@code faultAt} it stops right after its read, before its write: a child JVM waits
+ * for the harness's next line on its standard input while the harness stops it (SIGSTOP) and later
+ * resumes or kills it; a thread waits for the harness. It reports
  * each step as a line: {@code ACQUIRED op token}, {@code PAUSED op}, {@code ACCEPTED op}, {@code
  * STALE op}, {@code NOLOCK op}, {@code ERROR op message}, {@code DONE}.
  */
@@ -98,23 +97,24 @@ final class LedgerWorker {
                         Ledger.open(arguments.get("store"), arguments.get("storeAddress"), arguments.get("ledger"))) {
             out.accept("READY");
             // Every worker starts at once, when the harness says so.
-            new java.io.BufferedReader(new java.io.InputStreamReader(System.in)).readLine();
-            run(backend.registry(), ledger, plan, out, LedgerWorker::stopSelf);
+            java.io.BufferedReader harness = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
+            harness.readLine();
+            // At its fault, the worker waits for the harness's next line. Meanwhile the harness stops this JVM
+            // (SIGSTOP, so that nothing in it runs, the watchdog neither) or kills it; to resume it, it sends the
+            // line, then SIGCONT. The line makes the order certain: a stop that lands late cannot let the write run
+            // before the harness resumes the worker.
+            run(backend.registry(), ledger, plan, out, () -> awaitResume(harness));
         }
         System.exit(0);
     }
 
-    private static void stopSelf() {
+    private static void awaitResume(java.io.BufferedReader harness) {
         try {
-            new ProcessBuilder(
-                            "kill",
-                            "-STOP",
-                            Long.toString(ProcessHandle.current().pid()))
-                    .redirectError(new File("/dev/null"))
-                    .start()
-                    .waitFor(60, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException("could not stop this JVM", e);
+            if (harness.readLine() == null) {
+                throw new IllegalStateException("the harness went away before resuming this worker");
+            }
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("could not read the harness's resume", e);
         }
     }
 }
