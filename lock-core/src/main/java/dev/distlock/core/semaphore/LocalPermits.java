@@ -1,9 +1,12 @@
 package dev.distlock.core.semaphore;
 
 import dev.distlock.core.LockRegistry;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,6 +20,10 @@ import java.util.concurrent.TimeUnit;
  * <p>An entry lives while acquisitions or granted permits of its registry, name and count use it, so churning
  * many names keeps nothing behind. Declarations of one name with different counts get different entries: their
  * conflict is found where they meet on the server.
+ *
+ * <p>It also counts which slots this registry's acquisitions are trying or holding, so that an acquisition tries
+ * the others first: threads of one registry then do not meet on one slot at the server while another is free. The
+ * counts are a hint of where to look, never a claim: the server decides who holds a slot.
  */
 final class LocalPermits {
 
@@ -43,10 +50,13 @@ final class LocalPermits {
     private final Semaphore free;
     /** Acquisitions under way and permits granted that use this entry; guarded by {@link #IN_USE}'s entry. */
     private int users;
+    /** Per slot, how many of this registry's acquisitions are trying it or hold it; guarded by {@code this}. */
+    private final int[] claims;
 
     private LocalPermits(Key key) {
         this.key = key;
         this.free = new Semaphore(key.permits(), true);
+        this.claims = new int[key.permits()];
     }
 
     /** The entry of {@code semaphore}'s name and count on its registry, counted as used once more. */
@@ -81,10 +91,38 @@ final class LocalPermits {
         });
     }
 
-    /** A granted permit was given back or lost: its local permit is free again. */
-    void permitEnded() {
+    /** A granted permit of {@code slot} was given back or lost: its local permit and its slot are free again. */
+    void permitEnded(int slot) {
+        unclaim(slot);
         free.release();
         unuse();
+    }
+
+    /**
+     * Every slot once: first those no acquisition of this registry tries or holds, starting at a random one (so that
+     * registries spread over the slots), then the others, starting at the same place.
+     */
+    synchronized List<Integer> slotsToTry() {
+        int permits = claims.length;
+        int first = ThreadLocalRandom.current().nextInt(permits);
+        List<Integer> slots = new ArrayList<>(permits);
+        List<Integer> claimed = new ArrayList<>();
+        for (int i = 0; i < permits; i++) {
+            int slot = (first + i) % permits;
+            (claims[slot] == 0 ? slots : claimed).add(slot);
+        }
+        slots.addAll(claimed);
+        return slots;
+    }
+
+    /** An acquisition of this registry tries {@code slot}, or was granted it. */
+    synchronized void claim(int slot) {
+        claims[slot]++;
+    }
+
+    /** The try of {@code slot} ended without a permit, or the permit was given back. */
+    synchronized void unclaim(int slot) {
+        claims[slot]--;
     }
 
     /** One use less; the entry goes once nothing uses it. */

@@ -11,7 +11,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -236,7 +235,7 @@ final class SemaphoreAcquisition implements Runnable {
      * take slots, release the queue).
      */
     private Optional<Permits> passQueue() throws InterruptedException {
-        List<Integer> slots = randomSlots();
+        List<Integer> slots = local.slotsToTry();
         passing = true;
         try {
             // The first n slots, then, when some were held, the next few: a single free slot among many held ones is
@@ -347,7 +346,7 @@ final class SemaphoreAcquisition implements Runnable {
 
     private Optional<Permits> takePermits(SlotWaits waits) throws InterruptedException {
         int permits = semaphore.permits();
-        List<Integer> slots = randomSlots();
+        List<Integer> slots = local.slotsToTry();
         tryNow(slots.subList(0, wanted));
         if (taken.size() == wanted) {
             return granted();
@@ -410,6 +409,7 @@ final class SemaphoreAcquisition implements Runnable {
                 continue;
             }
             if (granted.isPresent()) {
+                local.claim(ended.slot());
                 held[ended.slot()] = true;
                 taken.add(new Permit(ended.slot(), granted.get()));
             }
@@ -422,6 +422,9 @@ final class SemaphoreAcquisition implements Runnable {
      * back the rest. The first slot found held has its holder's permit count checked, once per acquisition.
      */
     private void tryNow(List<Integer> slots) throws InterruptedException {
+        for (int slot : slots) {
+            local.claim(slot);
+        }
         if (onCallersThread && slots.size() == 1) {
             takeHere(slots.get(0));
         } else {
@@ -438,21 +441,11 @@ final class SemaphoreAcquisition implements Runnable {
                     ? lock.tryAcquireDetached(Duration.ZERO)
                     : lock.tryAcquireDetached(Duration.ZERO, leaseTime);
         } catch (RuntimeException e) {
+            local.unclaim(slot);
             failed(e);
             return;
         }
         settle(slot, granted);
-    }
-
-    /** Every slot once, starting at a random one. */
-    private List<Integer> randomSlots() {
-        int permits = semaphore.permits();
-        int first = ThreadLocalRandom.current().nextInt(permits);
-        List<Integer> slots = new ArrayList<>(permits);
-        for (int i = 0; i < permits; i++) {
-            slots.add((first + i) % permits);
-        }
-        return slots;
     }
 
     /** Asks for {@code slots} at once, each with a zero wait. */
@@ -470,6 +463,7 @@ final class SemaphoreAcquisition implements Runnable {
     private void collect(List<Integer> slots, List<CompletableFuture<Optional<LockHandle>>> tries)
             throws InterruptedException {
         int i = 0;
+        int claimed = 0; // the first try whose slot this acquisition still counts as tried
         try {
             for (; i < tries.size(); i++) {
                 int slot = slots.get(i);
@@ -477,12 +471,18 @@ final class SemaphoreAcquisition implements Runnable {
                 try {
                     granted = tries.get(i).get();
                 } catch (ExecutionException e) {
+                    claimed = i + 1;
+                    local.unclaim(slot);
                     failed(e.getCause());
                     continue;
                 }
+                claimed = i + 1;
                 settle(slot, granted);
             }
         } finally {
+            for (int j = claimed; j < tries.size(); j++) {
+                local.unclaim(slots.get(j));
+            }
             // From the try in hand when something was thrown: closing a grant twice releases it once.
             for (; i < tries.size(); i++) {
                 SlotWaits.abandon(tries.get(i));
@@ -495,6 +495,9 @@ final class SemaphoreAcquisition implements Runnable {
      * holder's permit count checked, once per acquisition.
      */
     private void settle(int slot, Optional<LockHandle> granted) {
+        if (granted.isEmpty() || taken.size() >= wanted) {
+            local.unclaim(slot);
+        }
         if (granted.isEmpty()) {
             if (!slotChecked && !passing) {
                 slotChecked = true;
@@ -524,7 +527,7 @@ final class SemaphoreAcquisition implements Runnable {
         local.permitsGranted(taken.size());
         localOwed -= taken.size();
         for (Permit permit : taken) {
-            permit.endsWith(local::permitEnded);
+            permit.endsWith(() -> local.permitEnded(permit.slot()));
         }
         Permits permits = new Permits(semaphore.name(), taken);
         taken.clear();
@@ -543,6 +546,7 @@ final class SemaphoreAcquisition implements Runnable {
     private void giveBack() {
         for (Permit permit : taken) {
             held[permit.slot()] = false;
+            local.unclaim(permit.slot());
             try {
                 permit.close();
             } catch (RuntimeException e) {

@@ -206,6 +206,42 @@ class LeasedSemaphoreTest {
     }
 
     @Test
+    void anAcquisitionTriesTheSlotsItsOwnRegistryDoesNotHoldFirst() throws Exception {
+        List<String> keysAsked = java.util.Collections.synchronizedList(new ArrayList<>());
+        LockRegistry watched = (LockRegistry) Proxy.newProxyInstance(
+                LockRegistry.class.getClassLoader(), new Class<?>[] {LockRegistry.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("obtain")) {
+                        keysAsked.add((String) args[0]);
+                    }
+                    return invoke(method, a, args);
+                });
+        LeasedSemaphore semaphore = LeasedSemaphore.of(watched, "spread", 2);
+        try (Permits held = semaphore.tryAcquire(Duration.ZERO).orElseThrow()) {
+            String heldKey = held.list().get(0).key();
+            // A random first slot would meet the held one about every other time: 30 misses in a row would be chance
+            // of one in a billion.
+            for (int i = 0; i < 30; i++) {
+                keysAsked.clear();
+                try (Permits other = semaphore.tryAcquire(Duration.ZERO).orElseThrow()) {
+                    assertThat(other.list().get(0).key()).isNotEqualTo(heldKey);
+                }
+                assertThat(keysAsked)
+                        .as("keys asked for while this registry holds %s", heldKey)
+                        .doesNotContain(heldKey);
+            }
+        }
+        // Another registry's hold is no hint: the other registry still finds the one free slot.
+        try (Permits onA =
+                LeasedSemaphore.of(a, "spread", 2).tryAcquire(Duration.ZERO).orElseThrow()) {
+            assertThat(LeasedSemaphore.of(b, "spread", 2).tryAcquire(Duration.ZERO))
+                    .as("the free slot, from another registry")
+                    .isPresent()
+                    .get()
+                    .satisfies(Permits::close);
+        }
+    }
+
+    @Test
     void aLostPermitGivesItsLocalPermitBackAndAChurnOfNamesKeepsNoLocalEntry() throws Exception {
         int entriesBefore = LocalPermits.entries();
         LeasedSemaphore onA = LeasedSemaphore.of(a, "lapsed", 1);
