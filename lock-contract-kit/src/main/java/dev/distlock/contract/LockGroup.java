@@ -18,6 +18,10 @@ abstract class LockGroup extends ContractGroup<LockRegistryContract> {
         return contract().contendersPerRegistry();
     }
 
+    final boolean guardsTakes(String key, String guardKey) {
+        return contract().guardsTakes(key, guardKey);
+    }
+
     static Optional<LockHandle> tryNow(LockRegistry registry, String key) throws InterruptedException {
         return registry.obtain(key).tryAcquire(Duration.ZERO);
     }

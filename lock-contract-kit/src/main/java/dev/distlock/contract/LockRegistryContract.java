@@ -32,6 +32,15 @@ public abstract class LockRegistryContract extends ContractSupport {
     }
 
     /**
+     * Whether this backend takes {@code key} on the condition that {@code guardKey} is free, both checked in one step
+     * on the server ({@code FencedLock.tryAcquireUnlessHeld}). Rule 12 checks that it does when this says so, and
+     * that it refuses clearly otherwise.
+     */
+    protected boolean guardsTakes(String key, String guardKey) {
+        return false;
+    }
+
+    /**
      * The names {@code LockRegistry.backend()} may return. A backend of your own returns its own name here, so that
      * its errors and metrics can be told apart from distlock's backends.
      */

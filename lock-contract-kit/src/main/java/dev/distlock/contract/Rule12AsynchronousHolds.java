@@ -1,6 +1,7 @@
 package dev.distlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockHandle;
@@ -136,6 +137,58 @@ abstract class Rule12AsynchronousHolds extends LockGroup {
                 .as("neither the closed hold nor the interrupted wait left the key held")
                 .isPresent();
         after.get().close();
+    }
+
+    @Test
+    void aTakeUnlessAnotherKeyIsHeldIsRefusedWhileThatKeyIsHeldOrSaysItCannotCheck() throws Exception {
+        String key = key("guarded");
+        String guard = key("guard");
+        FencedLock lock = registryA.obtain(key);
+        if (!guardsTakes(key, guard)) {
+            assertThatThrownBy(() -> lock.tryAcquireUnlessHeld(guard, null))
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining(key)
+                    .hasMessageContaining(registryA.backend());
+            assertThat(tryNow(registryB, key))
+                    .as("nothing was taken")
+                    .isPresent()
+                    .get()
+                    .satisfies(LockHandle::close);
+            return;
+        }
+        try (LockHandle guarding =
+                registryB.obtain(guard).tryAcquireDetached(Duration.ZERO).orElseThrow()) {
+            assertThat(lock.tryAcquireUnlessHeld(guard, null))
+                    .as("refused while another registry holds the guard")
+                    .isEmpty();
+            assertThat(registryB.holderOf(key)).as("and nothing was taken").isEmpty();
+            assertThat(guarding.isValid()).as("the guard is only read").isTrue();
+        }
+        LockHandle granted = lock.tryAcquireUnlessHeld(guard, null).orElseThrow();
+        try {
+            assertThat(lock.holdCount()).as("the hold belongs to its handle").isZero();
+            assertThat(tryNow(registryB, key))
+                    .as("it excludes other registries")
+                    .isEmpty();
+            assertThat(lock.tryAcquireUnlessHeld(guard, null))
+                    .as("not reentrant, like any detached hold")
+                    .isEmpty();
+            assertThat(tryNow(registryB, guard))
+                    .as("the guard was not taken")
+                    .isPresent()
+                    .get()
+                    .satisfies(LockHandle::close);
+        } finally {
+            granted.close();
+        }
+        LockHandle fixed = lock.tryAcquireUnlessHeld(guard, leaseTime()).orElseThrow();
+        awaitInvalid(fixed); // a fixed lease is not renewed
+        assertThat(tryNow(registryB, key))
+                .as("free once the fixed lease ended")
+                .isPresent()
+                .get()
+                .satisfies(LockHandle::close);
+        fixed.close();
     }
 
     @Test

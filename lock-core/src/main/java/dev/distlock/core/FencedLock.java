@@ -66,6 +66,23 @@ public interface FencedLock extends Lock {
         return awaitDetached(acquireAsync(waitTime, leaseTime));
     }
 
+    /**
+     * As {@link #tryAcquireDetached(Duration, Duration)} with a zero wait, granted only while nobody holds {@code
+     * guardKey}: the server checks that key and takes this one in one atomic step, so a hold of {@code guardKey}
+     * that begins before the take is never overtaken. Refused (empty, nothing taken) when either key is held.
+     *
+     * @param guardKey another key of the same registry, which this call only reads
+     * @param leaseTime a fixed lease that is not renewed, or null for a lease renewed by the watchdog
+     * @return the handle, or empty when this key or {@code guardKey} is held
+     * @throws UnsupportedOperationException when the backend cannot check both keys in one step (a Redis Cluster,
+     *     whose keys live on different nodes, or ZooKeeper, say); then read {@link LockRegistry#holderOf} beside a
+     *     plain take instead
+     */
+    default Optional<LockHandle> tryAcquireUnlessHeld(String guardKey, Duration leaseTime) throws InterruptedException {
+        throw new UnsupportedOperationException("Lock '" + key() + "' on " + backendName()
+                + " cannot be taken on the condition that another key is free");
+    }
+
     private static Optional<LockHandle> awaitDetached(CompletableFuture<Optional<LockHandle>> attempt)
             throws InterruptedException {
         try {

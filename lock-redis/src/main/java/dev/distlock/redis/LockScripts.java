@@ -57,6 +57,19 @@ final class LockScripts {
                 ACQUIRE, key, owner, millis(lease), willWait ? WAIT : NO_WAIT, holder, line.channel(), line.lasts());
     }
 
+    /**
+     * Takes the lock for {@code owner} if it is free and nobody holds {@code guard}, without waiting: both keys are
+     * read in the one script, so they must be on one server (or in one hash slot of a Cluster).
+     */
+    static ScriptCall<AcquireReply> acquireUnlessHeld(
+            LockKey key, LockKey guard, byte[] owner, Duration lease, byte[] holder) {
+        WaitLine none = WaitLine.NONE;
+        return new ScriptCall<>(
+                ACQUIRE, key.key(), new byte[][] {key.nameBytes(), key.lineBytes(), guard.nameBytes()}, new byte[][] {
+                    owner, millis(lease), NO_WAIT, holder, none.channel(), none.lasts()
+                });
+    }
+
     /** The registry of {@code line} leaves the key's line, passing a wake-up on when the key is free. */
     static ScriptCall<Boolean> pass(LockKey key, WaitLine line) {
         return lineCall(PASS, key, line.channel());

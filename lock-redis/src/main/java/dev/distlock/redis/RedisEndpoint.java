@@ -65,6 +65,18 @@ final class RedisEndpoint implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether one script may touch both Redis keys: always on a single server (Sentinel's master included), on a
+     * Cluster when they hash to one slot. Unknown deployments behind other clients are not assumed single.
+     */
+    boolean runsTogether(byte[] first, byte[] second) {
+        if (!(factory instanceof LettuceConnectionFactory lettuce)) {
+            return false;
+        }
+        return !lettuce.isClusterAware()
+                || io.lettuce.core.cluster.SlotHash.getSlot(first) == io.lettuce.core.cluster.SlotHash.getSlot(second);
+    }
+
     /** True when {@link #send} returns at once (Lettuce); other clients run the script on the calling thread. */
     boolean sendsWithoutBlocking() {
         return connection != null;

@@ -124,6 +124,10 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
          */
         @Override
         public ScriptCall<AcquireReply> acquire(boolean willWait) {
+            if (request.guardKey() != null) {
+                return LockScripts.acquireUnlessHeld(
+                        key, LockKey.of(request.guardKey()), owner, request.leaseTime(), holder);
+            }
             LockScripts.WaitLine line = subscriber.placeFor(willWait, waitLine);
             joinedLine |= line != LockScripts.WaitLine.NONE;
             return LockScripts.acquire(key, owner, request.leaseTime(), willWait, holder, line);
@@ -224,6 +228,13 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
             StoredHolder stored = reply.await(commandTimeout);
             return stored.held() ? Optional.of(toLockHolder(key, stored)) : Optional.empty();
         };
+    }
+
+    /** One script reads both keys: on a single server always, on a Cluster when they share a hash slot. */
+    @Override
+    public boolean guardsTakes(String key, String guardKey) {
+        return endpoint.runsTogether(
+                LockKey.of(key).nameBytes(), LockKey.of(guardKey).nameBytes());
     }
 
     @Override

@@ -1,5 +1,6 @@
 -- Takes the lock if nobody holds it: owner, holder, lease and fencing token in one atomic step.
--- KEYS[1] the lock (its value: lock-value.lua), KEYS[2] its line of waiting registries (waiters.lua)
+-- KEYS[1] the lock (its value: lock-value.lua), KEYS[2] its line of waiting registries (waiters.lua),
+-- KEYS[3] (optional) a guard: another lock that must be free for a grant (only with a zero wait)
 -- ARGV[1] owner, ARGV[2] lease in ms, ARGV[3] '1' when the caller will wait for a release message,
 -- ARGV[4] holder description, ARGV[5] the caller's wake-up channel ('' when it has none: it waits
 -- for distlock:released, or not at all), ARGV[6] how long the line lasts after an attempt, in ms
@@ -9,6 +10,13 @@
 -- Token = max(fence + 1, server time in microseconds): it keeps rising after the key is gone, as
 -- long as this server's clock does not step back. Lua numbers are doubles, exact below 2^53 (the
 -- clock in microseconds is about 1.8e15).
+if KEYS[3] then
+  local guard = redis.pcall('GET', KEYS[3])
+  if type(guard) == 'table' or held(guard) then
+    -- The guard is held (a 0.1 client's hash counts as held): refused as if the lock were, nothing taken.
+    return -2 - redis.call('PTTL', KEYS[3])
+  end
+end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 local channel, place = ARGV[5], false

@@ -25,13 +25,20 @@ class LockScriptsTest {
     void scriptsTakeKeysAsArgumentsAndFormatTokensWithoutLosingDigits() {
         String acquire = new String(LockScripts.ACQUIRE.body(), StandardCharsets.UTF_8);
         assertThat(acquire).contains("KEYS[1]", "string.format('%d'", "redis.call('TIME')", "'NX', 'PX'");
-        assertThat(acquire).doesNotContain("tostring(", "KEYS[3]");
+        assertThat(acquire).doesNotContain("tostring(", "KEYS[4]");
         LockKey key = LockKey.of("orders:{7}");
         byte[][] keys = LockScripts.acquire(key, new byte[1], Duration.ofSeconds(1), new byte[0])
                 .keys();
         assertThat(Arrays.stream(keys).map(bytes -> new String(bytes, StandardCharsets.UTF_8)))
                 .as("the lock and its line, both in the key's hash tag")
                 .containsExactly("distlock:{orders:%7B7%7D}", "distlock:{orders:%7B7%7D}:q");
+        byte[][] guarded = LockScripts.acquireUnlessHeld(
+                        key, LockKey.of("orders:waiting"), new byte[1], Duration.ofSeconds(1), new byte[0])
+                .keys();
+        assertThat(Arrays.stream(guarded).map(bytes -> new String(bytes, StandardCharsets.UTF_8)))
+                .as("a guarded take reads a third key, in the guard's own hash tag")
+                .containsExactly(
+                        "distlock:{orders:%7B7%7D}", "distlock:{orders:%7B7%7D}:q", "distlock:{orders:waiting}");
     }
 
     @Test

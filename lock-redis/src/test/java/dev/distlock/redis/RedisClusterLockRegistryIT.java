@@ -6,6 +6,7 @@ import dev.distlock.contract.LockRegistryContract;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
+import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,39 @@ class RedisClusterLockRegistryIT extends LockRegistryContract {
     @Override
     protected LockRegistry createRegistry(RegistryOptions options) {
         return RedisLockRegistry.builder(factory).options(options).build();
+    }
+
+    /** Only two keys in one hash slot can be read by one script. */
+    @Override
+    protected boolean guardsTakes(String key, String guardKey) {
+        return slot(key) == slot(guardKey);
+    }
+
+    private static int slot(String key) {
+        return SlotHash.getSlot(
+                LockKey.of(RegistryOptions.defaults().keyPrefix() + key).nameBytes());
+    }
+
+    @Test
+    void aTakeUnlessAGuardInTheSameSlotIsHeldChecksBoth() throws Exception {
+        String key = key("slot");
+        String guard = null;
+        for (int i = 0; guard == null; i++) {
+            String candidate = key + "-guard-" + i;
+            guard = slot(candidate) == slot(key) ? candidate : null;
+        }
+        try (LockHandle guarding =
+                registryB.obtain(guard).tryAcquireDetached(Duration.ZERO).orElseThrow()) {
+            assertThat(registryA.obtain(key).tryAcquireUnlessHeld(guard, null))
+                    .as("refused while the guard in the same slot is held")
+                    .isEmpty();
+            assertThat(guarding.isValid()).isTrue();
+        }
+        try (LockHandle granted =
+                registryA.obtain(key).tryAcquireUnlessHeld(guard, null).orElseThrow()) {
+            assertThat(registryB.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
+            assertThat(granted.token().value()).isPositive();
+        }
     }
 
     @Test

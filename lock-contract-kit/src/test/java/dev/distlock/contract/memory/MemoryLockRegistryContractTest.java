@@ -15,4 +15,9 @@ class MemoryLockRegistryContractTest extends LockRegistryContract {
     protected LockRegistry createRegistry(RegistryOptions options) {
         return MemoryLockRegistry.builder().store(store).options(options).build();
     }
+
+    @Override
+    protected boolean guardsTakes(String key, String guardKey) {
+        return true; // one lock guards every key of a store
+    }
 }

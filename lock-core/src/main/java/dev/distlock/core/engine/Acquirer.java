@@ -39,7 +39,7 @@ final class Acquirer<L extends BackendLease> {
             Thread owner,
             String note)
             throws InterruptedException {
-        return acquire(key, fullKey, waitTime, leaseTime, renewed, owner, note, null);
+        return acquire(key, fullKey, waitTime, leaseTime, renewed, owner, note, null, null);
     }
 
     /**
@@ -48,6 +48,8 @@ final class Acquirer<L extends BackendLease> {
      * InterruptedException (reported as {@link Outcome#INTERRUPTED}) without asking the server.
      *
      * @param abandonment the attempt's cancellation, or null when nobody can abandon it
+     * @param guardKey null, or the full key that must be free for a zero-wait take to be granted ({@link
+     *     LockRequest#guardKey})
      */
     Optional<Acquired<L>> acquire(
             String key,
@@ -57,7 +59,8 @@ final class Acquirer<L extends BackendLease> {
             boolean renewed,
             Thread owner,
             String note,
-            Abandonment abandonment)
+            Abandonment abandonment,
+            String guardKey)
             throws InterruptedException {
         engine.checkOpen();
         KeyCheck.duration("waitTime", waitTime, key, engine.backend.name(), true);
@@ -80,8 +83,8 @@ final class Acquirer<L extends BackendLease> {
                     }
                 }
             }
-            Optional<Hold<L>> taken =
-                    take(key, state, deadline, waitTime.isZero(), leaseTime, renewed, owner, note, abandonment);
+            Optional<Hold<L>> taken = take(
+                    key, state, deadline, waitTime.isZero(), leaseTime, renewed, owner, note, abandonment, guardKey);
             if (taken.isEmpty()) {
                 outcome = Outcome.TIMEOUT;
                 return Optional.empty();
@@ -130,7 +133,8 @@ final class Acquirer<L extends BackendLease> {
             boolean renewed,
             Thread owner,
             String note,
-            Abandonment abandonment)
+            Abandonment abandonment,
+            String guardKey)
             throws InterruptedException {
         Waiters.Waiter waiter = engine.waiters.enter();
         L lease = null;
@@ -140,7 +144,12 @@ final class Acquirer<L extends BackendLease> {
             if (passGate(state, deadline, abandonment)) {
                 try {
                     LockRequest request = new LockRequest(
-                            state.fullKey, newOwner(owner), leaseTime, deadline, engine.holderDescription(owner, note));
+                            state.fullKey,
+                            newOwner(owner),
+                            leaseTime,
+                            deadline,
+                            engine.holderDescription(owner, note),
+                            guardKey);
                     // A wait that ran out before the server was asked (queued on the gate, say) has
                     // timed out; asking now would count as a zero wait and fail on a passing error.
                     if (zeroWait || !deadline.hasPassed()) {

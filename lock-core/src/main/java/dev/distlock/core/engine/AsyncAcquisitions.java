@@ -46,7 +46,7 @@ final class AsyncAcquisitions implements AutoCloseable {
         executor.submit(() -> {
             try {
                 Optional<LockHandle> handle = acquirer.acquire(
-                                key, fullKey, waitTime, leaseTime, renewed, null, note, abandonment)
+                                key, fullKey, waitTime, leaseTime, renewed, null, note, abandonment, null)
                         .map(EngineHandle::new);
                 if (!result.complete(handle)) {
                     handle.ifPresent(LockHandle::close);

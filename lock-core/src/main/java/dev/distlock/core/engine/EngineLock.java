@@ -88,6 +88,28 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
         return acquire(waitTime, leaseTime, false, null);
     }
 
+    @Override
+    public Optional<LockHandle> tryAcquireUnlessHeld(String guardKey, Duration leaseTime) throws InterruptedException {
+        String guardFullKey = engine.fullKey(guardKey);
+        if (guardFullKey.equals(fullKey) || !engine.backend.guardsTakes(fullKey, guardFullKey)) {
+            throw new UnsupportedOperationException("Lock '" + key + "' on " + engine.describe()
+                    + " cannot be taken on the condition that '" + guardKey + "' is free in one step on the server;"
+                    + " read the other key's holder beside a plain take instead");
+        }
+        return engine.acquirer()
+                .acquire(
+                        key,
+                        fullKey,
+                        Duration.ZERO,
+                        leaseTime == null ? engine.options.leaseTime() : leaseTime,
+                        leaseTime == null,
+                        null,
+                        note,
+                        null,
+                        guardFullKey)
+                .map(EngineHandle::new);
+    }
+
     /** @param owner the owning thread, or null for a hold that belongs to its handle */
     private Optional<LockHandle> acquire(Duration waitTime, Duration leaseTime, boolean renewed, Thread owner)
             throws InterruptedException {

@@ -39,7 +39,8 @@ final class MemoryLockBackend implements LockBackend<MemoryLockBackend.MemoryLea
                 request.owner().value(),
                 request.holder(),
                 MemoryLockStore.nanos(request.leaseTime()),
-                request.deadline().remainingNanos());
+                request.deadline().remainingNanos(),
+                request.guardKey());
         if (grant == null) {
             return Optional.empty();
         }
@@ -65,6 +66,12 @@ final class MemoryLockBackend implements LockBackend<MemoryLockBackend.MemoryLea
                         held.holder(),
                         FencingToken.of(held.token()),
                         Optional.of(Duration.ofNanos(held.leaseLeftNanos()))));
+    }
+
+    /** Every key of a store is guarded by one lock: any two keys can be checked in one step. */
+    @Override
+    public boolean guardsTakes(String key, String guardKey) {
+        return true;
     }
 
     @Override

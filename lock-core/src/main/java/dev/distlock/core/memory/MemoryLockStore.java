@@ -26,10 +26,14 @@ public final class MemoryLockStore {
     private final MemoryReadWriteStore readWrite = new MemoryReadWriteStore();
 
     /** Takes {@code key} for {@code owner}, waiting {@code waitNanos} at most; null when that ran out. */
-    Grant tryAcquire(String key, String owner, String holder, long leaseNanos, long waitNanos)
+    /** @param guard null, or a key that must be free for a zero wait to be granted */
+    Grant tryAcquire(String key, String owner, String holder, long leaseNanos, long waitNanos, String guard)
             throws InterruptedException {
         lock.lockInterruptibly();
         try {
+            if (guard != null && heldNow(slots.get(guard))) {
+                return null;
+            }
             Slot slot = slots.computeIfAbsent(key, k -> new Slot(lock.newCondition()));
             slot.waiters++;
             try {
@@ -112,14 +116,18 @@ public final class MemoryLockStore {
         lock.lock();
         try {
             Slot slot = slots.get(key);
-            long left = slot == null ? 0 : slot.expiresAt - System.nanoTime();
-            if (slot == null || slot.owner == null || left <= 0) {
+            if (!heldNow(slot)) {
                 return null;
             }
-            return new Held(slot.holder, slot.token, left);
+            return new Held(slot.holder, slot.token, Math.max(1, slot.expiresAt - System.nanoTime()));
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Whether {@code slot} is held by an owner whose lease has not run out; called holding the store's lock. */
+    private static boolean heldNow(Slot slot) {
+        return slot != null && slot.owner != null && slot.expiresAt - System.nanoTime() > 0;
     }
 
     /** The read/write locks' side of this store, shared by the registries built over it. */

@@ -46,6 +46,8 @@ public final class LeasedSemaphore {
     private final boolean notes;
     /** False once the registry showed it cannot read a key's holder: every acquisition queues then. */
     private volatile boolean readsHolders = true;
+    /** False once the registry said it cannot take a slot on the condition that {@code <name>:waiting} is free. */
+    private volatile boolean guardsTakes = true;
 
     private LeasedSemaphore(LockRegistry registry, String name, int permits) {
         this.registry = registry;
@@ -235,6 +237,7 @@ public final class LeasedSemaphore {
     record HolderRead(boolean known, Optional<LockHolder> holder) {
 
         static final HolderRead UNKNOWN = new HolderRead(false, Optional.empty());
+        static final HolderRead NOBODY = new HolderRead(true, Optional.empty());
 
         boolean free() {
             return known && holder.isEmpty();
@@ -249,6 +252,18 @@ public final class LeasedSemaphore {
      * Who holds {@code <name>:waiting} on the server, read in two steps ({@link LockRegistry#holderOfLater}): the read is sent now,
      * where the registry can, and {@code get()} gives what it found (see {@link #readHolder}).
      */
+    /**
+     * Whether a slot can be taken on the condition that nobody holds {@code <name>:waiting}, both checked in one step
+     * on the server ({@link FencedLock#tryAcquireUnlessHeld}); true until the registry says it cannot.
+     */
+    boolean guardsTakes() {
+        return guardsTakes;
+    }
+
+    void cannotGuardTakes() {
+        guardsTakes = false;
+    }
+
     Supplier<HolderRead> readWaitingLater() {
         return readHolderLater(waitingKey());
     }

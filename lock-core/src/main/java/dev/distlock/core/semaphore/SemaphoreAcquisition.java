@@ -241,9 +241,17 @@ final class SemaphoreAcquisition implements Runnable {
             // The first n slots, then, when some were held, the next few: a single free slot among many held ones is
             // found without queueing. Each try reads <name>:waiting again beside it.
             for (int from = 0, batch = wanted; ; from += batch, batch = Math.min(SWEEP, slots.size() - from)) {
-                Supplier<LeasedSemaphore.HolderRead> waiting = semaphore.readWaitingLater();
-                tryNow(slots.subList(from, from + batch));
-                waitingSeen = waiting.get();
+                List<Integer> trying = slots.subList(from, from + batch);
+                if (trying.size() == 1 && onCallersThread && semaphore.guardsTakes() && tryGuarded(trying.get(0))) {
+                    // Granted only while nobody waited for releases; refused, it reads whether somebody does.
+                    waitingSeen = taken.size() == wanted
+                            ? LeasedSemaphore.HolderRead.NOBODY
+                            : semaphore.readWaitingLater().get();
+                } else {
+                    Supplier<LeasedSemaphore.HolderRead> waiting = semaphore.readWaitingLater();
+                    tryNow(trying);
+                    waitingSeen = waiting.get();
+                }
                 if (!waitingSeen.free()) {
                     break;
                 }
@@ -430,6 +438,31 @@ final class SemaphoreAcquisition implements Runnable {
         } else {
             collect(slots, startTries(slots));
         }
+    }
+
+    /**
+     * Tries one slot with a zero wait on this thread, which is the caller's own, on the condition that nobody holds
+     * {@code <name>:waiting}: the server checks both in one step ({@link FencedLock#tryAcquireUnlessHeld}).
+     *
+     * @return false, having tried nothing, when the registry cannot check both in one step (it is not asked again)
+     */
+    private boolean tryGuarded(int slot) throws InterruptedException {
+        FencedLock lock = semaphore.lock(semaphore.slotKey(slot));
+        local.claim(slot);
+        Optional<LockHandle> granted;
+        try {
+            granted = lock.tryAcquireUnlessHeld(semaphore.waitingKey(), leaseTime);
+        } catch (UnsupportedOperationException e) {
+            local.unclaim(slot);
+            semaphore.cannotGuardTakes();
+            return false;
+        } catch (RuntimeException e) {
+            local.unclaim(slot);
+            failed(e);
+            return true;
+        }
+        settle(slot, granted);
+        return true;
     }
 
     /** Tries one slot with a zero wait on this thread, which is the caller's own. */

@@ -95,6 +95,14 @@ public interface LockBackend<L extends BackendLease> extends AutoCloseable {
     }
 
     /**
+     * Whether a zero-wait take of {@code key} can be made conditional on {@code guardKey} being free, both checked in
+     * one atomic step on the server ({@link LockRequest#guardKey}). By default no.
+     */
+    default boolean guardsTakes(String key, String guardKey) {
+        return false;
+    }
+
+    /**
      * Removes the lock on {@code key} (full key) whoever holds it, for an operator evicting a
      * crashed or stuck holder. The next holder still gets a larger fencing token.
      *

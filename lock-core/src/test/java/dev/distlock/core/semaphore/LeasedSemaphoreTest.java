@@ -466,6 +466,36 @@ class LeasedSemaphoreTest {
     }
 
     @Test
+    void aSingleSlotTakeChecksTheWaitingKeyInTheSameStepWhereTheBackendCan() throws Exception {
+        List<String> reads = java.util.Collections.synchronizedList(new ArrayList<>());
+        LockRegistry watched = (LockRegistry) Proxy.newProxyInstance(
+                LockRegistry.class.getClassLoader(), new Class<?>[] {LockRegistry.class}, (proxy, method, args) -> {
+                    if (method.getName().startsWith("holderOf")) {
+                        reads.add((String) args[0]);
+                    }
+                    return invoke(method, a, args);
+                });
+        LeasedSemaphore semaphore = LeasedSemaphore.of(watched, "guarded", 2);
+        reads.clear();
+        try (Permits permit = semaphore.tryAcquire(Duration.ZERO).orElseThrow()) {
+            assertThat(permit.isValid()).isTrue();
+        }
+        assertThat(reads)
+                .as("holders read by an uncontended tryAcquire on memory")
+                .isEmpty();
+        // Somebody waits for releases: the guarded take is refused, and only then is <name>:waiting read.
+        LeasedSemaphore onB = LeasedSemaphore.of(b, "guarded", 2);
+        try (LockHandle waiting =
+                onB.lock(onB.waitingKey()).tryAcquireDetached(Duration.ZERO).orElseThrow()) {
+            assertThat(semaphore.tryAcquire(Duration.ZERO))
+                    .as("overtook the waiter")
+                    .isEmpty();
+            assertThat(reads).contains(semaphore.waitingKey());
+            assertThat(semaphore.holders()).as("slots left taken").isEmpty();
+        }
+    }
+
+    @Test
     void anAcquisitionThatFindsAnotherWaitingForReleasesNeverKeepsAFreeSlot() throws Exception {
         LeasedSemaphore onA = LeasedSemaphore.of(a, "queued", 2);
         // Another instance leads the queue and waits for releases, as one does when it found too few free slots:
@@ -519,8 +549,8 @@ class LeasedSemaphoreTest {
     }
 
     /**
-     * {@code registry}, whose queue locks fail their first zero-wait asynchronous acquisition. It cannot read holders,
-     * so that every acquisition takes the queue.
+     * {@code registry}, whose queue locks fail their first zero-wait asynchronous acquisition. It can neither read
+     * holders nor take a slot on the condition that another key is free, so that every acquisition takes the queue.
      */
     private static LockRegistry failingFirstQueueTry(LockRegistry registry, AtomicInteger failures) {
         AtomicBoolean failed = new AtomicBoolean();
@@ -539,6 +569,9 @@ class LeasedSemaphoreTest {
     private static FencedLock failingLock(FencedLock lock, AtomicBoolean failed, AtomicInteger failures) {
         return (FencedLock) Proxy.newProxyInstance(
                 FencedLock.class.getClassLoader(), new Class<?>[] {FencedLock.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("tryAcquireUnlessHeld")) {
+                        throw new UnsupportedOperationException("no guarded takes here");
+                    }
                     if (method.getName().equals("acquireAsync")
                             && lock.key().endsWith(":queue")
                             && Duration.ZERO.equals(args[0])
