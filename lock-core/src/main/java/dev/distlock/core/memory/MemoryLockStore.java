@@ -25,8 +25,10 @@ public final class MemoryLockStore {
     private long lastToken;
     private final MemoryReadWriteStore readWrite = new MemoryReadWriteStore();
 
-    /** Takes {@code key} for {@code owner}, waiting {@code waitNanos} at most; null when that ran out. */
-    /** @param guard null, or a key that must be free for a zero wait to be granted */
+    /**
+     * Takes {@code key} for {@code owner}, waiting {@code waitNanos} at most; null when that ran out, or at once when
+     * {@code guard} (null: none) is held.
+     */
     Grant tryAcquire(String key, String owner, String holder, long leaseNanos, long waitNanos, String guard)
             throws InterruptedException {
         lock.lockInterruptibly();

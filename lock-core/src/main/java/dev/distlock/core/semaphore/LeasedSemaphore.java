@@ -249,10 +249,6 @@ public final class LeasedSemaphore {
     }
 
     /**
-     * Who holds {@code <name>:waiting} on the server, read in two steps ({@link LockRegistry#holderOfLater}): the read is sent now,
-     * where the registry can, and {@code get()} gives what it found (see {@link #readHolder}).
-     */
-    /**
      * Whether a slot can be taken on the condition that nobody holds {@code <name>:waiting}, both checked in one step
      * on the server ({@link FencedLock#tryAcquireUnlessHeld}); true until the registry says it cannot.
      */
@@ -264,6 +260,10 @@ public final class LeasedSemaphore {
         guardsTakes = false;
     }
 
+    /**
+     * Who holds {@code <name>:waiting} on the server, read in two steps ({@link LockRegistry#holderOfLater}): the read is sent now,
+     * where the registry can, and {@code get()} gives what it found (see {@link #readHolder}).
+     */
     Supplier<HolderRead> readWaitingLater() {
         return readHolderLater(waitingKey());
     }

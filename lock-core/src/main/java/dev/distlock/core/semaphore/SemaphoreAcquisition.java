@@ -232,7 +232,9 @@ final class SemaphoreAcquisition implements Runnable {
      * permits are taken at once even when others pass through the queue; an uncontended acquisition costs a read and
      * a take in one round trip where the registry sends the read without waiting for it ({@link
      * dev.distlock.core.LockRegistry#holderOfLater}; Redis), instead of three takes and a release (take the queue,
-     * take slots, release the queue).
+     * take slots, release the queue). A single slot tried on the caller's thread needs no read where the backend
+     * checks {@code <name>:waiting} in the take itself ({@link FencedLock#tryAcquireUnlessHeld}: Redis on one
+     * server, memory): then only a refused take reads who waits.
      */
     private Optional<Permits> passQueue() throws InterruptedException {
         List<Integer> slots = local.slotsToTry();
