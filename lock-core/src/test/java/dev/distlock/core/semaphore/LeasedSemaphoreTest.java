@@ -173,13 +173,7 @@ class LeasedSemaphoreTest {
     @Test
     void threadsOfOneRegistryBeyondThePermitCountWaitInTheJvmNotAtTheServer() throws Exception {
         List<String> keysAsked = java.util.Collections.synchronizedList(new ArrayList<>());
-        LockRegistry watched = (LockRegistry) Proxy.newProxyInstance(
-                LockRegistry.class.getClassLoader(), new Class<?>[] {LockRegistry.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("obtain")) {
-                        keysAsked.add((String) args[0]);
-                    }
-                    return invoke(method, a, args);
-                });
+        LockRegistry watched = recording(a, "obtain", keysAsked);
         LeasedSemaphore semaphore = LeasedSemaphore.of(watched, "local", 2);
         Permits first = semaphore.tryAcquire(Duration.ZERO).orElseThrow();
         Permits second = semaphore.tryAcquire(Duration.ZERO).orElseThrow();
@@ -208,13 +202,7 @@ class LeasedSemaphoreTest {
     @Test
     void anAcquisitionTriesTheSlotsItsOwnRegistryDoesNotHoldFirst() throws Exception {
         List<String> keysAsked = java.util.Collections.synchronizedList(new ArrayList<>());
-        LockRegistry watched = (LockRegistry) Proxy.newProxyInstance(
-                LockRegistry.class.getClassLoader(), new Class<?>[] {LockRegistry.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("obtain")) {
-                        keysAsked.add((String) args[0]);
-                    }
-                    return invoke(method, a, args);
-                });
+        LockRegistry watched = recording(a, "obtain", keysAsked);
         LeasedSemaphore semaphore = LeasedSemaphore.of(watched, "spread", 2);
         try (Permits held = semaphore.tryAcquire(Duration.ZERO).orElseThrow()) {
             String heldKey = held.list().get(0).key();
@@ -449,32 +437,20 @@ class LeasedSemaphoreTest {
 
     @Test
     void anUncontendedAcquisitionLeavesTheQueueAlone() throws Exception {
-        List<String> queueTries = new ArrayList<>();
-        LockRegistry watched = (LockRegistry) Proxy.newProxyInstance(
-                LockRegistry.class.getClassLoader(), new Class<?>[] {LockRegistry.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("obtain") && ((String) args[0]).endsWith(":queue")) {
-                        queueTries.add((String) args[0]);
-                    }
-                    return invoke(method, a, args);
-                });
+        List<String> obtained = java.util.Collections.synchronizedList(new ArrayList<>());
+        LockRegistry watched = recording(a, "obtain", obtained);
         LeasedSemaphore semaphore = LeasedSemaphore.of(watched, "quiet", 3);
-        queueTries.clear(); // of() checks the longest keys once
+        obtained.clear(); // of() checks the longest keys once
         try (Permits permits = semaphore.tryAcquire(2, LONG).orElseThrow()) {
             assertThat(permits.count()).isEqualTo(2);
         }
-        assertThat(queueTries).as("queue locks obtained").isEmpty();
+        assertThat(obtained).as("queue locks obtained").noneMatch(key -> key.endsWith(":queue"));
     }
 
     @Test
     void aSingleSlotTakeChecksTheWaitingKeyInTheSameStepWhereTheBackendCan() throws Exception {
         List<String> reads = java.util.Collections.synchronizedList(new ArrayList<>());
-        LockRegistry watched = (LockRegistry) Proxy.newProxyInstance(
-                LockRegistry.class.getClassLoader(), new Class<?>[] {LockRegistry.class}, (proxy, method, args) -> {
-                    if (method.getName().startsWith("holderOf")) {
-                        reads.add((String) args[0]);
-                    }
-                    return invoke(method, a, args);
-                });
+        LockRegistry watched = recording(a, "holderOf", reads);
         LeasedSemaphore semaphore = LeasedSemaphore.of(watched, "guarded", 2);
         reads.clear();
         try (Permits permit = semaphore.tryAcquire(Duration.ZERO).orElseThrow()) {
@@ -584,6 +560,17 @@ class LeasedSemaphoreTest {
                     return method.getName().equals("withNote")
                             ? failingLock((FencedLock) result, failed, failures)
                             : result;
+                });
+    }
+
+    /** {@code registry}, recording the key of every call of a method whose name starts with {@code method}. */
+    private static LockRegistry recording(LockRegistry registry, String method, List<String> keys) {
+        return (LockRegistry) Proxy.newProxyInstance(
+                LockRegistry.class.getClassLoader(), new Class<?>[] {LockRegistry.class}, (proxy, called, args) -> {
+                    if (called.getName().startsWith(method)) {
+                        keys.add((String) args[0]);
+                    }
+                    return invoke(called, registry, args);
                 });
     }
 
