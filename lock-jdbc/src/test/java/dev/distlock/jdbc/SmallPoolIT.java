@@ -75,7 +75,8 @@ class SmallPoolIT {
                     // machine) ends the call with a failure naming that timeout; never a wait for the pool.
                     assertThat(outcome.get(0))
                             .as("the only outcomes: the wait ran out, or the database's answer came too late")
-                            .isInstanceOf(DatabaseUnavailableException.class)
+                            .isInstanceOf(DatabaseUnavailableException.class);
+                    assertThat((Throwable) outcome.get(0))
                             .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
                 }
                 assertThat(took).isLessThan(wait.plus(SLACK).plus(NOISE));
