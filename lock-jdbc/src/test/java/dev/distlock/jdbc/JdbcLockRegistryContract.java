@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
@@ -226,8 +227,13 @@ abstract class JdbcLockRegistryContract extends LockRegistryContract {
         for (int i = 0; i < 8; i++) {
             racers.add(newRegistry());
         }
-        for (int round = 0; round < 10; round++) {
-            String fresh = key("fresh" + round);
+        // A zero wait fails at once on a passing failure (contract 8): an answer later than the call's bound on a
+        // loaded machine. A round with such a failure still may not have two owners, and does not count as clean.
+        int clean = 0;
+        int rounds = 0;
+        while (clean < 10) {
+            assertThat(rounds).as("rounds run for 10 without a failed attempt").isLessThan(20);
+            String fresh = key("fresh" + rounds++);
             CountDownLatch start = new CountDownLatch(1);
             List<Future<Optional<LockHandle>>> attempts = new ArrayList<>();
             for (LockRegistry racer : racers) {
@@ -238,11 +244,21 @@ abstract class JdbcLockRegistryContract extends LockRegistryContract {
             }
             start.countDown();
             List<LockHandle> winners = new ArrayList<>();
+            int failed = 0;
             for (Future<Optional<LockHandle>> attempt : attempts) {
-                attempt.get(30, TimeUnit.SECONDS).ifPresent(winners::add);
+                try {
+                    attempt.get(30, TimeUnit.SECONDS).ifPresent(winners::add);
+                } catch (ExecutionException e) {
+                    assertThat(e.getCause()).isInstanceOf(DatabaseUnavailableException.class);
+                    failed++;
+                }
             }
-            assertThat(winners).as("owners of %s", fresh).hasSize(1);
-            assertThat(winners.get(0).token().value()).isPositive();
+            assertThat(winners).as("owners of %s", fresh).hasSizeLessThanOrEqualTo(1);
+            if (failed == 0) {
+                assertThat(winners).as("owners of %s", fresh).hasSize(1);
+                assertThat(winners.get(0).token().value()).isPositive();
+                clean++;
+            }
             winners.forEach(LockHandle::close);
         }
     }
