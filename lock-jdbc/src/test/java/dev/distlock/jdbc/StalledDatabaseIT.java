@@ -30,8 +30,13 @@ class StalledDatabaseIT {
     /** The documented overrun of a wait (contract item 8: about 250 ms at most). */
     private static final Duration SLACK = Duration.ofMillis(250);
 
-    /** Thread scheduling on a shared test machine. */
-    private static final Duration NOISE = Duration.ofMillis(250);
+    /**
+     * Thread scheduling on a shared test machine: the suite runs three modules at once on two cores, and a reader's
+     * call behind a writer was seen to end 0.94 s after its wait time there (a fresh clone, 2026-12). What these tests
+     * catch is a call that waits on silence for a driver's, a socket's or the pool's own timeout (3 s to minutes), not
+     * the last few hundred milliseconds of contract 8's overrun.
+     */
+    private static final Duration NOISE = Duration.ofMillis(1000);
 
     /** Which lock of a key a test holds and waits for: (registry, key) to the lock. */
     private enum Kind {
