@@ -180,7 +180,8 @@ final class LedgerRun {
         while (finished.size() < workers.size()) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(backend + "/" + store + ": the run did not end within " + RUN_LIMIT
-                        + "; finished workers " + finished);
+                        + "; finished workers " + finished + "; paused ops " + pausedOps + "; the run's last lines:\n"
+                        + String.join("\n", eventLog.subList(Math.max(0, eventLog.size() - 40), eventLog.size())));
             }
             Event event = events.poll(200, TimeUnit.MILLISECONDS);
             if (event != null) {
