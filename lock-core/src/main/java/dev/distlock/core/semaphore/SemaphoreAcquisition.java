@@ -241,7 +241,8 @@ final class SemaphoreAcquisition implements Runnable {
         passing = true;
         try {
             // The first n slots, then, when some were held, the next few: a single free slot among many held ones is
-            // found without queueing. Each try reads <name>:waiting again beside it.
+            // found without queueing. Each try reads <name>:waiting again beside it, unless the take itself checks it
+            // (a single slot on the caller's thread, where the backend can: tryGuarded).
             for (int from = 0, batch = wanted; ; from += batch, batch = Math.min(SWEEP, slots.size() - from)) {
                 List<Integer> trying = slots.subList(from, from + batch);
                 if (trying.size() == 1 && onCallersThread && semaphore.guardsTakes() && tryGuarded(trying.get(0))) {
