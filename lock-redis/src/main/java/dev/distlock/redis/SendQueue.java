@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * The lock commands of one connection on their way out, batched the way Nagle's algorithm
@@ -36,6 +37,7 @@ final class SendQueue {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicBoolean writing = new AtomicBoolean();
     private final Consumer<List<AsyncCommand<byte[], byte[], Object>>> writer;
+    private final LongSupplier nanoTime;
     private volatile long lastWriteNanos;
     /** Set when something waiting must go now, whatever is in flight. */
     private volatile boolean urgent;
@@ -45,13 +47,19 @@ final class SendQueue {
      *     exceptionally; it must not block
      */
     SendQueue(Consumer<List<AsyncCommand<byte[], byte[], Object>>> writer) {
+        this(writer, System::nanoTime);
+    }
+
+    /** As {@link #SendQueue(Consumer)}, reading the time from {@code nanoTime} (a test's clock). */
+    SendQueue(Consumer<List<AsyncCommand<byte[], byte[], Object>>> writer, LongSupplier nanoTime) {
         this.writer = writer;
+        this.nanoTime = nanoTime;
     }
 
     /** Sends {@code command} now, or with the next batch if commands of this queue are in flight. */
     AsyncCommand<byte[], byte[], Object> send(AsyncCommand<byte[], byte[], Object> command) {
         waiting.add(command);
-        if (inFlight.get() == 0 || System.nanoTime() - lastWriteNanos > MAX_HOLD_NANOS) {
+        if (inFlight.get() == 0 || nanoTime.getAsLong() - lastWriteNanos > MAX_HOLD_NANOS) {
             write();
         }
         return command;
@@ -93,7 +101,7 @@ final class SendQueue {
                 next.whenComplete((reply, error) -> landed());
             }
             if (batch != null) {
-                lastWriteNanos = System.nanoTime();
+                lastWriteNanos = nanoTime.getAsLong();
                 writer.accept(batch);
             }
             writing.set(false);

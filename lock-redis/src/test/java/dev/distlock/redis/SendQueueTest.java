@@ -18,7 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class SendQueueTest {
@@ -27,7 +27,10 @@ class SendQueueTest {
     private final List<List<AsyncCommand<byte[], byte[], Object>>> written =
             Collections.synchronizedList(new ArrayList<>());
 
-    private final SendQueue queue = new SendQueue(written::add);
+    /** The queue's clock: time moves only when a test moves it, so no hold limit runs out by chance. */
+    private final AtomicLong clock = new AtomicLong();
+
+    private final SendQueue queue = new SendQueue(written::add, clock::get);
 
     @Test
     void loneCommandIsWrittenAtOnce() {
@@ -82,12 +85,14 @@ class SendQueueTest {
     void commandSentNowWhileAnotherThreadWritesIsNotHeldBack() {
         List<AsyncCommand<byte[], byte[], Object>> urgent = new ArrayList<>();
         SendQueue[] busy = new SendQueue[1];
-        busy[0] = new SendQueue(batch -> {
-            written.add(batch);
-            if (urgent.isEmpty()) {
-                onAnotherThread(() -> urgent.add(busy[0].sendNow(command(2))));
-            }
-        });
+        busy[0] = new SendQueue(
+                batch -> {
+                    written.add(batch);
+                    if (urgent.isEmpty()) {
+                        onAnotherThread(() -> urgent.add(busy[0].sendNow(command(2))));
+                    }
+                },
+                clock::get);
         busy[0].send(command(1)); // stays in flight
 
         assertThat(written).hasSize(2);
@@ -100,11 +105,15 @@ class SendQueueTest {
         AsyncCommand<byte[], byte[], Object> held = queue.send(command(2));
         assertThat(written).hasSize(1);
 
-        LockSupport.parkNanos(SendQueue.MAX_HOLD_NANOS + TimeUnit.MILLISECONDS.toNanos(1));
-        AsyncCommand<byte[], byte[], Object> late = queue.send(command(3));
+        clock.addAndGet(SendQueue.MAX_HOLD_NANOS);
+        AsyncCommand<byte[], byte[], Object> atTheLimit = queue.send(command(3));
+        assertThat(written).hasSize(1);
+
+        clock.addAndGet(1);
+        AsyncCommand<byte[], byte[], Object> late = queue.send(command(4));
 
         assertThat(written).hasSize(2);
-        assertThat(written.get(1)).containsExactly(held, late);
+        assertThat(written.get(1)).containsExactly(held, atTheLimit, late);
     }
 
     @Test
@@ -127,13 +136,15 @@ class SendQueueTest {
     void commandSentWhileABatchFailsAsItIsWrittenStillGoesOut() {
         List<AsyncCommand<byte[], byte[], Object>> second = new ArrayList<>();
         SendQueue[] rejecting = new SendQueue[1];
-        rejecting[0] = new SendQueue(batch -> {
-            written.add(batch);
-            batch.forEach(command -> command.completeExceptionally(new IllegalStateException("not connected")));
-            if (second.isEmpty()) {
-                onAnotherThread(() -> second.add(rejecting[0].send(command(2))));
-            }
-        });
+        rejecting[0] = new SendQueue(
+                batch -> {
+                    written.add(batch);
+                    batch.forEach(command -> command.completeExceptionally(new IllegalStateException("not connected")));
+                    if (second.isEmpty()) {
+                        onAnotherThread(() -> second.add(rejecting[0].send(command(2))));
+                    }
+                },
+                clock::get);
         rejecting[0].send(command(1));
         assertThat(written).hasSize(2);
         assertThat(written.get(1)).containsExactlyElementsOf(second);
