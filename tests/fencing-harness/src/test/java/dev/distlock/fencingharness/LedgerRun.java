@@ -77,6 +77,9 @@ final class LedgerRun {
 
         void kill() throws Exception;
 
+        /** Writes the worker's thread stacks to this JVM's standard error (a child's, through its own). */
+        void dumpThreads() throws Exception;
+
         void close() throws Exception;
     }
 
@@ -179,6 +182,11 @@ final class LedgerRun {
         long deadline = started + RUN_LIMIT.toNanos();
         while (finished.size() < workers.size()) {
             if (System.nanoTime() > deadline) {
+                for (int w = 0; w < workers.size(); w++) {
+                    if (!finished.contains(w)) {
+                        workers.get(w).dumpThreads();
+                    }
+                }
                 throw new IllegalStateException(backend + "/" + store + ": the run did not end within " + RUN_LIMIT
                         + "; finished workers " + finished + "; paused ops " + pausedOps + "; the run's last lines:\n"
                         + String.join("\n", eventLog.subList(Math.max(0, eventLog.size() - 40), eventLog.size())));
@@ -360,6 +368,15 @@ final class LedgerRun {
             }
 
             @Override
+            public void dumpThreads() {
+                StringBuilder stack = new StringBuilder("ledger-worker-" + index + " " + thread.getState() + "\n");
+                for (StackTraceElement frame : thread.getStackTrace()) {
+                    stack.append("\tat ").append(frame).append('\n');
+                }
+                System.err.print(stack);
+            }
+
+            @Override
             public void close() throws InterruptedException {
                 resumed.release(10);
                 thread.join(TimeUnit.SECONDS.toMillis(30));
@@ -471,6 +488,14 @@ final class LedgerRun {
         public void kill() throws Exception {
             signal("KILL");
             process.waitFor(30, TimeUnit.SECONDS);
+        }
+
+        /** SIGQUIT: the child's JVM prints every thread's stack to its standard error, which is this JVM's. */
+        @Override
+        public void dumpThreads() throws Exception {
+            signal("CONT");
+            signal("QUIT");
+            Thread.sleep(1000);
         }
 
         @Override
