@@ -45,6 +45,37 @@ abstract class ReadWriteRule06WaitingWithoutSpinning extends ReadWriteGroup {
     }
 
     @Test
+    void newReadersGetInDuringTheWritersGraceAndQueueBehindItOnceItEnds() throws Exception {
+        String key = key();
+        Duration grace = Duration.ofSeconds(3);
+        LockRegistry patient = newRegistry(RegistryOptions.defaults().withWriterGrace(grace));
+        LockHandle firstReader = tryNow(read(registryA, key)).orElseThrow();
+        long writerStartsBy = System.nanoTime();
+        Future<FencingToken> writer = inThread(() -> {
+            try (LockHandle handle = write(patient, key).tryAcquire(LONG_WAIT).orElseThrow()) {
+                return handle.token();
+            }
+        });
+        Thread.sleep(200);
+        Optional<LockHandle> duringGrace = tryNow(read(registryB, key));
+        assertThat(Duration.ofNanos(System.nanoTime() - writerStartsBy))
+                .as("the reader came within the writer's grace")
+                .isLessThan(grace);
+        assertThat(duringGrace)
+                .as("a new reader gets in while the writer is in its grace")
+                .isPresent();
+        duringGrace.get().close();
+        assertThat(writer.isDone()).isFalse();
+        awaitWriterQueued(key);
+        assertThat(Duration.ofNanos(System.nanoTime() - writerStartsBy))
+                .as("new readers queue behind the writer only once its grace has ended")
+                .isGreaterThanOrEqualTo(grace);
+        assertThat(writer.isDone()).isFalse();
+        firstReader.close();
+        assertThat(await(writer)).isNotNull();
+    }
+
+    @Test
     void readersGoOnWhenTheWaitingWriterGivesUp() throws Exception {
         String key = key();
         try (LockHandle reader = tryNow(read(registryA, key)).orElseThrow()) {

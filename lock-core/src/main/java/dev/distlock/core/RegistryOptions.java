@@ -10,18 +10,34 @@ import java.util.Objects;
  * @param keyPrefix prepended to every key, to keep applications that share a backend apart
  * @param applicationName names this application in the holder description stored with each
  *     lock on the server (with host, pid and thread), so an operator can tell who holds a key
+ * @param writerGrace how long a waiting writer of a read/write lock lets new readers in before they
+ *     queue behind it ({@code docs/read-write-locks.md}); zero queues them behind it at once
  */
-public record RegistryOptions(Duration leaseTime, String keyPrefix, String applicationName) {
+public record RegistryOptions(Duration leaseTime, String keyPrefix, String applicationName, Duration writerGrace) {
 
     public static final Duration DEFAULT_LEASE_TIME = Duration.ofSeconds(30);
+
+    /**
+     * A writer that waits this long has let the readers of a short burst in and holds the next ones back: long enough
+     * that readers which loop on a key are not stopped at every write, short against any lease.
+     */
+    public static final Duration DEFAULT_WRITER_GRACE = Duration.ofMillis(10);
 
     public RegistryOptions {
         Objects.requireNonNull(leaseTime, "leaseTime");
         Objects.requireNonNull(keyPrefix, "keyPrefix");
         Objects.requireNonNull(applicationName, "applicationName");
+        Objects.requireNonNull(writerGrace, "writerGrace");
         if (leaseTime.isNegative() || leaseTime.isZero()) {
             throw new IllegalArgumentException("leaseTime must be positive, was " + leaseTime);
         }
+        if (writerGrace.isNegative()) {
+            throw new IllegalArgumentException("writerGrace must be zero or positive, was " + writerGrace);
+        }
+    }
+
+    public RegistryOptions(Duration leaseTime, String keyPrefix, String applicationName) {
+        this(leaseTime, keyPrefix, applicationName, DEFAULT_WRITER_GRACE);
     }
 
     public RegistryOptions(Duration leaseTime, String keyPrefix) {
@@ -33,14 +49,18 @@ public record RegistryOptions(Duration leaseTime, String keyPrefix, String appli
     }
 
     public RegistryOptions withLeaseTime(Duration leaseTime) {
-        return new RegistryOptions(leaseTime, keyPrefix, applicationName);
+        return new RegistryOptions(leaseTime, keyPrefix, applicationName, writerGrace);
     }
 
     public RegistryOptions withKeyPrefix(String keyPrefix) {
-        return new RegistryOptions(leaseTime, keyPrefix, applicationName);
+        return new RegistryOptions(leaseTime, keyPrefix, applicationName, writerGrace);
     }
 
     public RegistryOptions withApplicationName(String applicationName) {
-        return new RegistryOptions(leaseTime, keyPrefix, applicationName);
+        return new RegistryOptions(leaseTime, keyPrefix, applicationName, writerGrace);
+    }
+
+    public RegistryOptions withWriterGrace(Duration writerGrace) {
+        return new RegistryOptions(leaseTime, keyPrefix, applicationName, writerGrace);
     }
 }

@@ -8,6 +8,7 @@ import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.LockRequest;
 import dev.distlock.core.spi.ReadWriteLocks;
+import dev.distlock.core.spi.WriterGrace;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -28,10 +29,12 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
 
     private final JdbcReadWriteTable table;
     private final LockMode mode;
+    private final Duration writerGrace;
 
-    JdbcReadWriteBackend(JdbcReadWriteTable table, LockMode mode) {
+    JdbcReadWriteBackend(JdbcReadWriteTable table, LockMode mode, Duration writerGrace) {
         this.table = table;
         this.mode = mode;
+        this.writerGrace = mode == LockMode.WRITE ? writerGrace : Duration.ZERO;
     }
 
     /**
@@ -42,8 +45,8 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
         JdbcReadWriteTable table =
                 new JdbcReadWriteTable(setup, setup.tableName().value(), initializeSchema);
         return new ReadWriteLocks(
-                new JdbcReadWriteBackend(table, LockMode.WRITE),
-                new JdbcReadWriteBackend(table, LockMode.READ),
+                new JdbcReadWriteBackend(table, LockMode.WRITE, options.writerGrace()),
+                new JdbcReadWriteBackend(table, LockMode.READ, options.writerGrace()),
                 options);
     }
 
@@ -67,7 +70,9 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
      * intent of the key is notified (the pauses of {@link ReleaseSignals} as a safety net), elsewhere
      * after pauses of 5 to 100 ms. Each decision is bounded like the plain lock's attempts (see
      * {@link CallTimeout}), so no call outlives its wait time by more than their slack.
-     * A waiting writer that gives up withdraws its intent, unless the database just failed it.
+     * A waiting writer decides without an intent during its grace (new readers still get in), and each pause ends
+     * when the grace does, so that its intent is in place as soon as the grace is over; a waiting writer that gives
+     * up withdraws its intent, unless the database just failed it.
      *
      * <p>While the wait lasts, an unavailable database (see {@link DatabaseUnavailableException}) is
      * ridden out as the plain lock rides it out: tried again after pauses from {@link
@@ -80,8 +85,9 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
     public Optional<Lease> tryAcquire(LockRequest request) throws InterruptedException {
         Deadline deadline = request.deadline();
         long intent = mode == LockMode.WRITE && !deadline.hasPassed() ? micros(INTENT) : 0;
+        WriterGrace grace = WriterGrace.start(writerGrace);
         long pause = FIRST_POLL_NANOS;
-        boolean withdraw = intent > 0;
+        boolean withdraw = false;
         boolean unsure = false; // a decision's answer was lost: it may hold or queue for this call
         long unsureSince = 0;
         int failures = 0;
@@ -93,8 +99,10 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
                 CallTimeout timeout = JdbcLockBackend.attemptTimeout(deadline, request.leaseTime());
                 long requestedAt = System.nanoTime();
                 long token;
+                long offered = grace.isOpen() ? 0 : intent;
+                withdraw |= offered > 0;
                 try {
-                    token = attempt(request, intent, timeout);
+                    token = attempt(request, offered, timeout);
                 } catch (DatabaseUnavailableException e) {
                     if (!unsure) {
                         unsure = true;
@@ -142,7 +150,7 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
                 } else {
                     wait = pauses.pauseNanos(++polls);
                 }
-                released.await(Math.min(wait, deadline.remainingNanos()));
+                released.await(grace.cap(Math.min(wait, deadline.remainingNanos())));
             }
         } catch (InterruptedException e) {
             if (unsure) {

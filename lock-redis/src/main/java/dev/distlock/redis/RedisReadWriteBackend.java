@@ -8,6 +8,7 @@ import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.LockRequest;
 import dev.distlock.core.spi.ReadWriteLocks;
 import dev.distlock.core.spi.ReadWriteOwners;
+import dev.distlock.core.spi.WriterGrace;
 import dev.distlock.redis.LockScripts.AcquireReply;
 import java.time.Duration;
 import java.util.Optional;
@@ -33,6 +34,10 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
 
     static final Duration INTENT_REFRESH = INTENT.dividedBy(3);
 
+    private static final byte[] INTENT_MILLIS = LockScripts.millis(INTENT);
+    /** The intent of a writer in its grace: it waits, and new readers do not queue behind it. */
+    private static final byte[] NO_INTENT = LockScripts.bytes("0");
+
     private static final byte[] CHANNEL = LockScripts.bytes(LockKey.RELEASE_CHANNEL);
 
     private final RedisEndpoint endpoint;
@@ -44,9 +49,14 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     private final Duration commandTimeout;
     private final LockMode mode;
     private final byte[] modeArg;
+    private final Duration writerGrace;
 
     RedisReadWriteBackend(
-            RedisEndpoint endpoint, ReleaseSubscriber subscriber, Duration commandTimeout, LockMode mode) {
+            RedisEndpoint endpoint,
+            ReleaseSubscriber subscriber,
+            Duration commandTimeout,
+            LockMode mode,
+            Duration writerGrace) {
         this.endpoint = endpoint;
         this.subscriber = subscriber;
         this.waitLine = subscriber.waitLine(RedisLockBackend.linePlace(RedisLockBackend.RECHECK));
@@ -54,14 +64,15 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
         this.commandTimeout = commandTimeout;
         this.mode = mode;
         this.modeArg = LockScripts.bytes(mode == LockMode.READ ? "r" : "w");
+        this.writerGrace = mode == LockMode.WRITE ? writerGrace : Duration.ZERO;
     }
 
     /** Read/write locks over the registry's endpoint and release subscription, which stay the registry's to close. */
     static ReadWriteLocks locks(
             RedisEndpoint endpoint, ReleaseSubscriber subscriber, Duration commandTimeout, RegistryOptions options) {
         return new ReadWriteLocks(
-                new RedisReadWriteBackend(endpoint, subscriber, commandTimeout, LockMode.WRITE),
-                new RedisReadWriteBackend(endpoint, subscriber, commandTimeout, LockMode.READ),
+                new RedisReadWriteBackend(endpoint, subscriber, commandTimeout, LockMode.WRITE, options.writerGrace()),
+                new RedisReadWriteBackend(endpoint, subscriber, commandTimeout, LockMode.READ, options.writerGrace()),
                 options);
     }
 
@@ -87,18 +98,21 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
 
     /**
      * Attempts on one side of a read/write key: {@code read-write.lua acquire}, undone by its
-     * release; a writer that stops waiting withdraws its intent.
+     * release; a waiting writer registers its intent once its grace has ended, and withdraws it when it
+     * stops waiting.
      */
     private final class SideAttempts implements KeyWait.Attempts<Lease> {
 
         private final LockRequest request;
         private final Keys keys;
         private final byte[] owner;
+        private final WriterGrace grace;
 
         SideAttempts(LockRequest request) {
             this.request = request;
             this.keys = Keys.of(request.key());
             this.owner = LockScripts.ownerBytes(request.owner());
+            this.grace = WriterGrace.start(writerGrace);
         }
 
         @Override
@@ -108,7 +122,8 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
 
         @Override
         public ScriptCall<AcquireReply> acquire(boolean willWait) {
-            return RedisReadWriteBackend.this.acquire(request, keys, owner, willWait);
+            return RedisReadWriteBackend.this.acquire(
+                    request, keys, owner, willWait, grace.isOpen() ? NO_INTENT : INTENT_MILLIS);
         }
 
         @Override
@@ -116,11 +131,14 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
             return new Lease(keys, owner, FencingToken.of(reply.token()), sentAtNanos);
         }
 
-        /** Until the nearest lease or intent in the way ends, {@link #INTENT_REFRESH} or the re-check. */
+        /**
+         * Until the nearest lease or intent in the way ends, {@link #INTENT_REFRESH} or the re-check; a writer in its
+         * grace looks again when the grace ends at the latest, to register its intent.
+         */
         @Override
         public long recheckNanos(AcquireReply refused) {
             long slice = Math.min(INTENT_REFRESH.toNanos(), RedisLockBackend.RECHECK.toNanos());
-            return Math.min(slice, TimeUnit.MILLISECONDS.toNanos(Math.max(1, refused.holderLeaseMillis())));
+            return grace.cap(Math.min(slice, TimeUnit.MILLISECONDS.toNanos(Math.max(1, refused.holderLeaseMillis()))));
         }
 
         @Override
@@ -163,7 +181,8 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
      * A waiting attempt puts this registry's wake-up channel in the key's line once the registry listens on it, so
      * that a release wakes the registries that wait for this key rather than every registry.
      */
-    private ScriptCall<AcquireReply> acquire(LockRequest request, Keys keys, byte[] owner, boolean willWait) {
+    private ScriptCall<AcquireReply> acquire(
+            LockRequest request, Keys keys, byte[] owner, boolean willWait, byte[] intentMillis) {
         LockScripts.WaitLine line = subscriber.placeFor(willWait, waitLine);
         return call(
                 ACQUIRE,
@@ -172,7 +191,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
                 owner,
                 LockScripts.millis(request.leaseTime()),
                 LockScripts.bytes(willWait ? "1" : "0"),
-                LockScripts.millis(INTENT),
+                intentMillis,
                 LockScripts.bytes(request.holder()),
                 LockScripts.bytes(request.owner().thread() == 0 ? "" : ReadWriteOwners.threadPrefix(request.owner())),
                 line.channel(),

@@ -11,7 +11,8 @@
 --         message; it expires a few re-check times after the last waiter's last attempt
 -- ARGV[1] operation: acquire | renew | release | withdraw
 -- ARGV[2] mode: r | w, ARGV[3] owner
--- acquire: ARGV[4] lease ms, ARGV[5] '1' when the caller will wait, ARGV[6] intent ms, ARGV[7] holder,
+-- acquire: ARGV[4] lease ms, ARGV[5] '1' when the caller will wait, ARGV[6] intent ms (0: a writer in its
+--          grace, which waits without holding new readers back), ARGV[7] holder,
 --          ARGV[8] the owner's thread prefix (registry:thread:), '' for a hold that belongs to no thread,
 --          ARGV[9] the caller's wake-up channel ('' when it has none: it hears distlock:released),
 --          ARGV[10] how long the line lasts after an attempt, ms
@@ -100,7 +101,7 @@ if op == 'acquire' then
     redis.call('HSET', KEYS[1], 'w', owner, 'wexp', string.format('%d', now + lease), 'wholder', ARGV[7])
     redis.call('ZREM', KEYS[3], owner)
     granted = true
-  elseif willWait then
+  elseif willWait and tonumber(ARGV[6]) > 0 then
     -- Writer preference: from now on new readers queue behind this writer.
     redis.call('ZADD', KEYS[3], string.format('%d', now + tonumber(ARGV[6])), owner)
   end

@@ -1,5 +1,6 @@
 package dev.distlock.spring;
 
+import dev.distlock.core.RegistryOptions;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.context.EnvironmentAware;
@@ -32,6 +33,13 @@ public class DistributedLockProperties implements EnvironmentAware {
 
     /** Lease of a held lock; the watchdog renews it every third of this while the owner runs. */
     private Duration leaseTime = Duration.ofSeconds(30);
+
+    /**
+     * How long a waiting writer of a read/write lock lets new readers in before they queue behind it; 0 makes them
+     * queue behind it at once. Longer lets more reads through while writes are frequent, and makes each write wait
+     * up to that much longer.
+     */
+    private Duration writerGrace = RegistryOptions.DEFAULT_WRITER_GRACE;
 
     private final StartupCheck startupCheck = new StartupCheck();
 
@@ -83,6 +91,14 @@ public class DistributedLockProperties implements EnvironmentAware {
 
     public void setWaitTime(Duration waitTime) {
         this.waitTime = waitTime;
+    }
+
+    public Duration getWriterGrace() {
+        return writerGrace;
+    }
+
+    public void setWriterGrace(Duration writerGrace) {
+        this.writerGrace = writerGrace;
     }
 
     public Duration getLeaseTime() {

@@ -19,7 +19,11 @@ final class PropertyChecks {
         String holderName = properties.getHolderName() == null
                 ? ""
                 : properties.getHolderName().trim();
-        return new RegistryOptions(properties.getLeaseTime(), keyPrefix, holderName);
+        return new RegistryOptions(
+                properties.getLeaseTime(),
+                keyPrefix,
+                holderName,
+                notNegative("writer-grace", properties.getWriterGrace()));
     }
 
     static Duration positive(String property, Duration value) {

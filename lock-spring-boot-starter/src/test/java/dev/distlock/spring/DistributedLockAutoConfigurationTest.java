@@ -196,12 +196,22 @@ class DistributedLockAutoConfigurationTest {
         runner.withPropertyValues(
                         "distributed-lock.backend=memory",
                         "distributed-lock.key-prefix=shop:",
-                        "distributed-lock.lease-time=12s")
+                        "distributed-lock.lease-time=12s",
+                        "distributed-lock.writer-grace=25ms")
                 .run(context -> {
                     LockRegistrySupport registry = context.getBean(LockRegistrySupport.class);
                     assertThat(registry.options().keyPrefix()).isEqualTo("shop:");
                     assertThat(registry.options().leaseTime()).isEqualTo(Duration.ofSeconds(12));
+                    assertThat(registry.options().writerGrace()).isEqualTo(Duration.ofMillis(25));
                 });
+    }
+
+    @Test
+    void negativeWriterGraceFailsNamingTheProperty() {
+        runner.withPropertyValues("distributed-lock.backend=memory", "distributed-lock.writer-grace=-10ms")
+                .run(context -> assertThat(startupFailure(context))
+                        .contains("distributed-lock.writer-grace must be zero or positive")
+                        .contains("'-10ms'"));
     }
 
     @Test

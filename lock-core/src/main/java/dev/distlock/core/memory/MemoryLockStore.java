@@ -144,8 +144,8 @@ public final class MemoryLockStore {
      */
     public ReadWriteLocks readWriteLocks(RegistryOptions options) {
         return new ReadWriteLocks(
-                new MemoryReadWriteBackend(readWrite, LockMode.WRITE),
-                new MemoryReadWriteBackend(readWrite, LockMode.READ),
+                new MemoryReadWriteBackend(readWrite, LockMode.WRITE, options.writerGrace()),
+                new MemoryReadWriteBackend(readWrite, LockMode.READ, options.writerGrace()),
                 options);
     }
 

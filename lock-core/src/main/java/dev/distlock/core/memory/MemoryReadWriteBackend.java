@@ -5,6 +5,7 @@ import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.LockRequest;
+import dev.distlock.core.spi.WriterGrace;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -13,10 +14,12 @@ final class MemoryReadWriteBackend implements LockBackend<MemoryReadWriteBackend
 
     private final MemoryReadWriteStore store;
     private final LockMode mode;
+    private final Duration writerGrace;
 
-    MemoryReadWriteBackend(MemoryReadWriteStore store, LockMode mode) {
+    MemoryReadWriteBackend(MemoryReadWriteStore store, LockMode mode, Duration writerGrace) {
         this.store = store;
         this.mode = mode;
+        this.writerGrace = mode == LockMode.WRITE ? writerGrace : Duration.ZERO;
     }
 
     @Override
@@ -41,7 +44,8 @@ final class MemoryReadWriteBackend implements LockBackend<MemoryReadWriteBackend
                 mode,
                 request.owner(),
                 request.leaseTime(),
-                request.deadline().remainingNanos());
+                request.deadline().remainingNanos(),
+                WriterGrace.start(writerGrace));
         if (grant == null) {
             return Optional.empty();
         }

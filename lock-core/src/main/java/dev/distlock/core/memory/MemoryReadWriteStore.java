@@ -3,6 +3,7 @@ package dev.distlock.core.memory;
 import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.OwnerId;
 import dev.distlock.core.spi.ReadWriteOwners;
+import dev.distlock.core.spi.WriterGrace;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -27,8 +28,11 @@ final class MemoryReadWriteStore {
     private final Map<String, Entry> entries = new HashMap<>();
     private long lastToken;
 
-    /** The grant, or null when {@code waitNanos} ran out. */
-    Grant acquire(String key, LockMode mode, OwnerId owner, Duration lease, long waitNanos)
+    /**
+     * The grant, or null when {@code waitNanos} ran out. A writer holds new readers back only once {@code grace} has
+     * closed.
+     */
+    Grant acquire(String key, LockMode mode, OwnerId owner, Duration lease, long waitNanos, WriterGrace grace)
             throws InterruptedException {
         long leaseNanos = Math.min(lease.toNanos(), FOREVER_NANOS);
         lock.lockInterruptibly();
@@ -47,12 +51,12 @@ final class MemoryReadWriteStore {
                     if (deadline - now <= 0) {
                         return null;
                     }
-                    if (mode == LockMode.WRITE && !intentRegistered) {
-                        // Writer preference: new readers queue behind a waiting writer.
+                    if (mode == LockMode.WRITE && !intentRegistered && !grace.isOpen()) {
+                        // Writer preference: new readers queue behind a writer that waited past its grace.
                         entry.waitingWriters++;
                         intentRegistered = true;
                     }
-                    entry.changed.awaitNanos(Math.min(deadline - now, wakeAt - now));
+                    entry.changed.awaitNanos(grace.cap(Math.min(deadline - now, wakeAt - now)));
                 }
             } finally {
                 if (intentRegistered && --entry.waitingWriters == 0) {

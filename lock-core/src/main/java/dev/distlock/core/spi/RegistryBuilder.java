@@ -35,6 +35,15 @@ public abstract class RegistryBuilder<B extends RegistryBuilder<B, R>, R extends
         return self();
     }
 
+    /**
+     * How long a waiting writer of a read/write lock lets new readers in before they queue behind it, default
+     * {@link RegistryOptions#DEFAULT_WRITER_GRACE}; zero makes them queue behind it at once.
+     */
+    public B writerGrace(Duration writerGrace) {
+        options = options.withWriterGrace(writerGrace);
+        return self();
+    }
+
     protected final RegistryOptions options() {
         return options;
     }

@@ -29,7 +29,8 @@ public final class TestLocksAutoConfiguration {
                 properties.getKeyPrefix() == null ? "" : properties.getKeyPrefix(),
                 properties.getHolderName() == null
                         ? ""
-                        : properties.getHolderName().trim());
+                        : properties.getHolderName().trim(),
+                properties.getWriterGrace());
         ControlledLockRegistry registry =
                 ControlledLockRegistry.builder().options(options).build();
         customizers.orderedStream().forEach(customizer -> customizer.customize(registry.control()));
