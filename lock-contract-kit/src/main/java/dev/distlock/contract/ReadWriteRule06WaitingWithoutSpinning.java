@@ -76,6 +76,25 @@ abstract class ReadWriteRule06WaitingWithoutSpinning extends ReadWriteGroup {
     }
 
     @Test
+    void writerInItsGraceGetsTheKeyWhenTheReadersLeaveNotWhenTheGraceEnds() throws Exception {
+        String key = key();
+        LockRegistry patient = newRegistry(RegistryOptions.defaults().withWriterGrace(LONG_WAIT));
+        LockHandle reader = tryNow(read(registryA, key)).orElseThrow();
+        Future<Long> writer = inThread(() -> {
+            try (LockHandle handle = write(patient, key).tryAcquire(LONG_WAIT).orElseThrow()) {
+                return System.nanoTime();
+            }
+        });
+        Thread.sleep(200);
+        assertThat(writer.isDone()).as("the reader still holds the key").isFalse();
+        long releasedAt = System.nanoTime();
+        reader.close();
+        assertThat(Duration.ofNanos(await(writer) - releasedAt))
+                .as("a writer in its grace takes the key when it comes free")
+                .isLessThan(timingSlack().multipliedBy(2));
+    }
+
+    @Test
     void readersGoOnWhenTheWaitingWriterGivesUp() throws Exception {
         String key = key();
         try (LockHandle reader = tryNow(read(registryA, key)).orElseThrow()) {
