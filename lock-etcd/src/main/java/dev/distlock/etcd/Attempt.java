@@ -249,7 +249,7 @@ final class Attempt {
 
     /** A step of an attempt: one or more requests, safe to run again after a failure. */
     @FunctionalInterface
-    private interface Step<T> {
+    interface Step<T> {
         T run() throws InterruptedException;
     }
 

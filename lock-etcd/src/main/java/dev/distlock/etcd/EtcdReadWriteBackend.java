@@ -2,12 +2,15 @@ package dev.distlock.etcd;
 
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LeaseListener;
 import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.LockRequest;
 import dev.distlock.core.spi.ReadWriteLocks;
+import dev.distlock.core.spi.WriterGrace;
 import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.kv.GetResponse;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -15,6 +18,10 @@ import java.util.Optional;
  * One side (read or write) of etcd read/write locks: entries of the key's read/write queue on the
  * registry's session lease, granted by {@link ReadWriteRule}, waited for by a watch on the nearest
  * entry in the way, renewed, released and ended like the plain lock's ({@link QueueContext}).
+ *
+ * <p>A writer that has to wait lets new readers in for the first {@link RegistryOptions#writerGrace}
+ * of its wait: it puts its write entry, which makes later readers queue behind it, only once the
+ * queue is empty (it then normally gets the key at once) or the grace has ended ({@link #awaitGrace}).
  *
  * <p>Tokens: a hold's token is its entry's create revision, except a downgrade's (a read taken by
  * the thread that holds the write lock), which gets the write hold's token.
@@ -25,21 +32,23 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
     private final LockMode mode;
     private final ReadWriteRule rule;
     private final ThreadWriteHolds writeHolds;
+    private final Duration writerGrace;
     private volatile LeaseListener listener = (lease, reason) -> {};
 
-    private EtcdReadWriteBackend(QueueContext etcd, LockMode mode, ThreadWriteHolds writeHolds) {
+    private EtcdReadWriteBackend(QueueContext etcd, LockMode mode, ThreadWriteHolds writeHolds, Duration writerGrace) {
         this.etcd = etcd;
         this.mode = mode;
         this.rule = new ReadWriteRule(etcd.keys(), mode);
         this.writeHolds = writeHolds;
+        this.writerGrace = writerGrace;
     }
 
     /** Read/write locks over the registry's etcd context, which stays its plain backend's to close. */
     static ReadWriteLocks locks(QueueContext etcd, RegistryOptions options) {
         ThreadWriteHolds writeHolds = new ThreadWriteHolds();
         return new ReadWriteLocks(
-                new EtcdReadWriteBackend(etcd, LockMode.WRITE, writeHolds),
-                new EtcdReadWriteBackend(etcd, LockMode.READ, writeHolds),
+                new EtcdReadWriteBackend(etcd, LockMode.WRITE, writeHolds, options.writerGrace()),
+                new EtcdReadWriteBackend(etcd, LockMode.READ, writeHolds, Duration.ZERO),
                 options);
     }
 
@@ -70,9 +79,51 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
             }
             return Attempt.acquire(etcd, rule, request, listener);
         }
+        // A zero wait takes the key if it is free and never waits, so it has no grace to give.
+        if (!request.deadline().hasPassed() && !awaitGrace(request)) {
+            return Optional.empty();
+        }
         Optional<EtcdLease> lease = Attempt.acquire(etcd, rule, request, listener);
         lease.ifPresent(granted -> writeHolds.granted(request.owner(), granted));
         return lease;
+    }
+
+    /**
+     * A write's grace ({@link WriterGrace}): waits without an entry of its own while the key's queue
+     * has entries, so that readers that come meanwhile find no write entry ahead and get in. Woken
+     * by a watch on the newest entry, which normally goes last (the entries before it are holds and
+     * waiters that get in first), so a writer behind many readers looks again about when the queue
+     * empties, not at every release; when it went, the queue is read again.
+     *
+     * @return true to queue now: the queue was found empty or the grace has ended; false when the
+     *     deadline passed first, without anything written
+     */
+    private boolean awaitGrace(LockRequest request) throws InterruptedException {
+        WriterGrace grace = WriterGrace.start(writerGrace);
+        Deadline deadline = request.deadline();
+        long cutoff = EtcdRequests.cutoff(deadline);
+        ByteSequence queue = rule.queue(request.key());
+        while (grace.isOpen() && !deadline.hasPassed()) {
+            GetResponse newest = Attempt.retried(
+                    deadline,
+                    request.key(),
+                    () -> etcd.requests()
+                            .await(
+                                    () -> etcd.queues().newest(queue),
+                                    etcd.requests().timeoutBefore(cutoff),
+                                    request.key(),
+                                    "Reading the lock queue"));
+            if (newest.getKvs().isEmpty()) {
+                return true;
+            }
+            try (PredecessorWatch watch = new PredecessorWatch(
+                    etcd.client(),
+                    newest.getKvs().get(0).getKey(),
+                    newest.getHeader().getRevision())) {
+                watch.await(grace.cap(deadline.remainingNanos()));
+            }
+        }
+        return !deadline.hasPassed();
     }
 
     /**

@@ -77,6 +77,11 @@ final class LockQueues {
         return kv.get(queue, OLDEST);
     }
 
+    /** The newest entry of the queue, name only: of the entries there now, normally the last to go. */
+    CompletableFuture<GetResponse> newest(ByteSequence queue) {
+        return kv.get(queue, MutexRule.newest(1));
+    }
+
     /** Puts {@code entry} on lease {@code leaseId} if it still has {@code value}; a put keeps its create revision. */
     CompletableFuture<TxnResponse> moveToLease(ByteSequence entry, ByteSequence value, long leaseId) {
         return kv.txn()

@@ -17,7 +17,8 @@ import java.util.List;
  *   <li>A write entry waits for every older entry, and for every {@code d} entry whatever its age:
  *       a downgraded reader came in after the writers that queued behind its write hold.
  *   <li>A read entry waits for older write entries only; so new readers queue behind a waiting
- *       writer, and readers share the key.
+ *       writer, and readers share the key. A waiting writer puts its entry only once its grace
+ *       has ended or the queue is empty ({@link EtcdReadWriteBackend}): until then new readers get in.
  * </ul>
  */
 record ReadWriteRule(EtcdKeys keys, LockMode mode) implements QueueRule {

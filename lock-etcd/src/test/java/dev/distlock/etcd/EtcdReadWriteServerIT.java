@@ -36,8 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * etcd read/write locks as the server sees them: a waiting writer is woken by the watch on the
- * last reader's entry (not by a lease end), a reader whose session lease ended (revoked, or its
- * process gone) stops blocking writers, and released keys leave no entry and no lease behind.
+ * last reader's entry (not by a lease end), also in its grace (not at the grace's end), a reader
+ * whose session lease ended (revoked, or its process gone) stops blocking writers, and released
+ * keys leave no entry and no lease behind.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class EtcdReadWriteServerIT {
@@ -82,7 +83,11 @@ class EtcdReadWriteServerIT {
     }
 
     private LockRegistry registry(Duration leaseTime) {
-        LockRegistry registry = etcd.newRegistry(RegistryOptions.defaults().withLeaseTime(leaseTime));
+        return registry(RegistryOptions.defaults().withLeaseTime(leaseTime));
+    }
+
+    private LockRegistry registry(RegistryOptions options) {
+        LockRegistry registry = etcd.newRegistry(options);
         registries.add(registry);
         return registry;
     }
@@ -109,6 +114,33 @@ class EtcdReadWriteServerIT {
                     .as("the writer got in long before any lease or session lease could end")
                     .isLessThan(LONG_LEASE.dividedBy(4));
         }
+    }
+
+    @Test
+    void writerInItsGraceIsWokenWhenTheLastReaderLeavesNotAtTheGracesEnd() throws Exception {
+        Duration grace = Duration.ofSeconds(30);
+        LockRegistry readers = registry(LONG_LEASE);
+        LockRegistry writers =
+                registry(RegistryOptions.defaults().withLeaseTime(LONG_LEASE).withWriterGrace(grace));
+        String key = "rw-grace-wake";
+        LockHandle reader = readers.readWriteLock(key).readLock().acquire();
+        Future<Long> writer = threads.submit(() -> {
+            try (LockHandle handle = writers.readWriteLock(key)
+                    .writeLock()
+                    .tryAcquire(LONG_LEASE)
+                    .orElseThrow()) {
+                return System.nanoTime();
+            }
+        });
+        Thread.sleep(200);
+        assertThat(writer.isDone()).as("the reader holds the key").isFalse();
+        assertThat(entries(key)).as("the writer in its grace has put no entry").hasSize(1);
+        long releasedAt = System.nanoTime();
+        reader.close();
+        Duration waited = Duration.ofNanos(writer.get(45, TimeUnit.SECONDS) - releasedAt);
+        assertThat(waited)
+                .as("the writer got in when the reader left, not at its grace's end")
+                .isLessThan(grace.dividedBy(20));
     }
 
     @Test
@@ -231,22 +263,25 @@ class EtcdReadWriteServerIT {
 
     /** Waits up to 10 s for {@code count} entries in {@code key}'s read/write queue; returns them oldest first. */
     private static List<KeyValue> awaitEntries(String key, int count) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        List<KeyValue> entries = entries(key);
+        while (entries.size() != count && System.nanoTime() < end) {
+            Thread.sleep(20);
+            entries = entries(key);
+        }
+        assertThat(entries).as("read/write entries of %s", key).hasSize(count);
+        return entries;
+    }
+
+    /** The entries in {@code key}'s read/write queue, oldest first. */
+    private static List<KeyValue> entries(String key) throws Exception {
         ByteSequence queue = new EtcdKeys(EtcdKeys.DEFAULT_NAMESPACE).readWriteQueue(key);
         GetOption all = GetOption.builder()
                 .isPrefix(true)
                 .withSortField(GetOption.SortTarget.CREATE)
                 .withSortOrder(GetOption.SortOrder.ASCEND)
                 .build();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        List<KeyValue> entries =
-                admin.getKVClient().get(queue, all).get(5, TimeUnit.SECONDS).getKvs();
-        while (entries.size() != count && System.nanoTime() < end) {
-            Thread.sleep(20);
-            entries =
-                    admin.getKVClient().get(queue, all).get(5, TimeUnit.SECONDS).getKvs();
-        }
-        assertThat(entries).as("read/write entries of %s", key).hasSize(count);
-        return entries;
+        return admin.getKVClient().get(queue, all).get(5, TimeUnit.SECONDS).getKvs();
     }
 
     private static void awaitInvalid(LockHandle handle) throws InterruptedException {
