@@ -4,9 +4,11 @@ import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockRequest;
+import dev.distlock.core.spi.WriterGrace;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.data.Stat;
@@ -104,6 +106,61 @@ final class LockQueue {
             if (!granted) {
                 abandon(attempt, deadline);
             }
+        }
+    }
+
+    /**
+     * A writer's grace ({@link WriterGrace}) before it joins the line under {@code keyPath}: while the grace is open it
+     * creates no node, so readers that come meanwhile do not queue behind it. It reads the line and, while that holds
+     * any node, watches the youngest (the one likely to stay longest) and reads again when it goes; it returns as soon
+     * as the line is empty or the grace has ended, for the attempt to join the line ({@link #tryAcquire(LockRequest,
+     * String, QueueRule)}). It leaves nothing on the server. A connection that is down or lost ends the grace early:
+     * in line the attempt rides that out, as it always has.
+     *
+     * @return true to join the line now (at once for a zero wait or a zero grace); false when the wait time ran out in
+     *     the grace, so that a writer whose wait is shorter than its grace never joined
+     */
+    boolean awaitEmptyLine(LockRequest request, String keyPath, WriterGrace grace) throws InterruptedException {
+        String key = request.key();
+        Deadline deadline = request.deadline();
+        if (deadline.hasPassed() || !grace.isOpen()) {
+            return true;
+        }
+        long callsEnd = deadline.isForever()
+                ? Long.MAX_VALUE
+                : System.nanoTime() + deadline.remainingNanos() + calls.overrunNanos();
+        Waiter waiter = new Waiter();
+        session.addWaiter(waiter);
+        try {
+            while (grace.isOpen() && !session.isInterrupted()) {
+                if (deadline.hasPassed()) {
+                    return false;
+                }
+                waiter.takeDisturbance(); // what came before this read is in it
+                List<String> children = calls.children(keyPath, key, callsEnd);
+                List<String> line = LockPaths.queue(children == null ? List.of() : children);
+                if (line.isEmpty()) {
+                    return true;
+                }
+                String youngest = line.get(line.size() - 1);
+                if (!calls.watch(keyPath, List.of(youngest), waiter, key, callsEnd)
+                        .isEmpty()) {
+                    continue; // gone before the watch was set: look again
+                }
+                long pause = grace.cap(deadline.remainingNanos());
+                if (grace.isOpen()) { // so the pause was cut to what is left of it
+                    waiter.awaitDeletionOfAny(Set.of(youngest), pause);
+                }
+            }
+            return true;
+        } catch (LockBackendException e) {
+            if (!ZooKeeperCalls.isTransient(e) || deadline.hasPassed()) {
+                throw e;
+            }
+            log.debug("Writer on lock '{}' met a transient failure in its grace; joining the line", key, e);
+            return true;
+        } finally {
+            session.removeWaiter(waiter);
         }
     }
 

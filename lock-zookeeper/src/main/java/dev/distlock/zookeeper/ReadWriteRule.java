@@ -11,7 +11,8 @@ import java.util.List;
  *   <li>a <b>read</b> node holds when no write node is ahead of it, and otherwise watches the nearest
  *       write node ahead. A waiting writer's node is ahead of every reader that comes after it, so
  *       new readers queue behind it (no writer starvation); readers behind one writer all go when it
- *       goes.
+ *       goes. A writer creates its node only once its grace has ended or it found the line empty
+ *       ({@link ZooKeeperReadWriteBackend}), so readers that come in its grace go ahead of it.
  *   <li>a <b>write</b> node holds when it is first and no downgrade node exists, and otherwise
  *       watches its predecessor, or, when first, a downgrade node. Downgrade nodes join behind it, so
  *       it cannot skip re-reading the line.

@@ -6,6 +6,7 @@ import dev.distlock.core.LockHolder;
 import dev.distlock.core.spi.LeaseListener;
 import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockRequest;
+import dev.distlock.core.spi.WriterGrace;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -143,6 +144,11 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     Optional<ZooKeeperLease> tryAcquire(LockRequest request, String keyPath, QueueRule rule)
             throws InterruptedException {
         return queue.tryAcquire(request, keyPath, rule);
+    }
+
+    /** A writer's grace before it joins the line under {@code keyPath}: see {@link LockQueue#awaitEmptyLine}. */
+    boolean awaitEmptyLine(LockRequest request, String keyPath, WriterGrace grace) throws InterruptedException {
+        return queue.awaitEmptyLine(request, keyPath, grace);
     }
 
     /**

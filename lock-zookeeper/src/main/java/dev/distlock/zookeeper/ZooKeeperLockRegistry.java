@@ -25,7 +25,8 @@ import org.apache.curator.framework.imps.CuratorFrameworkState;
  * <p>Read/write locks ({@link #readWriteLock(String)}) keep a waiting line of their own per key,
  * {@code <root>/<encoded key>:rw}, beside the plain lock's {@code <root>/<encoded key>}: read and
  * write nodes in the order they came, so that readers who come after a waiting writer queue
- * behind it. They last as long as the session, as plain holds do.
+ * behind it once its grace ({@link RegistryOptions#writerGrace}) has ended. They last as long as
+ * the session, as plain holds do.
  */
 public final class ZooKeeperLockRegistry extends LockRegistrySupport {
 

@@ -8,6 +8,7 @@ import dev.distlock.core.spi.LockRequest;
 import dev.distlock.core.spi.OwnerId;
 import dev.distlock.core.spi.ReadWriteLocks;
 import dev.distlock.core.spi.ReadWriteOwners;
+import dev.distlock.core.spi.WriterGrace;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +20,11 @@ import java.util.concurrent.ConcurrentMap;
  * and confirmed exactly as plain lock nodes are, by a {@link ZooKeeperLockBackend} of its own (its
  * own session tracker, so each side's engine hears of its own lost holds). The two sides of a
  * registry share the registry's write holds, so that the read side can tell a downgrade.
+ *
+ * <p>A writer that has to wait lets new readers in for its first {@link RegistryOptions#writerGrace}: until then it
+ * creates no write node, which readers that come after it would queue behind, but watches the line and joins it as
+ * soon as the line is empty ({@link LockQueue#awaitEmptyLine}). Once the grace has ended it joins the line whatever
+ * stands in it, and new readers queue behind it. A writer with a zero grace, or a zero wait, joins at once.
  */
 final class ZooKeeperReadWriteBackend implements LockBackend<ZooKeeperLease> {
 
@@ -26,21 +32,25 @@ final class ZooKeeperReadWriteBackend implements LockBackend<ZooKeeperLease> {
     private final LockPaths paths;
     private final LockMode mode;
     private final WriteHolds writeHolds;
+    /** The writer's grace; zero on the read side. */
+    private final Duration writerGrace;
 
     private ZooKeeperReadWriteBackend(
-            ZooKeeperLockBackend nodes, LockPaths paths, LockMode mode, WriteHolds writeHolds) {
+            ZooKeeperLockBackend nodes, LockPaths paths, LockMode mode, WriteHolds writeHolds, Duration writerGrace) {
         this.nodes = nodes;
         this.paths = paths;
         this.mode = mode;
         this.writeHolds = writeHolds;
+        this.writerGrace = writerGrace;
     }
 
     /** Read/write locks on the client and calls of the registry's plain backend {@code plain}. */
     static ReadWriteLocks locks(ZooKeeperLockBackend plain, LockPaths paths, RegistryOptions options) {
         WriteHolds writeHolds = new WriteHolds();
         return new ReadWriteLocks(
-                new ZooKeeperReadWriteBackend(plain.sibling(), paths, LockMode.WRITE, writeHolds),
-                new ZooKeeperReadWriteBackend(plain.sibling(), paths, LockMode.READ, writeHolds),
+                new ZooKeeperReadWriteBackend(
+                        plain.sibling(), paths, LockMode.WRITE, writeHolds, options.writerGrace()),
+                new ZooKeeperReadWriteBackend(plain.sibling(), paths, LockMode.READ, writeHolds, Duration.ZERO),
                 options);
     }
 
@@ -48,6 +58,9 @@ final class ZooKeeperReadWriteBackend implements LockBackend<ZooKeeperLease> {
     public Optional<ZooKeeperLease> tryAcquire(LockRequest request) throws InterruptedException {
         String keyPath = paths.readWriteKeyPath(request.key());
         if (mode == LockMode.WRITE) {
+            if (!nodes.awaitEmptyLine(request, keyPath, WriterGrace.start(writerGrace))) {
+                return Optional.empty();
+            }
             Optional<ZooKeeperLease> lease = nodes.tryAcquire(request, keyPath, ReadWriteRule.WRITE);
             lease.ifPresent(granted -> writeHolds.granted(request.owner(), granted));
             return lease;

@@ -18,7 +18,9 @@
  * <p>Read/write locks run the same loop in a waiting line of their own per key, {@code
  * <root>/<encoded key>:rw} (beside the plain lock's {@code <root>/<encoded key>}, never shared
  * with it), under {@code ReadWriteRule}: read, write and downgrade nodes, readers going while no
- * write node is ahead of them, writers when first; {@code ZooKeeperReadWriteBackend} is one side.
+ * write node is ahead of them, writers when first; {@code ZooKeeperReadWriteBackend} is one side. A
+ * waiting writer joins that line only once its grace has ended or the line is empty ({@code
+ * LockQueue.awaitEmptyLine}), so that readers who come in its grace go ahead of it.
  *
  * <p>What stays on the server after a release: the key's empty container node (for read/write
  * locks, the {@code :rw} one), until the server's next container sweep ({@code

@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The read/write lock contract on curator-test's in-process ZooKeeper server, each registry over
  * its own Curator client (its own session, standing for its own JVM), plus what can go wrong on
- * this backend in particular: wake-ups by watch rather than by a session's end, readers whose
- * session ended, and nodes left on the server.
+ * this backend in particular: wake-ups by watch rather than by a session's end or a writer's
+ * grace, readers whose session ended, and nodes left on the server.
  */
 class ZooKeeperReadWriteLockIT extends ReadWriteLockContract {
 
@@ -164,6 +164,35 @@ class ZooKeeperReadWriteLockIT extends ReadWriteLockContract {
         assertThat(writerWaited)
                 .as("the writer was woken by the release (the readers' session lasts %s)", sessionTimeout)
                 .isLessThan(sessionTimeout.dividedBy(4));
+    }
+
+    @Test
+    void writerInItsGraceIsWokenByTheLastReadersReleaseNotAtTheGracesEnd() throws Exception {
+        String key = "grace-wake-" + UUID.randomUUID();
+        Duration grace = Duration.ofSeconds(30);
+        LockRegistry patient = newRegistry(RegistryOptions.defaults().withWriterGrace(grace));
+        LockHandle reader = registryA.readWriteLock(key).readLock().acquire();
+        Future<Long> writer = inThread(() -> {
+            try (LockHandle handle =
+                    patient.readWriteLock(key).writeLock().tryAcquire(LONG_WAIT).orElseThrow()) {
+                return System.nanoTime();
+            }
+        });
+        Thread.sleep(200);
+        assertThat(writer.isDone()).as("the reader excludes the writer").isFalse();
+        // A reader that comes and goes in the grace: the writer, which watches the line, must look again and go on.
+        assertThat(tryRead(registryB, key))
+                .as("the writer is in its grace: a new reader gets in")
+                .isPresent();
+        Thread.sleep(200);
+        assertThat(writer.isDone()).as("the first reader still holds the key").isFalse();
+
+        long releasedAt = System.nanoTime();
+        reader.close();
+        Duration writerWaited = Duration.ofNanos(writer.get(90, TimeUnit.SECONDS) - releasedAt);
+        assertThat(writerWaited)
+                .as("the writer in its grace was woken by the release, not by the end of its %s grace", grace)
+                .isLessThan(timingSlack().multipliedBy(2));
     }
 
     // --- Readers whose session ended -----------------------------------------------------
