@@ -1,6 +1,8 @@
 package dev.distlock.bench.contention;
 
 import dev.distlock.bench.Benchmark;
+import dev.distlock.core.DurationText;
+import dev.distlock.core.RegistryOptions;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +19,10 @@ final class ContentionReport {
         StringBuilder md = new StringBuilder("# Read/write mix: 8 readers and 1 writer on one key\n\n");
         md.append(settings.describe())
                 .append(". Readers alternate between two clients (standing for two JVMs), the writer is on the"
-                        + " second; every thread loops acquire+release, holding nothing in between. Rates are"
+                        + " second; every thread loops acquire+release, holding nothing in between. distlock's"
+                        + " registries have the default writer grace ("
+                        + DurationText.format(RegistryOptions.DEFAULT_WRITER_GRACE)
+                        + ": a waiting writer lets new readers in for that long before they queue behind it). Rates are"
                         + " medians over the rounds, ratios the median of the per-round ratios. *Longest wait*:"
                         + " the longest acquire+release of any reader, and of the writer, in any round; a call"
                         + " still waiting when a window ends counts with the time it had waited, so a starved"
@@ -61,32 +66,33 @@ final class ContentionReport {
         if (!alone.isEmpty()) {
             md.append("## distlock alone, against its own plain lock and single-thread rate (rotating order)\n\n")
                     .append("| backend | 1-thread read acquire+release/s | reads/s in the mix | mix reads ÷ 1-thread"
-                            + " reads | plain lock hand-overs/s, 2 registries | writes/s in the mix | mix writes ÷"
-                            + " plain hand-overs | longest wait, reader / writer ms |\n")
-                    .append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                            + " reads | plain lock hand-overs/s, 2 registries | 1-thread write acquire+release/s |"
+                            + " writes/s in the mix | mix writes ÷ plain hand-overs | mix writes ÷ 1-thread writes |"
+                            + " longest wait, reader / writer ms |\n")
+                    .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (ReadWriteMix.Alone result : alone) {
                 double[] reads = values(result.mix(), ReadWriteMix.Slice::reads);
                 double[] writes = values(result.mix(), ReadWriteMix.Slice::writes);
-                double[] single = result.singleReads().stream()
-                        .mapToDouble(Double::doubleValue)
-                        .toArray();
-                double[] plain = result.plainHandOvers().stream()
-                        .mapToDouble(Double::doubleValue)
-                        .toArray();
+                double[] single = doubles(result.singleReads());
+                double[] singleWrites = doubles(result.singleWrites());
+                double[] plain = doubles(result.plainHandOvers());
                 md.append(String.format(
                         Locale.ROOT,
-                        "| %s | %,.0f | %,.0f | **%s** | %,.0f | %,.1f | **%s** | %s |%n",
+                        "| %s | %,.0f | %,.0f | **%s** | %,.0f | %,.0f | %,.1f | **%s** | **%s** | %s |%n",
                         result.backend(),
                         Benchmark.median(single),
                         Benchmark.median(reads),
                         ratio(Benchmark.medianRatio(reads, single)),
                         Benchmark.median(plain),
+                        Benchmark.median(singleWrites),
                         Benchmark.median(writes),
                         ratio(Benchmark.medianRatio(writes, plain)),
+                        ratio(Benchmark.medianRatio(writes, singleWrites)),
                         longest(result.mix())));
             }
-            md.append("\nThe single-thread read is one registry's read acquire+release of an idle key; the plain"
-                    + " lock's hand-overs are two registries, one thread each, taking turns on one key.\n\n");
+            md.append("\nThe single-thread read and write are one registry's read or write acquire+release of an idle"
+                    + " key; the mix has one writer thread, so its writes/s cannot exceed the single-thread write rate."
+                    + " The plain lock's hand-overs are two registries, one thread each, taking turns on one key.\n\n");
         }
         md.append("Per round (reads/s / writes/s in the mix):\n\n");
         for (ReadWriteMix.VersusPeer result : peers) {
@@ -192,18 +198,14 @@ final class ContentionReport {
                 md.append(String.format(
                         Locale.ROOT,
                         "- read/write mix, %s: reads/s in the mix %s the 1-thread read rate, writes/s %s the"
-                                + " plain lock's hand-over rate%n",
+                                + " plain lock's hand-over rate and %s the 1-thread write rate%n",
                         alone.backend(),
                         ratio(Benchmark.medianRatio(
-                                values(alone.mix(), ReadWriteMix.Slice::reads),
-                                alone.singleReads().stream()
-                                        .mapToDouble(Double::doubleValue)
-                                        .toArray())),
+                                values(alone.mix(), ReadWriteMix.Slice::reads), doubles(alone.singleReads()))),
                         ratio(Benchmark.medianRatio(
-                                values(alone.mix(), ReadWriteMix.Slice::writes),
-                                alone.plainHandOvers().stream()
-                                        .mapToDouble(Double::doubleValue)
-                                        .toArray()))));
+                                values(alone.mix(), ReadWriteMix.Slice::writes), doubles(alone.plainHandOvers()))),
+                        ratio(Benchmark.medianRatio(
+                                values(alone.mix(), ReadWriteMix.Slice::writes), doubles(alone.singleWrites())))));
             }
         }
         for (ManyWaiters.Outcome outcome : manyWaiters) {
@@ -351,6 +353,10 @@ final class ContentionReport {
                                 .max()
                                 .orElse(Double.NaN)
                         / 1e3);
+    }
+
+    private static double[] doubles(List<Double> rates) {
+        return rates.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     private static double[] values(List<ReadWriteMix.Slice> slices, ToDoubleFunction<ReadWriteMix.Slice> value) {

@@ -73,12 +73,14 @@ final class EtcdContention implements Backend {
             LockRegistry a = registry(closer);
             LockRegistry b = registry(closer);
             FencedLock read = a.readWriteLock("bench-read").readLock();
+            FencedLock write = a.readWriteLock("bench-write").writeLock();
             FencedLock plainA = a.obtain("bench-plain");
             FencedLock plainB = b.obtain("bench-plain");
             return ReadWriteMix.Alone.measure(
                     "etcd",
                     ReadWriteMix.Subject.distlock("distlock", a, b, RW_KEY),
                     () -> read.acquire().close(),
+                    () -> write.acquire().close(),
                     List.of(
                             () -> plainA.acquire().close(),
                             () -> plainB.acquire().close()),

@@ -52,12 +52,14 @@ final class PostgresContention implements Backend {
             LockRegistry a = registry(closer, "bench-rw-a", 10);
             LockRegistry b = registry(closer, "bench-rw-b", 10);
             FencedLock read = a.readWriteLock("bench-read").readLock();
+            FencedLock write = a.readWriteLock("bench-write").writeLock();
             FencedLock plainA = a.obtain("bench-plain");
             FencedLock plainB = b.obtain("bench-plain");
             return ReadWriteMix.Alone.measure(
                     "postgresql",
                     ReadWriteMix.Subject.distlock("distlock", a, b, "bench-rw"),
                     () -> read.acquire().close(),
+                    () -> write.acquire().close(),
                     List.of(
                             () -> plainA.acquire().close(),
                             () -> plainB.acquire().close()),

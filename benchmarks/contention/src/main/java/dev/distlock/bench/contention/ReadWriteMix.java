@@ -91,14 +91,26 @@ final class ReadWriteMix {
     }
 
     /**
-     * distlock alone: the mix, one thread's read acquire+release on an idle key, and the plain lock's
-     * hand-overs between two registries (one thread each) on one key, in interleaved rounds.
+     * distlock alone: the mix, one thread's read and write acquire+release on an idle key (a write of the mix's one
+     * writer cannot go faster than the second), and the plain lock's hand-overs between two registries (one thread
+     * each) on one key, in interleaved rounds.
      */
-    record Alone(String backend, String library, List<Slice> mix, List<Double> singleReads, List<Double> plainHandOvers)
+    record Alone(
+            String backend,
+            String library,
+            List<Slice> mix,
+            List<Double> singleReads,
+            List<Double> singleWrites,
+            List<Double> plainHandOvers)
             implements Result {
 
         static Alone measure(
-                String backend, Subject mix, Operation singleRead, List<Operation> plainSides, Settings settings)
+                String backend,
+                Subject mix,
+                Operation singleRead,
+                Operation singleWrite,
+                List<Operation> plainSides,
+                Settings settings)
                 throws Exception {
             List<List<Object>> slices = Rounds.interleaved(
                     backend + " read/write mix",
@@ -106,13 +118,15 @@ final class ReadWriteMix {
                     List.of(
                             () -> slice(mix, settings),
                             () -> singleThread(mix.library(), singleRead, settings),
+                            () -> singleThread(mix.library(), singleWrite, settings),
                             () -> handOvers(mix.library(), plainSides, settings)));
             return new Alone(
                     backend,
                     mix.library(),
                     slices.get(0).stream().map(Slice.class::cast).toList(),
                     slices.get(1).stream().map(Double.class::cast).toList(),
-                    slices.get(2).stream().map(Double.class::cast).toList());
+                    slices.get(2).stream().map(Double.class::cast).toList(),
+                    slices.get(3).stream().map(Double.class::cast).toList());
         }
     }
 }
