@@ -11,15 +11,17 @@ import java.util.Objects;
  * @param applicationName names this application in the holder description stored with each
  *     lock on the server (with host, pid and thread), so an operator can tell who holds a key
  * @param writerGrace how long a waiting writer of a read/write lock lets new readers in before they
- *     queue behind it ({@code docs/read-write-locks.md}); zero queues them behind it at once
+ *     queue behind it ({@code docs/read-write-locks.md}); zero queues them behind it at once; null: the
+ *     backend's default ({@link #writerGraceOr})
  */
 public record RegistryOptions(Duration leaseTime, String keyPrefix, String applicationName, Duration writerGrace) {
 
     public static final Duration DEFAULT_LEASE_TIME = Duration.ofSeconds(30);
 
     /**
-     * A writer that waits this long has let the readers of a short burst in and holds the next ones back: long enough
-     * that readers which loop on a key are not stopped at every write, short against any lease.
+     * The writer grace of backends whose waiting writer holds readers back with an intent (Redis, JDBC, memory): long
+     * enough that readers which loop on a key are not stopped at every write, short against any lease. Backends whose
+     * waiting writer holds readers back with its place in the key's line (ZooKeeper, etcd) default to zero.
      */
     public static final Duration DEFAULT_WRITER_GRACE = Duration.ofMillis(10);
 
@@ -27,17 +29,16 @@ public record RegistryOptions(Duration leaseTime, String keyPrefix, String appli
         Objects.requireNonNull(leaseTime, "leaseTime");
         Objects.requireNonNull(keyPrefix, "keyPrefix");
         Objects.requireNonNull(applicationName, "applicationName");
-        Objects.requireNonNull(writerGrace, "writerGrace");
         if (leaseTime.isNegative() || leaseTime.isZero()) {
             throw new IllegalArgumentException("leaseTime must be positive, was " + leaseTime);
         }
-        if (writerGrace.isNegative()) {
+        if (writerGrace != null && writerGrace.isNegative()) {
             throw new IllegalArgumentException("writerGrace must be zero or positive, was " + writerGrace);
         }
     }
 
     public RegistryOptions(Duration leaseTime, String keyPrefix, String applicationName) {
-        this(leaseTime, keyPrefix, applicationName, DEFAULT_WRITER_GRACE);
+        this(leaseTime, keyPrefix, applicationName, null);
     }
 
     public RegistryOptions(Duration leaseTime, String keyPrefix) {
@@ -61,6 +62,12 @@ public record RegistryOptions(Duration leaseTime, String keyPrefix, String appli
     }
 
     public RegistryOptions withWriterGrace(Duration writerGrace) {
-        return new RegistryOptions(leaseTime, keyPrefix, applicationName, writerGrace);
+        return new RegistryOptions(
+                leaseTime, keyPrefix, applicationName, Objects.requireNonNull(writerGrace, "writerGrace"));
+    }
+
+    /** The writer grace that was set, or {@code backendDefault} when none was. */
+    public Duration writerGraceOr(Duration backendDefault) {
+        return writerGrace != null ? writerGrace : backendDefault;
     }
 }

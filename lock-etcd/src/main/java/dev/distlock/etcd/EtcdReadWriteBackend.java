@@ -47,7 +47,7 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
     static ReadWriteLocks locks(QueueContext etcd, RegistryOptions options) {
         ThreadWriteHolds writeHolds = new ThreadWriteHolds();
         return new ReadWriteLocks(
-                new EtcdReadWriteBackend(etcd, LockMode.WRITE, writeHolds, options.writerGrace()),
+                new EtcdReadWriteBackend(etcd, LockMode.WRITE, writeHolds, options.writerGraceOr(Duration.ZERO)),
                 new EtcdReadWriteBackend(etcd, LockMode.READ, writeHolds, Duration.ZERO),
                 options);
     }

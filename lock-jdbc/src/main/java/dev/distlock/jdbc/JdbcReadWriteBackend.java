@@ -44,9 +44,10 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
     static ReadWriteLocks locks(LockTableSetup setup, boolean initializeSchema, RegistryOptions options) {
         JdbcReadWriteTable table =
                 new JdbcReadWriteTable(setup, setup.tableName().value(), initializeSchema);
+        Duration writerGrace = options.writerGraceOr(RegistryOptions.DEFAULT_WRITER_GRACE);
         return new ReadWriteLocks(
-                new JdbcReadWriteBackend(table, LockMode.WRITE, options.writerGrace()),
-                new JdbcReadWriteBackend(table, LockMode.READ, options.writerGrace()),
+                new JdbcReadWriteBackend(table, LockMode.WRITE, writerGrace),
+                new JdbcReadWriteBackend(table, LockMode.READ, writerGrace),
                 options);
     }
 

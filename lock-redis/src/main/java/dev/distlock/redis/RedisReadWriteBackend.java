@@ -70,9 +70,10 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     /** Read/write locks over the registry's endpoint and release subscription, which stay the registry's to close. */
     static ReadWriteLocks locks(
             RedisEndpoint endpoint, ReleaseSubscriber subscriber, Duration commandTimeout, RegistryOptions options) {
+        Duration writerGrace = options.writerGraceOr(RegistryOptions.DEFAULT_WRITER_GRACE);
         return new ReadWriteLocks(
-                new RedisReadWriteBackend(endpoint, subscriber, commandTimeout, LockMode.WRITE, options.writerGrace()),
-                new RedisReadWriteBackend(endpoint, subscriber, commandTimeout, LockMode.READ, options.writerGrace()),
+                new RedisReadWriteBackend(endpoint, subscriber, commandTimeout, LockMode.WRITE, writerGrace),
+                new RedisReadWriteBackend(endpoint, subscriber, commandTimeout, LockMode.READ, writerGrace),
                 options);
     }
 

@@ -1,6 +1,5 @@
 package dev.distlock.spring;
 
-import dev.distlock.core.RegistryOptions;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.context.EnvironmentAware;
@@ -37,9 +36,9 @@ public class DistributedLockProperties implements EnvironmentAware {
     /**
      * How long a waiting writer of a read/write lock lets new readers in before they queue behind it; 0 makes them
      * queue behind it at once. Longer lets more reads through while writes are frequent, and makes each write wait
-     * up to that much longer.
+     * up to that much longer. Unset: 10ms on redis, jdbc and memory, 0 on zookeeper and etcd.
      */
-    private Duration writerGrace = RegistryOptions.DEFAULT_WRITER_GRACE;
+    private Duration writerGrace;
 
     private final StartupCheck startupCheck = new StartupCheck();
 

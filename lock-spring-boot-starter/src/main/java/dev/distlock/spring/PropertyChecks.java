@@ -23,7 +23,7 @@ final class PropertyChecks {
                 properties.getLeaseTime(),
                 keyPrefix,
                 holderName,
-                notNegative("writer-grace", properties.getWriterGrace()));
+                properties.getWriterGrace() == null ? null : notNegative("writer-grace", properties.getWriterGrace()));
     }
 
     static Duration positive(String property, Duration value) {

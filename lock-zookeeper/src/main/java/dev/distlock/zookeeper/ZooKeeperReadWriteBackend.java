@@ -49,7 +49,7 @@ final class ZooKeeperReadWriteBackend implements LockBackend<ZooKeeperLease> {
         WriteHolds writeHolds = new WriteHolds();
         return new ReadWriteLocks(
                 new ZooKeeperReadWriteBackend(
-                        plain.sibling(), paths, LockMode.WRITE, writeHolds, options.writerGrace()),
+                        plain.sibling(), paths, LockMode.WRITE, writeHolds, options.writerGraceOr(Duration.ZERO)),
                 new ZooKeeperReadWriteBackend(plain.sibling(), paths, LockMode.READ, writeHolds, Duration.ZERO),
                 options);
     }

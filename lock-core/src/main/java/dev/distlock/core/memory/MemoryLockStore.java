@@ -3,6 +3,7 @@ package dev.distlock.core.memory;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.ReadWriteLocks;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -143,9 +144,10 @@ public final class MemoryLockStore {
      * read/write locks come from one store exclude each other.
      */
     public ReadWriteLocks readWriteLocks(RegistryOptions options) {
+        Duration writerGrace = options.writerGraceOr(RegistryOptions.DEFAULT_WRITER_GRACE);
         return new ReadWriteLocks(
-                new MemoryReadWriteBackend(readWrite, LockMode.WRITE, options.writerGrace()),
-                new MemoryReadWriteBackend(readWrite, LockMode.READ, options.writerGrace()),
+                new MemoryReadWriteBackend(readWrite, LockMode.WRITE, writerGrace),
+                new MemoryReadWriteBackend(readWrite, LockMode.READ, writerGrace),
                 options);
     }
 

@@ -36,8 +36,9 @@ public abstract class RegistryBuilder<B extends RegistryBuilder<B, R>, R extends
     }
 
     /**
-     * How long a waiting writer of a read/write lock lets new readers in before they queue behind it, default
-     * {@link RegistryOptions#DEFAULT_WRITER_GRACE}; zero makes them queue behind it at once.
+     * How long a waiting writer of a read/write lock lets new readers in before they queue behind it; zero makes them
+     * queue behind it at once. Default: {@link RegistryOptions#DEFAULT_WRITER_GRACE} on Redis, JDBC and memory, zero on
+     * ZooKeeper and etcd ({@code docs/read-write-locks.md}).
      */
     public B writerGrace(Duration writerGrace) {
         options = options.withWriterGrace(writerGrace);

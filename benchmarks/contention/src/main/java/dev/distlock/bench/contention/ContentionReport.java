@@ -20,9 +20,10 @@ final class ContentionReport {
         md.append(settings.describe())
                 .append(". Readers alternate between two clients (standing for two JVMs), the writer is on the"
                         + " second; every thread loops acquire+release, holding nothing in between. distlock's"
-                        + " registries have the default writer grace ("
+                        + " registries have their backend's default writer grace (how long a waiting writer lets new"
+                        + " readers in before they queue behind it): "
                         + DurationText.format(RegistryOptions.DEFAULT_WRITER_GRACE)
-                        + ": a waiting writer lets new readers in for that long before they queue behind it). Rates are"
+                        + " on Redis and PostgreSQL, 0 on ZooKeeper and etcd. Rates are"
                         + " medians over the rounds, ratios the median of the per-round ratios. *Longest wait*:"
                         + " the longest acquire+release of any reader, and of the writer, in any round; a call"
                         + " still waiting when a window ends counts with the time it had waited, so a starved"
