@@ -263,25 +263,11 @@ class EtcdReadWriteServerIT {
 
     /** Waits up to 10 s for {@code count} entries in {@code key}'s read/write queue; returns them oldest first. */
     private static List<KeyValue> awaitEntries(String key, int count) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        List<KeyValue> entries = entries(key);
-        while (entries.size() != count && System.nanoTime() < end) {
-            Thread.sleep(20);
-            entries = entries(key);
-        }
-        assertThat(entries).as("read/write entries of %s", key).hasSize(count);
-        return entries;
+        return QueueEntries.awaitReadWrite(admin, key, count);
     }
 
-    /** The entries in {@code key}'s read/write queue, oldest first. */
     private static List<KeyValue> entries(String key) throws Exception {
-        ByteSequence queue = new EtcdKeys(EtcdKeys.DEFAULT_NAMESPACE).readWriteQueue(key);
-        GetOption all = GetOption.builder()
-                .isPrefix(true)
-                .withSortField(GetOption.SortTarget.CREATE)
-                .withSortOrder(GetOption.SortOrder.ASCEND)
-                .build();
-        return admin.getKVClient().get(queue, all).get(5, TimeUnit.SECONDS).getKvs();
+        return QueueEntries.ofReadWrite(admin, key);
     }
 
     private static void awaitInvalid(LockHandle handle) throws InterruptedException {

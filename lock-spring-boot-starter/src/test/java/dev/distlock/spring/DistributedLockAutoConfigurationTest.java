@@ -20,6 +20,8 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -207,14 +209,6 @@ class DistributedLockAutoConfigurationTest {
     }
 
     @Test
-    void negativeWriterGraceFailsNamingTheProperty() {
-        runner.withPropertyValues("distributed-lock.backend=memory", "distributed-lock.writer-grace=-10ms")
-                .run(context -> assertThat(startupFailure(context))
-                        .contains("distributed-lock.writer-grace must be zero or positive")
-                        .contains("'-10ms'"));
-    }
-
-    @Test
     void unknownBackendFailsListingTheValidValues() {
         runner.withPropertyValues("distributed-lock.backend=foo")
                 .run(context -> assertThat(startupFailure(context))
@@ -249,12 +243,13 @@ class DistributedLockAutoConfigurationTest {
                 .run(context -> assertThat(startupFailure(context)).containsIgnoringCase("app_locks"));
     }
 
-    @Test
-    void negativeLeaseTimeFailsNamingTheProperty() {
-        runner.withPropertyValues("distributed-lock.backend=memory", "distributed-lock.lease-time=-5s")
+    @ParameterizedTest
+    @CsvSource({"lease-time, -5s, must be positive", "writer-grace, -10ms, must be zero or positive"})
+    void durationOutOfRangeFailsNamingThePropertyAndTheRule(String property, String value, String rule) {
+        runner.withPropertyValues("distributed-lock.backend=memory", "distributed-lock." + property + "=" + value)
                 .run(context -> assertThat(startupFailure(context))
-                        .contains("distributed-lock.lease-time must be positive")
-                        .contains("'-5s'"));
+                        .contains("distributed-lock." + property + " " + rule)
+                        .contains("'" + value + "'"));
     }
 
     @Test
