@@ -29,12 +29,13 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
 
     private final JdbcReadWriteTable table;
     private final LockMode mode;
+    /** The writer's grace; zero on the read side. */
     private final Duration writerGrace;
 
     JdbcReadWriteBackend(JdbcReadWriteTable table, LockMode mode, Duration writerGrace) {
         this.table = table;
         this.mode = mode;
-        this.writerGrace = mode == LockMode.WRITE ? writerGrace : Duration.ZERO;
+        this.writerGrace = writerGrace;
     }
 
     /**
@@ -44,10 +45,10 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
     static ReadWriteLocks locks(LockTableSetup setup, boolean initializeSchema, RegistryOptions options) {
         JdbcReadWriteTable table =
                 new JdbcReadWriteTable(setup, setup.tableName().value(), initializeSchema);
-        Duration writerGrace = options.writerGraceOr(RegistryOptions.DEFAULT_WRITER_GRACE);
         return new ReadWriteLocks(
-                new JdbcReadWriteBackend(table, LockMode.WRITE, writerGrace),
-                new JdbcReadWriteBackend(table, LockMode.READ, writerGrace),
+                new JdbcReadWriteBackend(
+                        table, LockMode.WRITE, options.writerGraceOr(RegistryOptions.DEFAULT_WRITER_GRACE)),
+                new JdbcReadWriteBackend(table, LockMode.READ, Duration.ZERO),
                 options);
     }
 

@@ -49,6 +49,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     private final Duration commandTimeout;
     private final LockMode mode;
     private final byte[] modeArg;
+    /** The writer's grace; zero on the read side. */
     private final Duration writerGrace;
 
     RedisReadWriteBackend(
@@ -64,16 +65,20 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
         this.commandTimeout = commandTimeout;
         this.mode = mode;
         this.modeArg = LockScripts.bytes(mode == LockMode.READ ? "r" : "w");
-        this.writerGrace = mode == LockMode.WRITE ? writerGrace : Duration.ZERO;
+        this.writerGrace = writerGrace;
     }
 
     /** Read/write locks over the registry's endpoint and release subscription, which stay the registry's to close. */
     static ReadWriteLocks locks(
             RedisEndpoint endpoint, ReleaseSubscriber subscriber, Duration commandTimeout, RegistryOptions options) {
-        Duration writerGrace = options.writerGraceOr(RegistryOptions.DEFAULT_WRITER_GRACE);
         return new ReadWriteLocks(
-                new RedisReadWriteBackend(endpoint, subscriber, commandTimeout, LockMode.WRITE, writerGrace),
-                new RedisReadWriteBackend(endpoint, subscriber, commandTimeout, LockMode.READ, writerGrace),
+                new RedisReadWriteBackend(
+                        endpoint,
+                        subscriber,
+                        commandTimeout,
+                        LockMode.WRITE,
+                        options.writerGraceOr(RegistryOptions.DEFAULT_WRITER_GRACE)),
+                new RedisReadWriteBackend(endpoint, subscriber, commandTimeout, LockMode.READ, Duration.ZERO),
                 options);
     }
 
@@ -108,6 +113,8 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
         private final Keys keys;
         private final byte[] owner;
         private final WriterGrace grace;
+        /** Whether an attempt went out with an intent, which the writer withdraws when it stops waiting. */
+        private volatile boolean intentSent;
 
         SideAttempts(LockRequest request) {
             this.request = request;
@@ -123,8 +130,10 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
 
         @Override
         public ScriptCall<AcquireReply> acquire(boolean willWait) {
+            boolean intent = willWait && mode == LockMode.WRITE && !grace.isOpen();
+            intentSent |= intent;
             return RedisReadWriteBackend.this.acquire(
-                    request, keys, owner, willWait, grace.isOpen() ? NO_INTENT : INTENT_MILLIS);
+                    request, keys, owner, willWait, intent ? INTENT_MILLIS : NO_INTENT);
         }
 
         @Override
@@ -159,7 +168,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
 
         @Override
         public void stoppedWaiting() {
-            if (mode == LockMode.WRITE) {
+            if (intentSent) {
                 // Not waited for: new readers are held back at most until the intent ends anyway.
                 endpoint.send(withdraw(keys, owner));
             }

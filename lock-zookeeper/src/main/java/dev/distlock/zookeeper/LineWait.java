@@ -64,8 +64,7 @@ final class LineWait {
                 if (read) {
                     waiter.takeDisturbance(); // what came before this read is in it
                     lineAt = System.nanoTime();
-                    List<String> children = calls.children(own.keyPath, own.key, callsEnd);
-                    line = LockPaths.queue(children == null ? List.of() : children);
+                    line = calls.line(own.keyPath, own.key, callsEnd);
                     watched.clear();
                 }
                 int position = line.indexOf(ownName);

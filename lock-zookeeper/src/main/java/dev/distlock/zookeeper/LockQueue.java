@@ -126,9 +126,7 @@ final class LockQueue {
         if (deadline.hasPassed() || !grace.isOpen()) {
             return true;
         }
-        long callsEnd = deadline.isForever()
-                ? Long.MAX_VALUE
-                : System.nanoTime() + deadline.remainingNanos() + calls.overrunNanos();
+        long callsEnd = callsEnd(deadline, calls.overrunNanos());
         Waiter waiter = new Waiter();
         session.addWaiter(waiter);
         try {
@@ -137,8 +135,7 @@ final class LockQueue {
                     return false;
                 }
                 waiter.takeDisturbance(); // what came before this read is in it
-                List<String> children = calls.children(keyPath, key, callsEnd);
-                List<String> line = LockPaths.queue(children == null ? List.of() : children);
+                List<String> line = calls.line(keyPath, key, callsEnd);
                 if (line.isEmpty()) {
                     return true;
                 }
@@ -173,7 +170,7 @@ final class LockQueue {
         // While the connection is down no answer can come: no reason to wait past the wait time. A try after a
         // failure has had its overrun: it ends with the wait time.
         long overrun = session.isInterrupted() || retry ? 0 : calls.overrunNanos();
-        long callsEnd = deadline.isForever() ? Long.MAX_VALUE : System.nanoTime() + deadline.remainingNanos() + overrun;
+        long callsEnd = callsEnd(deadline, overrun);
         long askedAt = System.nanoTime();
         String ownPath = null;
         Stat stat = null;
@@ -209,6 +206,11 @@ final class LockQueue {
     }
 
     /** The child of the attempt's own name, if one is there. */
+    /** When the calls of an attempt must have been answered: its wait time plus {@code overrunNanos}. */
+    private static long callsEnd(Deadline deadline, long overrunNanos) {
+        return deadline.isForever() ? Long.MAX_VALUE : System.nanoTime() + deadline.remainingNanos() + overrunNanos;
+    }
+
     private static String findOwn(List<String> children, String nodeName) {
         for (String child : children) {
             if (LockPaths.isNamed(child, nodeName) && LockPaths.sequenceOf(child) >= 0) {

@@ -100,6 +100,12 @@ final class ZooKeeperCalls {
         return new Created(created.getName(), created.getStat(), lineSeen ? line.getChildren() : null);
     }
 
+    /** The lock nodes under {@code keyPath} in line order ({@link LockPaths#queue}); empty when it does not exist. */
+    List<String> line(String keyPath, String key, long callsEnd) throws InterruptedException {
+        List<String> children = children(keyPath, key, callsEnd);
+        return children == null ? List.of() : LockPaths.queue(children);
+    }
+
     /** The children of {@code path}, or null when it does not exist. */
     List<String> children(String path, String key, long callsEnd) throws InterruptedException {
         PendingCall read = sendChildren(path, key);

@@ -9,7 +9,6 @@ import dev.distlock.core.spi.LockRequest;
 import dev.distlock.core.spi.WriterGrace;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -201,7 +200,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     public Optional<LockHolder> holderOf(String key) {
         return bounded(key, "reading who holds it", end -> {
             String keyPath = paths.keyPath(key);
-            for (String node : line(keyPath, key, end)) {
+            for (String node : calls.line(keyPath, key, end)) {
                 CuratorEvent read = calls.data(ZKPaths.makePath(keyPath, node), key, end);
                 if (read != null) {
                     String holder = new String(read.getData(), StandardCharsets.US_ASCII);
@@ -218,7 +217,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     public boolean forceRelease(String key) {
         return bounded(key, "force-releasing it", end -> {
             String keyPath = paths.keyPath(key);
-            for (String node : line(keyPath, key, end)) {
+            for (String node : calls.line(keyPath, key, end)) {
                 CuratorEvent deleted = calls.delete(ZKPaths.makePath(keyPath, node), end - System.nanoTime());
                 if (deleted == null) {
                     throw calls.failure(key, "no answer in time to the delete of the holder's node " + node, null);
@@ -255,11 +254,6 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     @Override
     public void close() {
         session.close();
-    }
-
-    private List<String> line(String keyPath, String key, long end) throws InterruptedException {
-        List<String> children = calls.children(keyPath, key, end);
-        return children == null ? List.of() : LockPaths.queue(children);
     }
 
     private <T> T bounded(String key, String what, Call<T> call) {

@@ -144,10 +144,10 @@ public final class MemoryLockStore {
      * read/write locks come from one store exclude each other.
      */
     public ReadWriteLocks readWriteLocks(RegistryOptions options) {
-        Duration writerGrace = options.writerGraceOr(RegistryOptions.DEFAULT_WRITER_GRACE);
         return new ReadWriteLocks(
-                new MemoryReadWriteBackend(readWrite, LockMode.WRITE, writerGrace),
-                new MemoryReadWriteBackend(readWrite, LockMode.READ, writerGrace),
+                new MemoryReadWriteBackend(
+                        readWrite, LockMode.WRITE, options.writerGraceOr(RegistryOptions.DEFAULT_WRITER_GRACE)),
+                new MemoryReadWriteBackend(readWrite, LockMode.READ, Duration.ZERO),
                 options);
     }
 

@@ -14,12 +14,13 @@ final class MemoryReadWriteBackend implements LockBackend<MemoryReadWriteBackend
 
     private final MemoryReadWriteStore store;
     private final LockMode mode;
+    /** The writer's grace; zero on the read side. */
     private final Duration writerGrace;
 
     MemoryReadWriteBackend(MemoryReadWriteStore store, LockMode mode, Duration writerGrace) {
         this.store = store;
         this.mode = mode;
-        this.writerGrace = mode == LockMode.WRITE ? writerGrace : Duration.ZERO;
+        this.writerGrace = writerGrace;
     }
 
     @Override
