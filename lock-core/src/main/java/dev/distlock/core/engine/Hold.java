@@ -137,7 +137,7 @@ final class Hold<L extends BackendLease> {
     }
 
     /** A renewal requested at {@code requestedAtNanos} was confirmed by the server. */
-    void renewedAt(long requestedAtNanos) {
+    private void renewedAt(long requestedAtNanos) {
         leaseEndNanos = requestedAtNanos + periodNanos;
     }
 
@@ -149,6 +149,25 @@ final class Hold<L extends BackendLease> {
 
     void renewing(boolean inFlight) {
         renewing = inFlight;
+    }
+
+    /**
+     * A renewal requested at {@code requestedAtNanos} was answered: a "still held" moves the lease's
+     * end, in one step with clearing the in-flight mark, so a lease-end check sees one or the other.
+     *
+     * @return the state after the answer was recorded
+     */
+    synchronized State answered(boolean held, long requestedAtNanos) {
+        if (held && state == State.HELD) {
+            renewedAt(requestedAtNanos);
+        }
+        renewing = false;
+        return state;
+    }
+
+    /** Whether the lease still ends at {@code endNanos} and a renewal sent before then waits for its answer. */
+    synchronized boolean awaitingRenewalAt(long endNanos) {
+        return state == State.HELD && leaseEndNanos == endNanos && renewing;
     }
 
     boolean isRenewing() {

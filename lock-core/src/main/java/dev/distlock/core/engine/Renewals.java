@@ -203,13 +203,32 @@ final class Renewals<L extends BackendLease> {
         keeper.run(() -> renew(hold));
     }
 
+    /**
+     * At the lease's end the hold is lost, unless a renewal sent before the end is still waiting for
+     * its answer: that renewal decides, and only if it has not answered within {@link #answerGrace}
+     * after the end is the hold lost for it. {@code isValid()} is false meanwhile (the local view ended).
+     */
     private void scheduleLeaseEndCheck(Hold<L> hold) {
         long end = hold.leaseEndNanos();
         keeper.at(hold.keeping, LeaseKeeper.Slot.LEASE_END, end, () -> {
-            if (hold.leaseEndNanos() == end && hold.state() == Hold.State.HELD) {
-                ends.loseForLeaseEnd(hold, hold.isRenewing() ? "a renewal got no answer" : null);
+            if (hold.awaitingRenewalAt(end)) {
+                keeper.at(
+                        hold.keeping, LeaseKeeper.Slot.LEASE_END, end + answerGrace(hold), () -> leaseEnded(hold, end));
+            } else {
+                leaseEnded(hold, end);
             }
         });
+    }
+
+    private void leaseEnded(Hold<L> hold, long end) {
+        if (hold.leaseEndNanos() == end && hold.state() == Hold.State.HELD) {
+            ends.loseForLeaseEnd(hold, hold.isRenewing() ? "a renewal got no answer" : null);
+        }
+    }
+
+    /** How long after a lease's end a renewal sent before it may still answer: a sixth of the period, at most 1 s. */
+    private static long answerGrace(Hold<?> hold) {
+        return Math.min(hold.periodNanos / 6, TimeUnit.SECONDS.toNanos(1));
     }
 
     private void renew(Hold<L> hold) {
@@ -225,6 +244,7 @@ final class Renewals<L extends BackendLease> {
         try {
             held = backend.renew(hold.lease, hold.leaseTime);
         } catch (RuntimeException e) {
+            hold.renewing(false);
             events.backendError(hold.keyState.fullKey, e);
             if (hold.state() != Hold.State.HELD) {
                 return;
@@ -234,10 +254,8 @@ final class Renewals<L extends BackendLease> {
                 scheduleRenewalRetry(hold);
             }
             return;
-        } finally {
-            hold.renewing(false);
         }
-        Hold.State state = hold.state();
+        Hold.State state = hold.answered(held, start);
         if (state == Hold.State.LOST && held) {
             LockEngine.log.warn(
                     "Lock '{}' on {}: a renewal answered that the key is still held after the lease had been declared"
@@ -255,7 +273,9 @@ final class Renewals<L extends BackendLease> {
                     hold, sessions ? "the lock node or session is gone" : "the server no longer had it when renewing");
             return;
         }
-        hold.renewedAt(start);
+        if (ends.ranOut(hold, System.nanoTime(), "a renewal took longer than the lease to answer")) {
+            return;
+        }
         scheduleRenewal(hold, start);
         scheduleLeaseEndCheck(hold);
     }

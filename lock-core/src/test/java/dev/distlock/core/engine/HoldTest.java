@@ -70,9 +70,25 @@ class HoldTest {
                 .isEqualTo(granted + Duration.ofSeconds(10).toNanos());
         assertThat(hold.leaseLeft(granted + Duration.ofSeconds(10).toNanos())).isZero();
 
-        hold.renewedAt(granted + Duration.ofSeconds(3).toNanos());
+        hold.renewing(true);
+        assertThat(hold.awaitingRenewalAt(hold.leaseEndNanos())).isTrue();
+        assertThat(hold.answered(true, granted + Duration.ofSeconds(3).toNanos()))
+                .isEqualTo(Hold.State.HELD);
         assertThat(hold.leaseEndNanos())
                 .isEqualTo(granted + Duration.ofSeconds(13).toNanos());
+        assertThat(hold.isRenewing()).isFalse();
+    }
+
+    @Test
+    void aRefusedRenewalLeavesTheLeaseEndWhereItWas() {
+        Hold<Lease> hold = hold(backend, "k", Duration.ofSeconds(10), true, null);
+        long end = hold.leaseEndNanos();
+        hold.renewing(true);
+        hold.answered(
+                false,
+                hold.lease.grantRequestedAtNanos() + Duration.ofSeconds(3).toNanos());
+        assertThat(hold.leaseEndNanos()).isEqualTo(end);
+        assertThat(hold.awaitingRenewalAt(end)).isFalse();
     }
 
     @Test

@@ -12,6 +12,7 @@ import dev.distlock.core.spi.LockBackend;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -60,6 +61,55 @@ class RenewalsTest {
         assertThat(awaited(events.lostSignal)).isTrue();
         assertThat(events.lostReasons).containsExactly("the server no longer had it when renewing");
         assertThat(hold.state()).isEqualTo(Hold.State.LOST);
+    }
+
+    @Test
+    void aRenewalSentBeforeTheLeaseEndAndAnsweredJustAfterItKeepsTheHold() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        backend.renewalAnswer = new CountDownLatch(1);
+        // A 6 s lease granted 5.5 s ago: its renewal is due at once and its local lease ends in 0.5 s.
+        Hold<Lease> hold = live(hold(backend, "k", Duration.ofSeconds(6), true, null, Duration.ofMillis(5_500)));
+        long end = hold.leaseEndNanos();
+
+        renewals(backend).start(hold);
+        assertThat(awaited(backend.renewedSignal.get())).isTrue();
+        sleepUntil(end + Duration.ofMillis(50).toNanos());
+        backend.renewalAnswer.countDown(); // answered after the end, within the grace of a sixth of the lease
+
+        awaitLeaseEndAfter(hold, end);
+        assertThat(hold.state()).isEqualTo(Hold.State.HELD);
+        assertThat(events.lostReasons).isEmpty();
+        assertThat(hold.isValid()).isTrue();
+    }
+
+    @Test
+    void aRenewalWithoutAnAnswerLosesTheHoldASixthOfTheLeaseAfterItsEnd() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        backend.renewalAnswer = new CountDownLatch(1);
+        Hold<Lease> hold = live(hold(backend, "k", Duration.ofSeconds(6), true, null, Duration.ofMillis(5_500)));
+        long end = hold.leaseEndNanos();
+
+        renewals(backend).start(hold);
+
+        assertThat(awaited(events.lostSignal)).isTrue();
+        assertThat(System.nanoTime() - end)
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(1).toNanos());
+        assertThat(events.lostReasons).containsExactly("the lease ran out while a renewal got no answer");
+        backend.renewalAnswer.countDown(); // a late "still held" does not bring the hold back
+        assertThat(hold.state()).isEqualTo(Hold.State.LOST);
+    }
+
+    private static void sleepUntil(long nanos) throws InterruptedException {
+        for (long left; (left = nanos - System.nanoTime()) > 0; ) {
+            Thread.sleep(Math.max(1, left / 1_000_000));
+        }
+    }
+
+    private static void awaitLeaseEndAfter(Hold<Lease> hold, long end) throws InterruptedException {
+        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (hold.leaseEndNanos() == end && hold.state() == Hold.State.HELD && System.nanoTime() < until) {
+            Thread.sleep(5);
+        }
     }
 
     @Test

@@ -38,6 +38,8 @@ final class StageFakes {
         final List<Lease> released = new CopyOnWriteArrayList<>();
         final AtomicReference<CountDownLatch> renewedSignal = new AtomicReference<>(new CountDownLatch(1));
         final AtomicReference<CountDownLatch> releasedSignal = new AtomicReference<>(new CountDownLatch(1));
+        /** Each renewal waits for this latch before it answers, at most 30 s. */
+        volatile CountDownLatch renewalAnswer = new CountDownLatch(0);
         /** Runs in each release once the key is free on this fake server, before the release returns. */
         volatile Runnable afterRelease = () -> {};
 
@@ -62,7 +64,12 @@ final class StageFakes {
 
         /** Takes {@code key} as if the server granted it, requested now. */
         Lease grant(String key) {
-            Lease lease = new Lease(key, FencingToken.of(tokens.incrementAndGet()), System.nanoTime());
+            return grant(key, Duration.ZERO);
+        }
+
+        /** Takes {@code key} as if the server granted it, requested {@code ago}. */
+        Lease grant(String key, Duration ago) {
+            Lease lease = new Lease(key, FencingToken.of(tokens.incrementAndGet()), System.nanoTime() - ago.toNanos());
             held.put(key, lease);
             return lease;
         }
@@ -79,6 +86,11 @@ final class StageFakes {
         public boolean renew(Lease lease, Duration leaseTime) {
             renewedFor.add(leaseTime);
             renewedSignal.get().countDown();
+            try {
+                renewalAnswer.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             return !refuseRenewals.get() && lease.equals(held.get(lease.key()));
         }
 
@@ -156,11 +168,22 @@ final class StageFakes {
      */
     static Hold<Lease> hold(
             FakeBackend backend, String key, Duration leaseTime, boolean renewed, Duration sessionPeriod) {
+        return hold(backend, key, leaseTime, renewed, sessionPeriod, Duration.ZERO);
+    }
+
+    /** As {@link #hold(FakeBackend, String, Duration, boolean, Duration)}, granted {@code ago}. */
+    static Hold<Lease> hold(
+            FakeBackend backend,
+            String key,
+            Duration leaseTime,
+            boolean renewed,
+            Duration sessionPeriod,
+            Duration ago) {
         KeyState<Lease> state = new KeyState<>(key, 1);
         if (!state.gate.tryAcquire()) {
             throw new IllegalStateException("a new key state's gate is free");
         }
         return new Hold<>(
-                backend, state, key, backend.grant(key), leaseTime, renewed, leaseTime, sessionPeriod, "test");
+                backend, state, key, backend.grant(key, ago), leaseTime, renewed, leaseTime, sessionPeriod, "test");
     }
 }
