@@ -137,29 +137,35 @@ final class Acquirer<L extends BackendLease> {
             String guardKey)
             throws InterruptedException {
         Waiters.Waiter waiter = engine.waiters.enter();
-        L lease = null;
+        Hold<L> hold = null;
         InterruptedException interrupted = null;
         boolean endedByClose;
         try {
             if (passGate(state, deadline, abandonment)) {
                 try {
-                    LockRequest request = new LockRequest(
-                            state.fullKey,
-                            newOwner(owner),
-                            leaseTime,
-                            deadline,
-                            engine.holderDescription(owner, note),
-                            guardKey);
                     // A wait that ran out before the server was asked (queued on the gate, say) has
                     // timed out; asking now would count as a zero wait and fail on a passing error.
-                    if (zeroWait || !deadline.hasPassed()) {
-                        lease = engine.backend.tryAcquire(request).orElse(null);
+                    for (boolean ask = zeroWait || !deadline.hasPassed(); ask; ask = !deadline.hasPassed()) {
+                        LockRequest request = new LockRequest(
+                                state.fullKey,
+                                newOwner(owner),
+                                leaseTime,
+                                deadline,
+                                engine.holderDescription(owner, note),
+                                guardKey);
+                        L lease = engine.backend.tryAcquire(request).orElse(null);
+                        hold = lease == null ? null : newHold(state, key, lease, leaseTime, renewed, owner);
+                        if (hold == null || hold.leaseLeft(System.nanoTime()) > 0) {
+                            break;
+                        }
+                        giveBack(hold);
+                        hold = null;
                     }
                 } catch (RuntimeException e) {
                     engine.events().backendError(state.fullKey, e);
                     throw e;
                 } finally {
-                    if (lease == null) {
+                    if (hold == null) {
                         state.gate.release();
                     }
                 }
@@ -169,7 +175,6 @@ final class Acquirer<L extends BackendLease> {
         } finally {
             endedByClose = engine.waiters.leave(waiter);
         }
-        Hold<L> hold = lease == null ? null : newHold(state, key, lease, leaseTime, renewed, owner);
         if (endedByClose || (hold != null && engine.isClosed())) {
             if (hold != null) {
                 engine.releases().end(hold, Hold.Ending.CLOSED);
@@ -184,6 +189,25 @@ final class Acquirer<L extends BackendLease> {
             engine.started(hold);
         }
         return Optional.ofNullable(hold);
+    }
+
+    /**
+     * Frees a grant whose answer came after its local lease would have ended (contract 4: a call never
+     * returns a dead hold); the caller asks again within its wait.
+     */
+    private void giveBack(Hold<L> dead) {
+        LockEngine.log.debug(
+                "Lock '{}' on {} was granted after its lease would have ended here; giving it back and asking again"
+                        + " within the wait",
+                dead.key,
+                engine.events().describe());
+        try {
+            engine.backend.release(dead.lease);
+        } catch (RuntimeException e) {
+            // Never renewed, the server lets it go at its lease's end.
+            engine.events().backendError(dead.keyState.fullKey, e);
+            LockEngine.log.debug("Giving back lock '{}' failed; its lease ends on the server", dead.key, e);
+        }
     }
 
     /**

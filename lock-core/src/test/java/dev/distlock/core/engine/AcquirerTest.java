@@ -66,4 +66,41 @@ class AcquirerTest {
             assertThat(lost.state()).as("the lost hold was replaced").isEqualTo(Hold.State.ENDED);
         }
     }
+
+    @Test
+    void aGrantAnsweredAfterItsLeaseWouldEndIsGivenBackAndTheKeyAskedForAgain() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        backend.lateBy = LEASE.plusSeconds(1);
+        backend.lateGrants.set(1);
+        try (LockEngine<Lease> engine = new LockEngine<>(backend, RegistryOptions.defaults())) {
+            Hold<Lease> hold = engine.acquirer()
+                    .acquire("k", "k", Duration.ofSeconds(5), LEASE, true, Thread.currentThread(), null)
+                    .orElseThrow()
+                    .hold();
+
+            assertThat(hold.isValid()).isTrue();
+            assertThat(hold.token().value()).as("the second grant").isEqualTo(2);
+            assertThat(backend.released)
+                    .as("the dead grant was freed on the server")
+                    .extracting(lease -> lease.token().value())
+                    .containsExactly(1L);
+        }
+    }
+
+    @Test
+    void aZeroWaitWhoseGrantCameTooLateEndsEmptyAndLeavesTheKeyFree() throws Exception {
+        FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
+        backend.lateBy = LEASE.plusSeconds(1);
+        backend.lateGrants.set(1);
+        try (LockEngine<Lease> engine = new LockEngine<>(backend, RegistryOptions.defaults())) {
+            Optional<Acquirer.Acquired<Lease>> taken =
+                    engine.acquirer().acquire("k", "k", Duration.ZERO, LEASE, true, Thread.currentThread(), null);
+
+            assertThat(taken).isEmpty();
+            assertThat(backend.held).isEmpty();
+            assertThat(engine.acquirer().acquire("k", "k", Duration.ZERO, LEASE, true, Thread.currentThread(), null))
+                    .as("the local gate was freed too")
+                    .isPresent();
+        }
+    }
 }

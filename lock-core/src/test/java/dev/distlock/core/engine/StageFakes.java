@@ -74,12 +74,18 @@ final class StageFakes {
             return lease;
         }
 
+        /** How many of the next grants answer {@link #lateBy} after their request was sent. */
+        final java.util.concurrent.atomic.AtomicInteger lateGrants = new java.util.concurrent.atomic.AtomicInteger();
+
+        volatile Duration lateBy = Duration.ZERO;
+
         @Override
         public Optional<Lease> tryAcquire(LockRequest request) {
             if (held.containsKey(request.key())) {
                 return Optional.empty();
             }
-            return Optional.of(grant(request.key()));
+            boolean late = lateGrants.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+            return Optional.of(grant(request.key(), late ? lateBy : Duration.ZERO));
         }
 
         @Override
