@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 public abstract class ContractSupport {
 
-    private final List<LockRegistry> registries = new ArrayList<>();
+    private final List<AutoCloseable> registries = new ArrayList<>();
     private final String keyPrefix;
     private ExecutorService threads;
     private String testName;
@@ -77,8 +77,13 @@ public abstract class ContractSupport {
     void closeRegistries() throws InterruptedException {
         threads.shutdownNow();
         threads.awaitTermination(10, TimeUnit.SECONDS);
-        for (LockRegistry registry : registries) {
-            registry.close();
+        for (int i = registries.size() - 1; i >= 0; i--) {
+            AutoCloseable registry = registries.get(i);
+            try {
+                registry.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("Closing " + registry + " after the test failed", e);
+            }
         }
         registries.clear();
     }
@@ -98,6 +103,12 @@ public abstract class ContractSupport {
         LockRegistry registry = createRegistry(options);
         registries.add(registry);
         return registry;
+    }
+
+    /** Closes {@code resource} after the test, with the registries, the latest first. */
+    protected final <T extends AutoCloseable> T closeAfterTest(T resource) {
+        registries.add(resource);
+        return resource;
     }
 
     /** A key no other test (or earlier run against a persistent server) uses. */

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.contract.LockRegistryContract;
+import dev.distlock.contract.servers.FaultProxies;
+import dev.distlock.contract.servers.FaultProxy;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
@@ -58,6 +60,22 @@ abstract class JdbcLockRegistryContract extends LockRegistryContract {
     protected LockRegistry createRegistry(RegistryOptions options) {
         Fixture f = fixture();
         DataSource pool = created++ % 2 == 0 ? f.poolA : f.poolB;
+        return JdbcLockRegistry.builder(pool)
+                .tableName(f.table)
+                .options(options)
+                .build();
+    }
+
+    /** A lazy pool through the proxies, so that the registry's first call connects and checks its table. */
+    @Override
+    protected LockRegistry createRegistryThrough(FaultProxies proxies, RegistryOptions options) {
+        Fixture f = fixture();
+        if (f.database == TestDatabase.H2) {
+            return null; // in the test JVM: no connection to slow
+        }
+        FaultProxy proxy = proxies.to(f.database.host(), f.database.port());
+        HikariDataSource pool =
+                closeAfterTest(f.database.lazyPoolThrough("distlock-proxied", proxy.port(), Duration.ofSeconds(30)));
         return JdbcLockRegistry.builder(pool)
                 .tableName(f.table)
                 .options(options)
