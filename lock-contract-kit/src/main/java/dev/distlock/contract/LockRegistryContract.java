@@ -61,6 +61,15 @@ public abstract class LockRegistryContract extends ContractSupport {
         return null;
     }
 
+    /**
+     * True where a hold lasts as long as its client's session (ZooKeeper) rather than a lease of its own: the session
+     * is opened by the client before the registry exists, and an answer later than the session timeout ends it, so
+     * the group "4. Leases: counted from the take" runs only its renewal test there.
+     */
+    protected boolean holdsLastAsSessions() {
+        return false;
+    }
+
     @Nested
     @Order(1)
     @DisplayName("1. Mutual exclusion")

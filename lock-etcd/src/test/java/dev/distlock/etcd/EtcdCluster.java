@@ -1,5 +1,6 @@
 package dev.distlock.etcd;
 
+import dev.distlock.contract.servers.FaultProxies;
 import dev.distlock.contract.servers.FreePorts;
 import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.contract.servers.RequiredServer;
@@ -8,6 +9,7 @@ import dev.distlock.core.RegistryOptions;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.maintenance.StatusResponse;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -160,6 +162,23 @@ final class EtcdCluster implements AutoCloseable {
     /** A registry with a client of its own, standing for another JVM; closing it closes the client too. */
     LockRegistry newRegistry(RegistryOptions options) {
         return newRegistry(options, EtcdLockRegistry.DEFAULT_REQUEST_TIMEOUT);
+    }
+
+    /** A registry whose client reaches every member through {@code proxies}. */
+    LockRegistry newRegistryThrough(FaultProxies proxies, RegistryOptions options) {
+        String[] proxied = clientUrls.stream()
+                .map(url -> "http://127.0.0.1:"
+                        + proxies.to("127.0.0.1", URI.create(url).getPort()).port())
+                .toArray(String[]::new);
+        Client client = EtcdLockRegistry.requireLeader(Client.builder())
+                .endpoints(proxied)
+                .build();
+        return new OwnClientRegistry(
+                EtcdLockRegistry.builder(client)
+                        .options(options)
+                        .address(String.join(",", proxied))
+                        .build(),
+                client);
     }
 
     LockRegistry newRegistry(RegistryOptions options, Duration requestTimeout) {

@@ -1,6 +1,7 @@
 package dev.distlock.etcd;
 
 import dev.distlock.contract.LockRegistryContract;
+import dev.distlock.contract.servers.FaultProxies;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
 import java.nio.file.Path;
@@ -37,5 +38,10 @@ class EtcdLockRegistryIT extends LockRegistryContract {
     @Override
     protected LockRegistry createRegistry(RegistryOptions options) {
         return etcd.newRegistry(options);
+    }
+
+    @Override
+    protected LockRegistry createRegistryThrough(FaultProxies proxies, RegistryOptions options) {
+        return etcd.newRegistryThrough(proxies, options);
     }
 }

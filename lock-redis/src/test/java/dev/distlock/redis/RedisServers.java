@@ -127,8 +127,13 @@ public final class RedisServers implements AutoCloseable {
 
     /** A started Lettuce factory for one server, with Lettuce's default client options. */
     public LettuceConnectionFactory factory(ManagedProcess server) {
+        return factory(server.port());
+    }
+
+    /** A started Lettuce factory for the server (or proxy) on loopback port {@code port}. */
+    public LettuceConnectionFactory factory(int port) {
         LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration("127.0.0.1", server.port()),
+                new RedisStandaloneConfiguration("127.0.0.1", port),
                 LettuceClientConfiguration.builder()
                         .commandTimeout(Duration.ofSeconds(10))
                         .build());

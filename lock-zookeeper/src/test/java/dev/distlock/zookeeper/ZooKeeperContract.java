@@ -24,6 +24,11 @@ abstract class ZooKeeperContract extends LockRegistryContract {
                 .build();
     }
 
+    @Override
+    protected boolean holdsLastAsSessions() {
+        return true;
+    }
+
     /** Runs after the kit's set-up: the clients of the previous test, whose registries the kit closed, go now. */
     @BeforeEach
     void closePreviousClients() {

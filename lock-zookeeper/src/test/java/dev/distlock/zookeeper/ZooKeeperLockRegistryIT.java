@@ -3,8 +3,11 @@ package dev.distlock.zookeeper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.distlock.contract.servers.FaultProxies;
+import dev.distlock.contract.servers.FaultProxy;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.RegistryOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +41,15 @@ class ZooKeeperLockRegistryIT extends ZooKeeperContract {
     static void stopServer() throws Exception {
         clients.closeAll();
         server.close();
+    }
+
+    /** A client of its own, through a proxy to the test server. */
+    @Override
+    protected LockRegistry createRegistryThrough(FaultProxies proxies, RegistryOptions options) {
+        FaultProxy proxy = proxies.to("127.0.0.1", server.getPort());
+        return ZooKeeperLockRegistry.builder(clients.connect("127.0.0.1:" + proxy.port()))
+                .options(options)
+                .build();
     }
 
     @Override
