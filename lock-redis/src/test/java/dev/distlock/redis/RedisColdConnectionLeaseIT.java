@@ -6,6 +6,8 @@ import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockRequest;
 import dev.distlock.core.spi.OwnerId;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -54,6 +56,36 @@ class RedisColdConnectionLeaseIT {
             }
         } finally {
             slow.destroy();
+        }
+    }
+
+    @Test
+    void redlockNodesConnectionsMadeDuringTheFirstCallAreNotChargedToItsLease() throws Exception {
+        List<LettuceConnectionFactory> factories = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                factories.add(slowToConnect(servers.start().port()));
+            }
+            long called = System.nanoTime();
+            List<RedisEndpoint> nodes = factories.stream()
+                    .map(factory -> new RedisEndpoint(factory, false))
+                    .toList();
+            Duration nodeTimeout = SLOW_CONNECT.multipliedBy(4); // the first round waits for the connections
+            try (RedlockBackend backend = new RedlockBackend(nodes, nodeTimeout, nodeTimeout)) {
+                RedisLease lease = backend.tryAcquire(new LockRequest(
+                                "cold-redlock",
+                                new OwnerId("cold", 1, 1),
+                                LEASE,
+                                Deadline.after(Duration.ofSeconds(10))))
+                        .orElseThrow();
+
+                assertThat(Duration.ofNanos(lease.grantRequestedAtNanos() - called))
+                        .as(
+                                "the lease counts from the first take sent to a granting node, once its connection was made")
+                        .isGreaterThanOrEqualTo(SLOW_CONNECT);
+            }
+        } finally {
+            factories.forEach(LettuceConnectionFactory::destroy);
         }
     }
 
