@@ -87,11 +87,12 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
         try {
             for (int poll = 0; ; ) {
                 CallTimeout timeout = attemptTimeout(deadline, request.leaseTime());
-                long requestedAt = System.nanoTime();
+                long requestedAt = 0; // when this round's take was sent; set-up and subscription come first
+                boolean sent = false;
                 OptionalLong fence;
                 try {
                     if (ready == null) {
-                        ready = setup.ready(row.key(), CallTimeout.until(deadline, MAX_STATEMENT_WAIT));
+                        ready = setup.ready(row.key(), setUpTimeout(deadline));
                     }
                     if (released == null
                             && !deadline.hasPassed()
@@ -109,6 +110,8 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
                         if (line.channel() != null) {
                             inLine = line.channel();
                         }
+                        requestedAt = System.nanoTime();
+                        sent = true;
                         fence = take(ready, row, line, timeout, deadline, unsure);
                         if (fence.isEmpty() && unsure) {
                             // the lost take may have committed after the look before this one
@@ -117,7 +120,7 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
                         }
                     }
                 } catch (DatabaseUnavailableException e) {
-                    if (ready != null && !unsure) {
+                    if (sent && !unsure) {
                         unsure = true;
                         unsureSince = requestedAt;
                     }
@@ -265,6 +268,14 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
      */
     static CallTimeout attemptTimeout(Deadline deadline, Duration leaseTime) {
         return CallTimeout.until(deadline, min(leaseTime, MAX_STATEMENT_WAIT));
+    }
+
+    /**
+     * The bound of a first call's set-up: not the lease, which counts from the take after it (a cold
+     * registry's set-up may well be slower than the lease).
+     */
+    static CallTimeout setUpTimeout(Deadline deadline) {
+        return CallTimeout.until(deadline, MAX_STATEMENT_WAIT);
     }
 
     /**

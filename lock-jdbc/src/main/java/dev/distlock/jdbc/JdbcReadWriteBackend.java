@@ -99,14 +99,18 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
         try {
             while (true) {
                 CallTimeout timeout = JdbcLockBackend.attemptTimeout(deadline, request.leaseTime());
-                long requestedAt = System.nanoTime();
+                long requestedAt = 0; // when this round's decision was sent; the table's check comes first
+                boolean sent = false;
                 long token;
                 long offered = grace.isOpen() ? 0 : intent;
                 withdraw |= offered > 0;
                 try {
+                    ready(request, JdbcLockBackend.setUpTimeout(deadline));
+                    requestedAt = System.nanoTime();
+                    sent = true;
                     token = attempt(request, offered, timeout);
                 } catch (DatabaseUnavailableException e) {
-                    if (!unsure) {
+                    if (sent && !unsure) {
                         unsure = true;
                         unsureSince = requestedAt;
                     }
@@ -195,6 +199,15 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
         };
     }
 
+    /** The table connected and checked, before the first decision is sent. */
+    private void ready(LockRequest request, CallTimeout timeout) throws InterruptedException {
+        try {
+            table.ready(request.key(), timeout);
+        } catch (RuntimeException e) {
+            throw interruptedOr(request, e);
+        }
+    }
+
     private long attempt(LockRequest request, long intent, CallTimeout timeout) throws InterruptedException {
         try {
             return table.attempt(
@@ -206,13 +219,17 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
                     request.holder(),
                     timeout);
         } catch (RuntimeException e) {
-            if (Thread.interrupted()) {
-                // The driver gave up its statement because of the interrupt; what it did was rolled back.
-                throw new InterruptedException(
-                        "Interrupted while acquiring lock '" + request.key() + "' on " + table.address());
-            }
-            throw e;
+            throw interruptedOr(request, e);
         }
+    }
+
+    private RuntimeException interruptedOr(LockRequest request, RuntimeException e) throws InterruptedException {
+        if (Thread.interrupted()) {
+            // The driver gave up its statement because of the interrupt; what it did was rolled back.
+            throw new InterruptedException(
+                    "Interrupted while acquiring lock '" + request.key() + "' on " + table.address());
+        }
+        return e;
     }
 
     /** A failed withdrawal must not hide why the wait ended; the intent then ends by itself. */

@@ -42,6 +42,11 @@ final class JdbcReadWriteTable {
         return schema.address();
     }
 
+    /** Connects and checks (or creates) the table if no call has yet: one-time work, before a decision is sent. */
+    void ready(String key, CallTimeout timeout) {
+        checked(key, timeout);
+    }
+
     /** Frees what acquisitions that gave up may have taken, in the background when need be. */
     LostTakes lostTakes() {
         return lostTakes;

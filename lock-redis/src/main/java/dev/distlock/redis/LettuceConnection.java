@@ -54,6 +54,11 @@ final class LettuceConnection implements AutoCloseable {
 
     private static void dispatch(
             StatefulConnection<byte[], byte[]> connection, List<AsyncCommand<byte[], byte[], Object>> batch) {
+        for (AsyncCommand<byte[], byte[], Object> command : batch) {
+            if (command instanceof SentCommand sent) {
+                sent.sending();
+            }
+        }
         try {
             if (batch.size() == 1) {
                 connection.dispatch(batch.get(0));

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 
 /**
  * The reply to come for one {@link ScriptCall}. A server that answers NOSCRIPT (its script cache
@@ -20,21 +21,30 @@ final class PendingReply<R> {
 
     private final RedisEndpoint endpoint;
     private final ScriptCall<R> call;
-    private final long sentAtNanos;
+    private final LongSupplier sentAtNanos;
     private volatile CompletableFuture<Object> answer;
     private boolean resent;
     private Runnable onDone;
 
     PendingReply(RedisEndpoint endpoint, ScriptCall<R> call, long sentAtNanos, CompletableFuture<Object> answer) {
+        this(endpoint, call, () -> sentAtNanos, answer);
+    }
+
+    /** @param sentAtNanos read once the reply is there: when the call was handed to the connection */
+    PendingReply(
+            RedisEndpoint endpoint, ScriptCall<R> call, LongSupplier sentAtNanos, CompletableFuture<Object> answer) {
         this.endpoint = endpoint;
         this.call = call;
         this.sentAtNanos = sentAtNanos;
         this.answer = answer;
     }
 
-    /** {@link System#nanoTime()} just before the script was handed to the connection. */
+    /**
+     * {@link System#nanoTime()} just before the script was handed to the connection (a resend after NOSCRIPT keeps the
+     * first one's); read it once the reply is there.
+     */
     long sentAtNanos() {
-        return sentAtNanos;
+        return sentAtNanos.getAsLong();
     }
 
     RedisEndpoint endpoint() {

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -106,10 +107,13 @@ final class RedisEndpoint implements AutoCloseable {
 
     private <R> PendingReply<R> send(ScriptCall<R> call, boolean batched) {
         long sentAt = System.nanoTime();
+        LongSupplier sentAtNanos = () -> sentAt;
         CompletableFuture<Object> answer;
         try {
             if (queue != null) {
-                AsyncCommand<byte[], byte[], Object> command = ScriptCommands.evalSha(call);
+                // Handed to the connection once it is made and the batch goes, which may be later than now.
+                SentCommand command = ScriptCommands.evalSha(call);
+                sentAtNanos = command::sentAtNanos;
                 answer = batched ? queue.send(command) : queue.sendNow(command);
             } else {
                 answer = CompletableFuture.completedFuture(blocking.run(call));
@@ -117,7 +121,7 @@ final class RedisEndpoint implements AutoCloseable {
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(errors.failed(call, e));
         }
-        return new PendingReply<>(this, call, sentAt, answer);
+        return new PendingReply<>(this, call, sentAtNanos, answer);
     }
 
     /**

@@ -90,7 +90,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
                             untilNanos(roundEnd),
                             t -> t.count(AcquireReply::granted) >= quorum
                                     || t.count(reply -> !reply.granted()) > nodes.size() - quorum);
-            Optional<RedisLease> lease = grantedLease(round, key, owner, start, roundEnd);
+            Optional<RedisLease> lease = grantedLease(round, key, owner, roundEnd);
             if (lease.isPresent()) {
                 return lease;
             }
@@ -129,8 +129,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
      * The lease when a majority granted and took the token back as their fence; writing it back
      * gets what is left of the round, and at least a quarter of the node timeout.
      */
-    private Optional<RedisLease> grantedLease(
-            Tally<AcquireReply> round, LockKey key, byte[] owner, long start, long roundEnd) {
+    private Optional<RedisLease> grantedLease(Tally<AcquireReply> round, LockKey key, byte[] owner, long roundEnd) {
         List<Answer<AcquireReply>> granted =
                 round.answers().stream().filter(a -> a.value().granted()).toList();
         if (granted.size() < quorum) {
@@ -142,12 +141,23 @@ final class RedlockBackend implements LockBackend<RedisLease> {
                 .await(
                         untilNanos(Math.max(roundEnd, System.nanoTime() + nodeTimeout.toNanos() / 4)),
                         t -> t.count(Boolean::booleanValue) >= quorum);
-        // No validity check here: the holder's view of the lease counts from the round's start,
-        // so a grant that took longer than the lease is simply invalid at once, never too long.
+        // No validity check here: the holder's view of the lease counts from the earliest send of the
+        // granting nodes, so a grant that took longer than the lease is simply invalid at once, never too long.
         if (raised.count(Boolean::booleanValue) >= quorum) {
-            return Optional.of(new RedisLease(key, owner, FencingToken.of(token), start));
+            return Optional.of(new RedisLease(key, owner, FencingToken.of(token), earliestSend(granted)));
         }
         return Optional.empty();
+    }
+
+    /**
+     * When the first of the granting nodes was sent its take: no node's lease started earlier. A node whose
+     * connection was still being made was sent it only once it was made.
+     */
+    private static long earliestSend(List<Answer<AcquireReply>> granted) {
+        return granted.stream()
+                .mapToLong(Answer::sentAtNanos)
+                .reduce((a, b) -> a - b < 0 ? a : b)
+                .orElseThrow();
     }
 
     @Override

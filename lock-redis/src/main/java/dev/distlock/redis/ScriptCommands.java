@@ -16,17 +16,17 @@ final class ScriptCommands {
     private ScriptCommands() {}
 
     /** {@code EVALSHA <sha1> ..} with the script's keys and arguments. */
-    static AsyncCommand<byte[], byte[], Object> evalSha(ScriptCall<?> call) {
+    static SentCommand evalSha(ScriptCall<?> call) {
         return command(CommandType.EVALSHA, call.script().sha1Bytes(), call);
     }
 
     /** {@code EVAL <body> ..}, for a server that answered NOSCRIPT. */
-    static AsyncCommand<byte[], byte[], Object> eval(ScriptCall<?> call) {
+    static SentCommand eval(ScriptCall<?> call) {
         return command(CommandType.EVAL, call.script().body(), call);
     }
 
     @SuppressWarnings("unchecked")
-    private static AsyncCommand<byte[], byte[], Object> command(CommandType type, byte[] script, ScriptCall<?> call) {
+    private static SentCommand command(CommandType type, byte[] script, ScriptCall<?> call) {
         CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE)
                 .add(script)
                 .add(call.keys().length)
@@ -35,7 +35,7 @@ final class ScriptCommands {
         CommandOutput<byte[], byte[], ?> output = call.script().output() == ScriptOutputType.INTEGER
                 ? new IntegerOutput<>(ByteArrayCodec.INSTANCE)
                 : new NestedMultiOutput<>(ByteArrayCodec.INSTANCE);
-        return new AsyncCommand<>(new Command<>(type, (CommandOutput<byte[], byte[], Object>) output, args));
+        return new SentCommand(new Command<>(type, (CommandOutput<byte[], byte[], Object>) output, args));
     }
 
     /** {@code WAIT replicas timeout}: how many replicas acknowledged the writes sent before it. */

@@ -68,10 +68,11 @@ public final class TestLockServer {
     /** Takes the key for the request's owner, waiting (in real time) until its deadline; null when that passed. */
     ControlledLease tryAcquire(ControlledBackend backend, String appKey, LockRequest request)
             throws InterruptedException {
-        long requestedAt = System.nanoTime();
         lock.lockInterruptibly();
         try {
             while (true) {
+                // Read each time the key is looked at: a waiter's lease counts from its grant, not from its call.
+                long requestedAt = System.nanoTime();
                 long now = now();
                 ServerSlot slot = slots.get(request.key());
                 if (slot == null || !slot.live(now)) {

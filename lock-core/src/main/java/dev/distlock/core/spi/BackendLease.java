@@ -15,7 +15,9 @@ public interface BackendLease {
 
     /**
      * {@link System#nanoTime()} read just before sending the request that was granted. The
-     * local view of the lease counts from here, so it never outlives the server's.
+     * local view of the lease counts from here, so it never outlives the server's. Read it after
+     * whatever a first call does once (table set-up, subscriptions, connecting, loading scripts):
+     * that is not the lease's time (contract 4).
      */
     long grantRequestedAtNanos();
 }
