@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Takes holds: joins the owner's live hold (reentrancy), or passes the key's local gate and asks
@@ -145,21 +147,17 @@ final class Acquirer<L extends BackendLease> {
                 try {
                     // A wait that ran out before the server was asked (queued on the gate, say) has
                     // timed out; asking now would count as a zero wait and fail on a passing error.
-                    for (boolean ask = zeroWait || !deadline.hasPassed(); ask; ask = !deadline.hasPassed()) {
-                        LockRequest request = new LockRequest(
-                                state.fullKey,
-                                newOwner(owner),
-                                leaseTime,
+                    if (zeroWait || !deadline.hasPassed()) {
+                        hold = askForLiveHold(
                                 deadline,
-                                engine.holderDescription(owner, note),
-                                guardKey);
-                        L lease = engine.backend.tryAcquire(request).orElse(null);
-                        hold = lease == null ? null : newHold(state, key, lease, leaseTime, renewed, owner);
-                        if (hold == null || hold.leaseLeft(System.nanoTime()) > 0) {
-                            break;
-                        }
-                        giveBack(hold);
-                        hold = null;
+                                () -> new LockRequest(
+                                        state.fullKey,
+                                        newOwner(owner),
+                                        leaseTime,
+                                        deadline,
+                                        engine.holderDescription(owner, note),
+                                        guardKey),
+                                lease -> newHold(state, key, lease, leaseTime, renewed, owner));
                     }
                 } catch (RuntimeException e) {
                     engine.events().backendError(state.fullKey, e);
@@ -189,6 +187,28 @@ final class Acquirer<L extends BackendLease> {
             engine.started(hold);
         }
         return Optional.ofNullable(hold);
+    }
+
+    /**
+     * Asks the backend once, and again within the wait while its grant comes after the grant's local lease has
+     * ended (contract 4: a call never returns a dead hold).
+     *
+     * @return the live hold, or null when the wait ran out
+     */
+    private Hold<L> askForLiveHold(Deadline deadline, Supplier<LockRequest> requests, Function<L, Hold<L>> holds)
+            throws InterruptedException {
+        do {
+            L lease = engine.backend.tryAcquire(requests.get()).orElse(null);
+            if (lease == null) {
+                return null;
+            }
+            Hold<L> hold = holds.apply(lease);
+            if (hold.leaseLeft(System.nanoTime()) > 0) {
+                return hold;
+            }
+            giveBack(hold);
+        } while (!deadline.hasPassed());
+        return null;
     }
 
     /**
