@@ -145,20 +145,17 @@ final class Acquirer<L extends BackendLease> {
         try {
             if (passGate(state, deadline, abandonment)) {
                 try {
-                    // A wait that ran out before the server was asked (queued on the gate, say) has
-                    // timed out; asking now would count as a zero wait and fail on a passing error.
-                    if (zeroWait || !deadline.hasPassed()) {
-                        hold = askForLiveHold(
-                                deadline,
-                                () -> new LockRequest(
-                                        state.fullKey,
-                                        newOwner(owner),
-                                        leaseTime,
-                                        deadline,
-                                        engine.holderDescription(owner, note),
-                                        guardKey),
-                                lease -> newHold(state, key, lease, leaseTime, renewed, owner));
-                    }
+                    hold = askForLiveHold(
+                            zeroWait,
+                            deadline,
+                            () -> new LockRequest(
+                                    state.fullKey,
+                                    newOwner(owner),
+                                    leaseTime,
+                                    deadline,
+                                    engine.holderDescription(owner, note),
+                                    guardKey),
+                            lease -> newHold(state, key, lease, leaseTime, renewed, owner));
                 } catch (RuntimeException e) {
                     engine.events().backendError(state.fullKey, e);
                     throw e;
@@ -195,10 +192,17 @@ final class Acquirer<L extends BackendLease> {
      *
      * @return the live hold, or null when the wait ran out
      */
-    private Hold<L> askForLiveHold(Deadline deadline, Supplier<LockRequest> requests, Function<L, Hold<L>> holds)
+    private Hold<L> askForLiveHold(
+            boolean zeroWait, Deadline deadline, Supplier<LockRequest> requests, Function<L, Hold<L>> holds)
             throws InterruptedException {
-        do {
-            L lease = engine.backend.tryAcquire(requests.get()).orElse(null);
+        for (boolean first = true; ; first = false) {
+            LockRequest request = requests.get();
+            // A wait that ran out before the server was asked (queued on the gate, say) has timed
+            // out; asking now would count as a zero wait and fail on a passing error.
+            if (!(first && zeroWait) && deadline.hasPassed()) {
+                return null;
+            }
+            L lease = engine.backend.tryAcquire(request).orElse(null);
             if (lease == null) {
                 return null;
             }
@@ -207,8 +211,7 @@ final class Acquirer<L extends BackendLease> {
                 return hold;
             }
             giveBack(hold);
-        } while (!deadline.hasPassed());
-        return null;
+        }
     }
 
     /**
