@@ -182,15 +182,16 @@ class LockRegistrySupportTest {
     @Test
     void lateRenewalAnswerAfterLossIsNeverRenewedAgainAndReleaseFreesTheServer() throws Exception {
         FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
-        // Renewal at 200 ms answers "held" at 700 ms, after the lease was declared lost at 600 ms.
+        // Renewal at 200 ms answers "held" at 1,200 ms, after the lease was declared lost at 700 ms (its end at
+        // 600 ms plus the sixth of the lease a renewal in flight gets to answer).
         TestRegistry registry = new TestRegistry(backend, Duration.ofMillis(600));
         LockHandle handle = registry.obtain("k").acquire();
-        backend.renewDelayMillis.set(500);
+        backend.renewDelayMillis.set(1_000);
         Thread.sleep(650);
         assertThat(handle.isValid()).isFalse();
         backend.renewDelayMillis.set(0);
         int callsAfterLoss = backend.renewCalls.get();
-        Thread.sleep(800);
+        Thread.sleep(1_000);
         assertThat(backend.renewCalls.get())
                 .as("a lost hold is not renewed after a late 'still held' answer")
                 .isEqualTo(callsAfterLoss);
