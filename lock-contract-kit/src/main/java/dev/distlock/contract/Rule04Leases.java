@@ -8,6 +8,7 @@ import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Contract rule 4, leases: fixed leases end, the watchdog renews, {@code extend()}, and the local view of a handle. */
@@ -68,21 +69,31 @@ abstract class Rule04Leases extends LockGroup {
     @Test
     void handleWithASubMillisecondLeaseIsNeverValidWhileAnotherOwnerHolds() throws Exception {
         LockRegistry expiring = shortLeaseRegistry();
-        for (int round = 0; round < 20; round++) {
+        // A grant answered after its 2 ms local view ended is given back and asked for again within the wait
+        // (contract 4), so on a loaded machine some rounds get no handle; every handle that comes must obey.
+        int handles = 0;
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        for (int round = 0; handles < 10 && System.nanoTime() < until; round++) {
             String key = key("r" + round);
-            LockHandle fixed = expiring.obtain(key)
-                    .tryAcquire(Duration.ZERO, Duration.ofNanos(2_900_000))
-                    .orElseThrow();
+            Optional<LockHandle> fixed =
+                    expiring.obtain(key).tryAcquire(Duration.ofSeconds(1), Duration.ofNanos(2_900_000));
+            if (fixed.isEmpty()) {
+                continue;
+            }
+            handles++;
             Optional<LockHandle> next = Optional.empty();
             while (next.isEmpty()) {
                 next = tryNow(registryB, key);
             }
-            assertThat(fixed.isValid())
+            assertThat(fixed.get().isValid())
                     .as("round %d: the handle is valid while another owner holds the key", round)
                     .isFalse();
             next.get().close();
-            fixed.close();
+            fixed.get().close();
         }
+        assertThat(handles)
+                .as("handles of a 2.9 ms lease granted within 20 s (none: no answer came within 2 ms)")
+                .isPositive();
     }
 
     @Test
