@@ -1,0 +1,136 @@
+package dev.distlock.contract.timing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A check of a promised time bound that tells a broken promise from a machine that stalled: an overrun that coincides
+ * with a stall larger than the test's margin is inconclusive and measured again, at most {@value #MAX_REPEATS} times;
+ * any other overrun, or a third inconclusive one, fails.
+ */
+public final class TimingBound {
+
+    /** How often an inconclusive measurement is repeated before the check fails. */
+    public static final int MAX_REPEATS = 2;
+
+    /** The system property naming the file every inconclusive repeat is appended to. */
+    public static final String REPORT_PROPERTY = "distlock.timing.report";
+
+    /** What each inconclusive repeat's line starts with, in the output and in the report file. */
+    public static final String MARKER = "INCONCLUSIVE-TIMING";
+
+    /** A child JVM's probe writes a stall once it has ended: time for the last one to reach its file. */
+    private static final long LATE_REPORT_MILLIS = 3 * StallProbe.PERIOD_MILLIS + 10;
+
+    private final String test;
+    private final Duration margin;
+    private final StallSource stalls;
+    private final Path report;
+
+    private TimingBound(String test, Duration margin, StallSource stalls, Path report) {
+        this.test = Objects.requireNonNull(test, "test");
+        this.margin = Objects.requireNonNull(margin, "margin");
+        this.stalls = Objects.requireNonNull(stalls, "stalls");
+        this.report = Objects.requireNonNull(report, "report");
+        if (margin.isNegative()) {
+            throw new IllegalArgumentException("The margin of " + test + " is negative: " + margin);
+        }
+    }
+
+    /**
+     * A check named {@code test} whose bounds allow {@code margin} beyond the promise for a busy machine, judged by
+     * this JVM's {@link StallProbe#shared() probe} (started now, so before the measurement).
+     */
+    public static TimingBound of(String test, Duration margin) {
+        String file = System.getProperty(REPORT_PROPERTY, "target/inconclusive-timing.txt");
+        return new TimingBound(test, margin, StallProbe.shared(), Path.of(file));
+    }
+
+    /** The same check judged by {@code stalls}: where child JVMs take part, the worst of theirs and this JVM's. */
+    public TimingBound withStalls(StallSource stalls) {
+        return new TimingBound(test, margin, stalls, report);
+    }
+
+    /** The same check appending its inconclusive repeats to {@code report}. */
+    public TimingBound withReport(Path report) {
+        return new TimingBound(test, margin, stalls, report);
+    }
+
+    /**
+     * Runs {@code measurement}, again while its overruns are inconclusive; returns how often it was repeated. Fails
+     * with an {@link AssertionError} on an overrun the stalls do not explain, or on a third inconclusive one.
+     */
+    public int check(Measurement measurement) throws Exception {
+        for (int repeat = 0; ; repeat++) {
+            Instant from = Instant.now();
+            Timed timed = measurement.measure();
+            Instant to = Instant.now();
+            Duration overrun = timed.took().minus(timed.bound());
+            if (overrun.isNegative() || overrun.isZero()) {
+                return repeat;
+            }
+            Thread.sleep(LATE_REPORT_MILLIS);
+            Duration stall = stalls.worstStall(from, to);
+            String figures = figures(timed, overrun, stall);
+            if (stall.compareTo(margin) <= 0) {
+                throw new AssertionError(test + " overran its bound while no JVM involved stalled longer than the"
+                        + " margin: " + figures);
+            }
+            if (repeat == MAX_REPEATS) {
+                throw new AssertionError(test + " was inconclusive " + (MAX_REPEATS + 1)
+                        + " times: every measurement overran while the machine stalled more than the margin; "
+                        + "the last: " + figures);
+            }
+            reportInconclusive(MARKER + " " + test + " " + figures + " repeat=" + (repeat + 1) + "/" + MAX_REPEATS);
+        }
+    }
+
+    private String figures(Timed timed, Duration overrun, Duration stall) {
+        return "took=" + millis(timed.took()) + " bound=" + millis(timed.bound()) + " overrun=" + millis(overrun)
+                + " stall=" + millis(stall) + " margin=" + millis(margin);
+    }
+
+    private static String millis(Duration duration) {
+        return duration.toMillis() + "ms";
+    }
+
+    private void reportInconclusive(String line) {
+        System.out.println(line);
+        try {
+            Path parent = report.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(
+                    report,
+                    line + System.lineSeparator(),
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not append an inconclusive timing to " + report, e);
+        }
+    }
+
+    /** One measurement of a time bound; its own assertions (what the call returned) fail at once, never repeated. */
+    @FunctionalInterface
+    public interface Measurement {
+        Timed measure() throws Exception;
+    }
+
+    /** How long the measured call took, and the bound it had to stay within (the promise plus the margin). */
+    public record Timed(Duration took, Duration bound) {
+
+        /** What a call that started at {@code startNanos} ({@link System#nanoTime()}) took until now. */
+        public static Timed since(long startNanos, Duration bound) {
+            return new Timed(Duration.ofNanos(System.nanoTime() - startNanos), bound);
+        }
+    }
+}
