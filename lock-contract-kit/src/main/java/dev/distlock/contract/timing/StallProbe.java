@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,18 +32,32 @@ public final class StallProbe implements StallSource, AutoCloseable {
     private final Writer report;
     private final Thread thread;
     private volatile boolean running = true;
+    private volatile boolean probing;
 
     private StallProbe(Writer report) {
         this.report = report;
+        line(0, 0); // links the string concatenation now rather than when the first stall is reported
         this.thread = new Thread(this::run, "distlock-stall-probe");
         thread.setDaemon(true);
         thread.start();
+        // A thread may take tens of milliseconds to start on a loaded machine; a stall until then would go unseen.
+        boolean interrupted = false;
+        while (!probing) {
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
      * This JVM's probe, started on the first call and running until the JVM exits. When {@value #FILE_PROPERTY} is
      * set (a child JVM, see {@link #jvmOption}), it also appends its stalls to that file: a child's main calls this
-     * first.
+     * first, or the child runs it through {@link ProbedMain}.
      */
     public static synchronized StallProbe shared() {
         if (shared == null) {
@@ -59,7 +72,7 @@ public final class StallProbe implements StallSource, AutoCloseable {
         return "-D" + FILE_PROPERTY + "=" + file.toAbsolutePath();
     }
 
-    /** A probe of its own, for tests of the probe; close it after use. */
+    /** A probe of its own, measuring when this returns, for tests of the probe; close it after use. */
     static StallProbe start() {
         return new StallProbe(null);
     }
@@ -79,6 +92,7 @@ public final class StallProbe implements StallSource, AutoCloseable {
         long periodNanos = TimeUnit.MILLISECONDS.toNanos(PERIOD_MILLIS);
         while (running) {
             long before = System.nanoTime();
+            probing = true;
             try {
                 Thread.sleep(PERIOD_MILLIS);
             } catch (InterruptedException e) {
@@ -95,12 +109,17 @@ public final class StallProbe implements StallSource, AutoCloseable {
         log.add(endMillis, lateMicros);
         if (report != null) {
             try {
-                report.write(String.format(Locale.ROOT, "%d %.3f%n", endMillis, lateMicros / 1000.0));
+                report.write(line(endMillis, lateMicros));
                 report.flush(); // the parent reads the file while this JVM runs, or after it was killed
             } catch (IOException e) {
                 // The parent removed the file or the disk is full: the stalls stay in this JVM's log.
             }
         }
+    }
+
+    /** No formatter: the first use of one loads classes for longer than the stall it would report. */
+    private static String line(long endMillis, long lateMicros) {
+        return endMillis + " " + lateMicros / 1000 + "." + (1000 + lateMicros % 1000 + "").substring(1) + "\n";
     }
 
     private static Writer appendingTo(Path file) {

@@ -1,13 +1,12 @@
 package dev.distlock.contract.timing;
 
-/** A child JVM that runs its stall probe, reporting to the file its parent named, until it is killed. */
-public final class ProbedChild {
+/** A child JVM's main class that knows nothing of the probe: it says it runs, then waits to be killed. */
+final class ProbedChild {
 
     private ProbedChild() {}
 
-    public static void main(String[] args) throws InterruptedException {
-        StallProbe.shared();
-        System.out.println("probing");
+    static void main(String[] args) throws InterruptedException {
+        System.out.println("running " + String.join(" ", args));
         System.out.flush();
         Thread.sleep(60_000);
     }
