@@ -48,8 +48,8 @@ public final class TimingBound {
     }
 
     /**
-     * A check named {@code test} whose bounds allow {@code margin} beyond the promise for a busy machine, judged by
-     * this JVM's {@link StallProbe#shared() probe} (started now, so before the measurement).
+     * A check named {@code test} for which a stall up to {@code margin} is ordinary (usually the allowance its bounds
+     * add to the promise for a busy machine), judged by this JVM's {@link StallProbe#shared() probe}, started now.
      */
     public static TimingBound of(String test, Duration margin) {
         String file = System.getProperty(REPORT_PROPERTY, "target/inconclusive-timing.txt");
@@ -122,13 +122,16 @@ public final class TimingBound {
         }
     }
 
-    /** One measurement of a time bound; its own assertions (what the call returned) fail at once, never repeated. */
+    /**
+     * One measurement of a time bound; its own assertions (what the call returned) fail at once, never repeated. Each
+     * run sets up what it measures afresh: a second call on a server that fell silent is not the first one.
+     */
     @FunctionalInterface
     public interface Measurement {
         Timed measure() throws Exception;
     }
 
-    /** How long the measured call took, and the bound it had to stay within (the promise plus the margin). */
+    /** How long the measured call took, and the bound it had to stay within: the promise, plus any allowance. */
     public record Timed(Duration took, Duration bound) {
 
         /** What a call that started at {@code startNanos} ({@link System#nanoTime()}) took until now. */
