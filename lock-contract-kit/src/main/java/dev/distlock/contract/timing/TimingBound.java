@@ -13,7 +13,8 @@ import java.util.Objects;
 /**
  * A check of a promised time bound that tells a broken promise from a machine that stalled: an overrun that coincides
  * with a stall larger than the test's margin is inconclusive and measured again, at most {@value #MAX_REPEATS} times;
- * any other overrun, or a third inconclusive one, fails.
+ * any other overrun, or a third inconclusive one, fails. The stall is the worst the probes saw in the measurement's
+ * window, or how long the measuring thread waited for a CPU in it (on Linux), whichever is longer.
  */
 public final class TimingBound {
 
@@ -36,12 +37,14 @@ public final class TimingBound {
     private final Duration margin;
     private final StallSource stalls;
     private final Path report;
+    private final RunQueueWait runQueue;
 
-    private TimingBound(String test, Duration margin, StallSource stalls, Path report) {
+    private TimingBound(String test, Duration margin, StallSource stalls, Path report, RunQueueWait runQueue) {
         this.test = Objects.requireNonNull(test, "test");
         this.margin = Objects.requireNonNull(margin, "margin");
         this.stalls = Objects.requireNonNull(stalls, "stalls");
         this.report = Objects.requireNonNull(report, "report");
+        this.runQueue = Objects.requireNonNull(runQueue, "runQueue");
         if (margin.isNegative()) {
             throw new IllegalArgumentException("The margin of " + test + " is negative: " + margin);
         }
@@ -53,17 +56,22 @@ public final class TimingBound {
      */
     public static TimingBound of(String test, Duration margin) {
         String file = System.getProperty(REPORT_PROPERTY, "target/inconclusive-timing.txt");
-        return new TimingBound(test, margin, StallProbe.shared(), Path.of(file));
+        return new TimingBound(test, margin, StallProbe.shared(), Path.of(file), RunQueueWait.THIS_THREAD);
     }
 
     /** The same check judged by {@code stalls}: where child JVMs take part, the worst of theirs and this JVM's. */
     public TimingBound withStalls(StallSource stalls) {
-        return new TimingBound(test, margin, stalls, report);
+        return new TimingBound(test, margin, stalls, report, runQueue);
     }
 
     /** The same check appending its inconclusive repeats to {@code report}. */
     public TimingBound withReport(Path report) {
-        return new TimingBound(test, margin, stalls, report);
+        return new TimingBound(test, margin, stalls, report, runQueue);
+    }
+
+    /** The same check learning the measuring thread's wait for a CPU from {@code runQueue}: for tests of the rule. */
+    TimingBound withRunQueue(RunQueueWait runQueue) {
+        return new TimingBound(test, margin, stalls, report, runQueue);
     }
 
     /**
@@ -73,15 +81,20 @@ public final class TimingBound {
     public int check(Measurement measurement) throws Exception {
         for (int repeat = 0; ; repeat++) {
             Instant from = Instant.now();
+            long waitedBefore = runQueue.waitedNanos();
             Timed timed = measurement.measure();
+            long waitedAfter = runQueue.waitedNanos();
             Instant to = Instant.now();
             Duration overrun = timed.took().minus(timed.bound());
             if (overrun.isNegative() || overrun.isZero()) {
                 return repeat;
             }
             Thread.sleep(LATE_REPORT_MILLIS);
-            Duration stall = stalls.worstStall(from, to);
-            String figures = figures(timed, overrun, stall);
+            Duration probed = stalls.worstStall(from, to);
+            Duration cpuWait = Duration.ofNanos(waitedBefore < 0 || waitedAfter < 0 ? 0 : waitedAfter - waitedBefore);
+            Duration stall = probed.compareTo(cpuWait) >= 0 ? probed : cpuWait;
+            String figures =
+                    figures(timed, overrun, stall) + " probed=" + millis(probed) + " cpuWait=" + millis(cpuWait);
             if (stall.compareTo(margin) <= 0) {
                 throw new AssertionError(test + " overran its bound while no JVM involved stalled longer than the"
                         + " margin: " + figures);

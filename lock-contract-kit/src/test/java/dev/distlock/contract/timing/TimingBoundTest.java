@@ -12,6 +12,8 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The inconclusive rule against a fake stall source: which overruns fail, which are measured again, and how often. */
@@ -26,11 +28,13 @@ class TimingBoundTest {
     Path dir;
 
     private final Deque<Duration> stalls = new ArrayDeque<>();
+    private final Deque<Long> cpuWaitReadings = new ArrayDeque<>();
     private final AtomicInteger measurements = new AtomicInteger();
 
     private TimingBound bound() {
         return TimingBound.of("TimingBoundTest.case", MARGIN)
                 .withStalls((from, to) -> stalls.isEmpty() ? Duration.ZERO : stalls.poll())
+                .withRunQueue(() -> cpuWaitReadings.isEmpty() ? 0 : cpuWaitReadings.poll())
                 .withReport(dir.resolve("inconclusive.txt"));
     }
 
@@ -78,7 +82,28 @@ class TimingBoundTest {
         assertThat(measurements).hasValue(2);
         assertThat(reported())
                 .containsExactly("INCONCLUSIVE-TIMING TimingBoundTest.case took=800ms bound=500ms overrun=300ms"
-                        + " stall=400ms margin=100ms repeat=1/2");
+                        + " stall=400ms margin=100ms probed=400ms cpuWait=0ms repeat=1/2");
+    }
+
+    @Test
+    void overrunWhileTheMeasuringThreadWaitedForACpuLongerThanTheMarginIsMeasuredAgain() throws Exception {
+        cpuWaitReadings.addAll(List.of(1_000_000_000L, 1_250_000_000L)); // before and after: 250 ms waiting
+        assertThat(bound().check(returning(LATE, ON_TIME))).isEqualTo(1);
+        assertThat(reported()).singleElement().asString().contains("stall=250ms", "probed=0ms cpuWait=250ms");
+    }
+
+    @Test
+    void overrunIsJudgedByTheProbesWhereTheSystemDoesNotSayHowLongTheThreadWaited() {
+        cpuWaitReadings.addAll(List.of(-1L, 5_000_000_000L));
+        assertThatThrownBy(() -> bound().check(returning(LATE, ON_TIME)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("cpuWait=0ms");
+    }
+
+    @Test
+    @EnabledOnOs(OS.LINUX)
+    void measuringThreadsWaitForACpuIsReadOnLinux() {
+        assertThat(RunQueueWait.THIS_THREAD.waitedNanos()).isNotNegative();
     }
 
     @Test
