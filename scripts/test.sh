@@ -8,6 +8,10 @@
 #
 # Redis and etcd are not started here: the tests start their own redis-server and etcd
 # processes on free loopback ports. ZooKeeper and H2 run inside the test JVM.
+#
+# It ends with one summary of every pass (scripts/suite-summary.py), passed or not: each pass's
+# reports are moved to target/suite-reports/<pass>/<module>/ when it ends, because the Boot 3.5
+# pass cleans the modules it runs again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +22,7 @@ install_missing_packages() {
   local missing=()
   command -v mvn >/dev/null || missing+=(maven)
   command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
+  command -v python3 >/dev/null || missing+=(python3)
   [ -x /usr/bin/redis-server ] || missing+=(redis-server)
   [ -x /usr/bin/etcd ] || missing+=(etcd-server)
   command -v pg_ctlcluster >/dev/null || missing+=(postgresql)
@@ -77,9 +82,40 @@ ensure_mariadb() {
   wait_for "MariaDB over TCP" mariadb_ok
 }
 
+SUITE_REPORTS=target/suite-reports
+PASS="" # the pass whose reports are still in the modules' target folders
+
+# Moves this pass's test reports, and its inconclusive timing repeats, out of the modules' target folders.
+collect_reports() {
+  local dest="$SUITE_REPORTS/$1" found module
+  while IFS= read -r found; do
+    module=${found#./}
+    module=${module%%/target/*}
+    mkdir -p "$dest/$module"
+    mv "$found" "$dest/$module/"
+  done < <(find . -path ./target -prune -o -path '*/target/*' \
+    \( -name surefire-reports -o -name failsafe-reports -o -name inconclusive-timing.txt \) -print -prune)
+}
+
+summarize() {
+  local status=$?
+  trap - EXIT
+  set +e # the summary is printed whatever went wrong; the exit code stays the build's
+  [ -n "$PASS" ] && collect_reports "$PASS"
+  python3 scripts/suite-summary.py "$SUITE_REPORTS" --status "$status" --json "$SUITE_REPORTS/summary.json" || true
+  exit "$status"
+}
+
 install_missing_packages
 ensure_postgres
 ensure_mariadb
+
+# Reports of earlier runs would be counted as this run's.
+rm -rf "$SUITE_REPORTS"
+find . -path ./target -prune -o -path '*/target/*' \
+  \( -name surefire-reports -o -name failsafe-reports -o -name inconclusive-timing.txt \) -print -prune \
+  | xargs -r rm -rf
+trap summarize EXIT
 
 # Javadoc jars come with a plain `mvn install` (the docs profile); the test run leaves them out to
 # keep within its time budget.
@@ -89,13 +125,18 @@ log "Spring Boot 4.1: full build and tests"
 # 2 cores the CPUs are busy under half of the run), and the backends' modules are independent of
 # each other (every test uses its own ports, tables and keys), so three of them share the machine's
 # cores without changing what any test sees.
+PASS=boot41
 "${MAVEN[@]}" -T "${DISTLOCK_BUILD_THREADS:-3}" install "$@"
+collect_reports "$PASS"
 
 log "Spring Boot 3.5: starter, Kotlin support and sample"
 # clean: classes compiled against Spring Boot 4.1 must not be reused against 3.5's Spring Framework 6.
 # Three at a time as above: the test support, Kotlin and sample modules only wait for the starter.
+PASS=boot35
 "${MAVEN[@]}" -T "${DISTLOCK_BUILD_THREADS:-3}" -Pboot35 clean verify \
   -pl lock-spring-boot-starter,lock-test,lock-kotlin,samples/inventory-service "$@"
+collect_reports "$PASS"
+PASS=""
 
 # Virtual threads: one module needs Java 21 or later (the machine's second JDK).
 jdk21=""
@@ -107,7 +148,10 @@ for home in /usr/lib/jvm/*; do
 done
 if [ -n "$jdk21" ]; then
   log "Virtual threads on $(basename "$jdk21"): 10,000 threads on 100 keys, pinning watched by JFR"
+  PASS=jdk21
   JAVA_HOME=$jdk21 "${MAVEN[@]}" -f tests/virtual-threads/pom.xml verify
+  collect_reports "$PASS"
+  PASS=""
 elif [ "${CI:-}" = "true" ]; then
   echo "No JDK 21 or later under /usr/lib/jvm for the virtual-thread tests." >&2
   exit 1

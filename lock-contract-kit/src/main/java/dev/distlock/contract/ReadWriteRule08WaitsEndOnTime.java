@@ -2,6 +2,7 @@ package dev.distlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
@@ -11,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 
 /** Read/write locks (contract rule 13) under rule 8, waits end on time: at the wait time, on interrupt, on close. */
 abstract class ReadWriteRule08WaitsEndOnTime extends ReadWriteGroup {
@@ -20,32 +22,34 @@ abstract class ReadWriteRule08WaitsEndOnTime extends ReadWriteGroup {
     }
 
     @Test
-    void waitsEndWithinTheirWaitTime() throws Exception {
+    void waitsEndWithinTheirWaitTime(TestInfo test) throws Exception {
         String key = key();
         Duration wait = Duration.ofMillis(400);
         try (LockHandle writer = write(registryA, key).acquire()) {
-            assertTimedOut(read(registryB, key), wait);
-            assertTimedOut(write(registryB, key), wait);
+            assertTimedOut(test, read(registryB, key), wait);
+            assertTimedOut(test, write(registryB, key), wait);
         }
         try (LockHandle reader = read(registryA, key).acquire()) {
-            assertTimedOut(write(registryB, key), wait);
+            assertTimedOut(test, write(registryB, key), wait);
         }
     }
 
-    private void assertTimedOut(FencedLock lock, Duration wait) throws InterruptedException {
-        long start = System.nanoTime();
-        Optional<LockHandle> result = lock.tryAcquire(wait);
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        assertThat(result).isEmpty();
-        assertThat(took).isGreaterThanOrEqualTo(wait.minusMillis(50));
-        assertThat(took).isLessThan(wait.plus(timingSlack()));
+    private void assertTimedOut(TestInfo test, FencedLock lock, Duration wait) throws Exception {
+        WaitBounds.check(this, test, () -> {
+            long start = System.nanoTime();
+            Optional<LockHandle> result = lock.tryAcquire(wait);
+            Timed timed = Timed.since(start, wait.plus(timingSlack()));
+            assertThat(result).isEmpty();
+            assertThat(timed.took()).isGreaterThanOrEqualTo(wait.minusMillis(50));
+            return timed;
+        });
     }
 
     @Test
-    void waitingWriterAndReaderCanBeInterruptedAndLeaveNothingBehind() throws Exception {
+    void waitingWriterAndReaderCanBeInterruptedAndLeaveNothingBehind(TestInfo test) throws Exception {
         String key = key();
         try (LockHandle reader = read(registryA, key).acquire()) {
-            assertInterruptible(write(registryB, key));
+            WaitBounds.check(this, test, () -> interrupted(write(registryB, key)));
             Optional<LockHandle> newReader = tryNow(read(registryB, key));
             assertThat(newReader)
                     .as("an interrupted writer no longer holds readers back")
@@ -53,14 +57,15 @@ abstract class ReadWriteRule08WaitsEndOnTime extends ReadWriteGroup {
             newReader.get().close();
         }
         try (LockHandle writer = write(registryA, key).acquire()) {
-            assertInterruptible(read(registryB, key));
+            WaitBounds.check(this, test, () -> interrupted(read(registryB, key)));
         }
         Optional<LockHandle> after = tryNow(write(registryB, key));
         assertThat(after).isPresent();
         after.get().close();
     }
 
-    private void assertInterruptible(FencedLock lock) throws Exception {
+    /** Interrupts a thread waiting for {@code lock}: how long the wait took to end. */
+    private Timed interrupted(FencedLock lock) throws Exception {
         AtomicReference<Thread> waiterThread = new AtomicReference<>();
         CountDownLatch started = new CountDownLatch(1);
         Future<Throwable> waiter = inThread(() -> {
@@ -77,8 +82,10 @@ abstract class ReadWriteRule08WaitsEndOnTime extends ReadWriteGroup {
         Thread.sleep(200);
         long interruptedAt = System.nanoTime();
         waiterThread.get().interrupt();
-        assertThat(await(waiter)).isInstanceOf(InterruptedException.class);
-        assertThat(Duration.ofNanos(System.nanoTime() - interruptedAt)).isLessThan(timingSlack());
+        Throwable ended = await(waiter);
+        Timed timed = Timed.since(interruptedAt, timingSlack());
+        assertThat(ended).isInstanceOf(InterruptedException.class);
+        return timed;
     }
 
     @Test

@@ -1,9 +1,12 @@
 package dev.distlock.leadertests;
 
+import dev.distlock.contract.timing.ProbedMain;
+import dev.distlock.contract.timing.StallSource;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * A main class of this module run in a JVM of its own, for tests that kill or stop it: its output lines with the time
  * each was read, and the signals. Such a main prints {@value #STOPPED_WHILE_ASKING} after an answer that it computed
  * before a stop and printed after it, so that {@link #answersAfter} does not read that answer as a claim made after
- * the stop.
+ * the stop. The child runs its stall probe ({@link #stalls}).
  */
 class ChildJvm implements AutoCloseable {
 
@@ -25,17 +28,19 @@ class ChildJvm implements AutoCloseable {
 
     private final String what;
     private final Process process;
+    private final Path stallFile;
     private final List<Line> lines = new ArrayList<>();
     private boolean ended;
 
     ChildJvm(Class<?> main, List<String> args) throws IOException {
         this.what = main.getSimpleName();
+        this.stallFile = Files.createTempFile("distlock-child-stalls-", ".txt");
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
                 System.getProperty("java.class.path"),
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                main.getName()));
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+        command.addAll(ProbedMain.arguments(stallFile, main));
         command.addAll(args);
         process = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
@@ -112,6 +117,11 @@ class ChildJvm implements AutoCloseable {
         return process.pid();
     }
 
+    /** How late the child ran, as its stall probe reported: for a {@code TimingBound}, or to tell why it was late. */
+    StallSource stalls() {
+        return StallSource.reportedIn(stallFile);
+    }
+
     /** SIGKILL: the child dies holding whatever it held. */
     void kill() throws InterruptedException {
         process.destroyForcibly();
@@ -139,5 +149,6 @@ class ChildJvm implements AutoCloseable {
             resume();
             kill();
         }
+        Files.deleteIfExists(stallFile);
     }
 }
