@@ -70,6 +70,15 @@ record CallTimeout(Deadline deadline, Duration cap, Duration connectionFloor) {
     }
 
     /**
+     * A JDBC query timeout that only fires after {@link #networkMillis()}: for a database that ends row lock waits
+     * itself in milliseconds, so that a silent one is given up on by the network timeout and never by a cancel sent
+     * over a second connection, which the statement would wait for (PostgreSQL: up to {@code cancelSignalTimeout}).
+     */
+    int querySecondsPastNetwork() {
+        return networkMillis() / 1000 + 1;
+    }
+
+    /**
      * The network timeout for a connection whose statement starts now: the statement's own bound (the time left, or
      * the cap) plus contract 8's {@link #OVERRUN}, and at least {@link #serverWaitMillis()} plus {@link #SLACK}. So a
      * live database's answer to its own timeout, which a busy machine can delay by more than {@link #SLACK}, has the

@@ -116,8 +116,13 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
     /** Prepares a statement whose wait is bounded by {@code timeout}'s query timeout. */
     PreparedStatement prepare(Connection connection, String sql, CallTimeout timeout) throws SQLException {
         PreparedStatement statement = connection.prepareStatement(sql);
-        statement.setQueryTimeout(timeout.querySeconds());
+        statement.setQueryTimeout(querySeconds(timeout));
         return statement;
+    }
+
+    /** The JDBC query timeout of a statement starting now: by default the server wait in whole seconds. */
+    int querySeconds(CallTimeout timeout) {
+        return timeout.querySeconds();
     }
 
     /**
@@ -141,7 +146,7 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
      */
     void createTable(Connection connection, String table, String ddl, CallTimeout timeout) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(timeout.querySeconds());
+            statement.setQueryTimeout(querySeconds(timeout));
             statement.execute(ddl);
         }
     }

@@ -237,6 +237,15 @@ final class PostgresDialect extends Dialect {
         return channel.length() <= 63 ? channel : channel.substring(0, 63);
     }
 
+    /**
+     * Past the network timeout: {@code lock_timeout} ends row lock waits and the network timeout a silent server; the
+     * driver's cancel of a query timeout goes over a second connection, which a silent server would leave hanging.
+     */
+    @Override
+    int querySeconds(CallTimeout timeout) {
+        return timeout.querySecondsPastNetwork();
+    }
+
     @Override
     OptionalLong take(Connection connection, LockRow row, WaitLine line, CallTimeout timeout) throws SQLException {
         // No JDBC query timeout: its cancel, sent over a second connection, would keep this thread
@@ -272,7 +281,7 @@ final class PostgresDialect extends Dialect {
         }
         try (PreparedStatement statement = connection.prepareStatement(passOn)) {
             LockDatabase.bind(statement, channel, key, channel, key, key);
-            statement.setQueryTimeout(timeout.querySeconds());
+            statement.setQueryTimeout(querySeconds(timeout));
             for (boolean rows = statement.execute(); rows || statement.getUpdateCount() >= 0; ) {
                 rows = statement.getMoreResults();
             }

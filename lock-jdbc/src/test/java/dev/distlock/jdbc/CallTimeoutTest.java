@@ -44,4 +44,14 @@ class CallTimeoutTest {
         assertThat(zero.networkMillis()).isEqualTo(250);
         assertThat(CallTimeout.MIN_SERVER_WAIT.plus(CallTimeout.SLACK)).isLessThanOrEqualTo(CallTimeout.OVERRUN);
     }
+
+    @Test
+    void aQueryTimeoutPastTheNetworkTimeoutNeverFiresFirst() {
+        for (long left = 0; left <= 5_000; left += 10) {
+            CallTimeout timeout = CallTimeout.until(Deadline.after(Duration.ofMillis(left)), Duration.ofSeconds(60));
+            assertThat(timeout.querySecondsPastNetwork() * 1000L)
+                    .as("%d ms left", left)
+                    .isGreaterThan(timeout.networkMillis());
+        }
+    }
 }

@@ -1,6 +1,8 @@
 package dev.distlock.jdbc;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.contract.timing.TimingBound;
@@ -19,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -100,15 +103,6 @@ class StalledDatabaseIT {
                 });
     }
 
-    /**
-     * PostgreSQL's driver cancels a statement at its query timeout over a second connection, and
-     * the statement waits for that cancel request, which a silent database never answers, for up
-     * to cancelSignalTimeout (10 s by default); a low one is the documented setting.
-     */
-    private static String cancelSignalTimeout(TestDatabase database) {
-        return database == TestDatabase.POSTGRESQL ? "cancelSignalTimeout=1" : null;
-    }
-
     /** Runs {@code scenario} with the lock of {@code kind} held, the waiting registry not yet stalled. */
     private static void withHeldKey(TestDatabase database, Kind kind, Scenario scenario) throws Exception {
         database.require();
@@ -120,8 +114,7 @@ class StalledDatabaseIT {
                         .initializeSchema(true)
                         .build();
                 StallingProxy proxy = new StallingProxy(database.host(), database.port());
-                HikariDataSource viaProxy =
-                        database.poolThrough("distlock-via-proxy", proxy.port(), cancelSignalTimeout(database));
+                HikariDataSource viaProxy = database.poolThrough("distlock-via-proxy", proxy.port(), null);
                 JdbcLockRegistry waiter =
                         JdbcLockRegistry.builder(viaProxy).tableName(table).build();
                 LockHandle held = kind.held.apply(holder, key).acquire()) {
@@ -178,6 +171,40 @@ class StalledDatabaseIT {
             names = {"POSTGRESQL", "MARIADB"})
     void zeroWaitReadAttemptEndsWithinTheSlackWhenTheDatabaseIsSilent(TestDatabase database) throws Exception {
         checkTimed("zeroWaitReadAttemptEndsWithinTheSlack", database, Kind.READ_BEHIND_WRITER, ZERO_WAIT);
+    }
+
+    /**
+     * A read/write decision's statement that gets no answer, started with under a second left: its JDBC query timeout
+     * (one second) would come before its network timeout (the time left plus the overrun), and PostgreSQL's driver
+     * then sends a cancel over a second connection and waits for the silent server's answer to it, for
+     * cancelSignalTimeout (10 s by default). The network timeout must end it first.
+     */
+    @Test
+    void aPostgresStatementWithoutAnswerEndsByTheNetworkTimeoutNotByACancel() throws Exception {
+        checkTimed(
+                "statementWithoutAnswer", TestDatabase.POSTGRESQL, Kind.WRITE_BEHIND_READER, (database, stalling) -> {
+                    // A connection used moments ago is lent without the pool's own validation round trip.
+                    assertThat(stalling.awaited().tryAcquire(Duration.ZERO)).isEmpty();
+                    // The statement after the anchor's row lock never reaches the server; then every connection goes
+                    // silent.
+                    stalling.proxy().delayMessageContaining("owner <> '' AND expires_us <=".getBytes(UTF_8), 30_000);
+                    Duration wait = Duration.ofMillis(900);
+                    AtomicLong took = new AtomicLong();
+                    ExecutorService caller = Executors.newSingleThreadExecutor();
+                    try {
+                        Future<Optional<LockHandle>> call = caller.submit(
+                                () -> timed(took, () -> stalling.awaited().tryAcquire(wait)));
+                        Thread.sleep(300);
+                        stalling.proxy().stall();
+                        assertThatThrownBy(() -> call.get(30, TimeUnit.SECONDS))
+                                .as("the silent database failed the call")
+                                .hasCauseInstanceOf(LockBackendException.class);
+                    } finally {
+                        caller.shutdownNow();
+                    }
+                    return new Timed(
+                            Duration.ofNanos(took.get()), wait.plus(SLACK).plus(NOISE));
+                });
     }
 
     private static Timed waiterFailsSoonAfterItsWaitTime(TestDatabase database, Stalling stalling) throws Exception {
