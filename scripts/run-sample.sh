@@ -10,4 +10,4 @@ cd "$(dirname "$0")/.."
 # Build the sample and the modules it uses (lock-core, backends, starter) into the local repository.
 mvn -q install -DskipTests -pl samples/inventory-service -am
 
-exec java -jar samples/inventory-service/target/inventory-service-0.1.0-SNAPSHOT.jar "$@"
+exec java -jar samples/inventory-service/target/inventory-service-1.0.0-SNAPSHOT.jar "$@"

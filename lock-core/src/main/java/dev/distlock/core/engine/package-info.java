@@ -14,6 +14,7 @@
  *
  * <p>Not an API: the only public class, {@link dev.distlock.core.engine.Engines}, implements the SPI's
  * {@link dev.distlock.core.spi.EngineFactory} and is found through {@code META-INF/services}, so the SPI
- * never names an engine class. Depends on the SPI and the API.
+ * never names an engine class. Depends on the SPI and the API. Outside the API compatibility check
+ * ({@code RELEASING.md}): it may change in any release.
  */
 package dev.distlock.core.engine;

@@ -10,6 +10,10 @@
  * engine's, which backends never see. A backend passes the contract test kit (lock-core's test-jar)
  * before anything else; the contract is {@code docs/contract.md} in the repository.
  *
+ * <p>For backend authors, not application code: the SPI is outside the API compatibility check that
+ * keeps the user API stable across minor releases ({@code RELEASING.md}). It may change in a minor
+ * release; the changelog says when it does.
+ *
  * <h2>Words</h2>
  *
  * One word per idea, the same in every backend:
