@@ -7,9 +7,10 @@
 #   scripts/compat-matrix.sh                     # every cell this machine can run
 #   scripts/compat-matrix.sh --boot 4.0 --jdk 25 # some cells; the others keep their last results
 #
-# Each cell installs what it built into its own local Maven repository (DISTLOCK_MATRIX_REPO, default
-# target/matrix-repository, seeded from ~/.m2/repository), never into ~/.m2, so the README snippets'
-# test (ReadmeQuickStartIT) builds against the artifacts of that cell.
+# Each cell installs what it built into a local Maven repository of the matrix (DISTLOCK_MATRIX_REPO,
+# default ~/.cache/distlock-matrix/repository, seeded from ~/.m2/repository), never into ~/.m2, so the
+# README snippets' test (ReadmeQuickStartIT) builds against the artifacts of that cell. Logs go beside it
+# (DISTLOCK_MATRIX_LOGS), outside target/, which each cell's clean build removes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,8 +22,9 @@ declare -A PROFILE=([3.5]="-Pboot35" [4.0]="-Pboot40" [4.1]="")
 MODULES=lock-spring-boot-starter,lock-test,samples/inventory-service
 # What the tested modules and the README's projects need installed: the BOM and lock-kotlin come along.
 INSTALL=distlock-bom,lock-kotlin,$MODULES
-REPO=${DISTLOCK_MATRIX_REPO:-$PWD/target/matrix-repository}
-OUT=target/compat-matrix
+CACHE=$HOME/.cache/distlock-matrix
+REPO=${DISTLOCK_MATRIX_REPO:-$CACHE/repository}
+OUT=${DISTLOCK_MATRIX_LOGS:-$CACHE/logs}
 
 boots=() jdks=()
 while [ $# -gt 0 ]; do
