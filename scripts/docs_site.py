@@ -142,11 +142,8 @@ def rewrite_links(text, page, anchors, staged_files):
             return match.group(0)
         path, _, anchor = target.partition("#")
         if path == "" and anchor:
-            where = anchors.get(anchor)
-            if where is None:
-                return match.group(0)
-            return "[%s](%s%s#%s)" % (label, "" if where == page else up + where, "", anchor) if where != page \
-                else "[%s](#%s)" % (label, anchor)
+            where = anchors.get(anchor, page)
+            return "[%s](%s#%s)" % (label, "" if where == page else up + where, anchor)
         # Resolve against the README (repository root) for cut pages, against docs/ for docs' own pages.
         base = "" if page in PAGES else os.path.dirname(page)
         resolved = os.path.normpath(os.path.join("docs" if page not in PAGES else "", base, path))
@@ -200,7 +197,7 @@ def stage(out):
             parts += body
             parts.append("")
         text = "\n".join(parts)
-        text = re.sub(r"<!-- quickstart:[\w:-]+ -->\n", "", text)
+        text = re.sub(r"<!-- quickstart:[\w:-]+ -->\n", "", text).replace("out of this file", "out of the README")
         text = rewrite_links(text, page, anchors, staged_files)
         lead = ["# " + title, ""]
         for key in BACKEND_SNIPPETS.get(page, []):
