@@ -21,7 +21,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -185,7 +184,7 @@ class TelemetryReferenceTest {
 
     private static List<String> readReference() {
         try {
-            return new ArrayList<>(Files.readAllLines(REFERENCE));
+            return Files.readAllLines(REFERENCE);
         } catch (IOException e) {
             throw new IllegalStateException("Cannot read " + REFERENCE.toAbsolutePath(), e);
         }
