@@ -52,6 +52,9 @@ if [ ! -d "$REPO" ]; then
 fi
 mkdir -p "$OUT"
 RESULTS=$OUT/results.tsv
+# The code the cells test: the commit at the start, marked when the working tree differs from it.
+COMMIT=$(git rev-parse --short HEAD)
+git diff --quiet HEAD -- . ':!README.md' ':!docs/compatibility.md' || COMMIT="$COMMIT with local changes"
 : >"$RESULTS"
 
 # Tests, failures+errors, skipped and the failed classes, from the JUnit reports of the tested modules.
@@ -69,7 +72,7 @@ for module in sys.argv[1:]:
         skipped += int(suite.get("skipped", 0))
         if bad:
             names.append(suite.get("name").rsplit(".", 1)[-1])
-print(tests, failed, skipped, ",".join(sorted(set(names))) or "-")
+print(tests, failed, skipped, ", ".join(sorted(set(names))) or "-")
 PY
 }
 
@@ -120,4 +123,4 @@ for boot in "${boots[@]}"; do
 done
 
 log "writing docs/compatibility.md and the README's table"
-python3 scripts/compat_table.py "$RESULTS" "$(git rev-parse --short HEAD)" "${BOOT_LINES[*]}" "${JDK_MAJORS[*]}"
+python3 scripts/compat_table.py "$RESULTS" "$COMMIT" "${BOOT_LINES[*]}" "${JDK_MAJORS[*]}"
