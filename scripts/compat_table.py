@@ -67,7 +67,8 @@ on JDK 17 only. Java 17 is the baseline: every module is compiled for it (`--rel
 %s
 
 "Not tested here" means the machine that ran the matrix has no such JDK: it is neither known to work nor
-known to fail. Each cell builds with the Spring Boot line's own dependency versions (profiles `boot35` and
+known to fail. "Not run yet": no run of the script covered that cell yet (a run of some cells, e.g.
+`--boot 4.0 --jdk 25`, keeps the other cells' last results). Each cell builds with the Spring Boot line's own dependency versions (profiles `boot35` and
 `boot40` of the parent POM; 4.1 is the default), and installs into a local repository of its own.
 
 ## Last results
