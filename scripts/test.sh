@@ -165,3 +165,8 @@ elif [ "${CI:-}" = "true" ]; then
 else
   log "No JDK 21 or later under /usr/lib/jvm: skipping the virtual-thread tests"
 fi
+
+# The documentation site: built from docs/ and the README (MkDocs, installed when missing), then every
+# internal link and anchor of the HTML checked; no network. About 15 seconds.
+log "Documentation site: build and link check"
+scripts/docs-site.sh check

@@ -1,5 +1,7 @@
 package dev.distlock.kotlin.readme
 
+import com.example.orders.Reservations
+import com.example.orders.Stock
 import dev.distlock.core.memory.MemoryLockRegistry
 import java.nio.file.Files
 import java.nio.file.Path
@@ -17,9 +19,9 @@ class ReadmeKotlinTest {
     fun readmeKotlinSnippetIsTheCompiledOne() {
         // The module directory is the working directory of the test.
         val readme = Files.readString(Path.of("..", "README.md"))
-        val block = Regex("<!-- kotlin:snippet -->\\s*\\n```kotlin\\n(.*?)\\n```", RegexOption.DOT_MATCHES_ALL)
+        val block = Regex("<!-- quickstart:kotlin -->\\s*\\n```kotlin\\n(.*?)\\n```", RegexOption.DOT_MATCHES_ALL)
             .findAll(readme).map { it.groupValues[1] }.toList()
-        assertThat(block).`as`("README blocks marked <!-- kotlin:snippet -->").hasSize(1)
+        assertThat(block).`as`("README blocks marked <!-- quickstart:kotlin -->").hasSize(1)
         val source = Files.readString(Path.of("src/test/kotlin/dev/distlock/kotlin/readme/ReadmeKotlinSnippet.kt"))
         val region = source.substringAfter("// readme:kotlin start\n").substringBefore("\n// readme:kotlin end")
         assertThat(block.single()).isEqualTo(region)

@@ -20,7 +20,10 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 
-/** The worked example of the README's "Testing code that uses locks", as it runs. */
+/**
+ * The worked example of the README's "Testing code that uses locks", as it runs; the fence store it
+ * injects is the one {@code @AutoConfigureTestLocks} supplies to an application without one.
+ */
 @SpringBootTest(classes = ReadmeExampleTest.Application.class)
 @AutoConfigureTestLocks
 class ReadmeExampleTest {
@@ -45,11 +48,6 @@ class ReadmeExampleTest {
         @Bean
         Gateway gateway() {
             return new Gateway();
-        }
-
-        @Bean
-        FenceStore fences() {
-            return new MemoryFenceStore();
         }
 
         @Bean
@@ -93,6 +91,11 @@ class ReadmeExampleTest {
         gateway.proceed.countDown();
 
         assertThatThrownBy(() -> paying.get(10, SECONDS)).hasCauseInstanceOf(StaleTokenException.class);
+    }
+
+    @Test
+    void theFenceStoreIsTheOneInMemoryTheTestSupportSupplies() {
+        assertThat(fences).isInstanceOf(MemoryFenceStore.class);
     }
 
     @Test

@@ -20,7 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Builds a new project from the README's quick start for each backend, as a user would paste
  * it (Spring Boot's parent, the README's BOM, dependencies, Java files and application.yml), and
- * starts it against a real server. Only the server's address is passed on the command line.
+ * starts it against a real server. Only the server's address is passed on the command line. The
+ * README's test-support example (its job and its test) and its Kotlin example (dependencies, build
+ * setup and source) are built the same way, as written: the test is run, the Kotlin beans are called.
  */
 class ReadmeQuickStartIT {
 
@@ -70,6 +72,35 @@ class ReadmeQuickStartIT {
         }
     }
 
+    @Test
+    void testSupportExampleRunsAsWritten() {
+        QuickStartProject project = QuickStartProject.createTestSupport(dir, readme, BOOT_VERSION);
+        QuickStartProject.Result test = project.test();
+        assertThat(test.exitCode())
+                .as("mvn test of the README's test-support example:\n%s", test.output())
+                .isZero();
+        assertThat(project.testReport("com.example.payments.PaymentJobTest"))
+                .contains("tests=\"3\"")
+                .contains("failures=\"0\"")
+                .contains("errors=\"0\"")
+                .contains("skipped=\"0\"");
+    }
+
+    @Test
+    void kotlinExampleBuildsWithItsSetupAndLocks() {
+        QuickStartProject project = QuickStartProject.createKotlin(dir, readme, BOOT_VERSION);
+        QuickStartProject.Result build = project.build();
+        assertThat(build.exitCode())
+                .as("mvn compile of the README's Kotlin project:\n%s", build.output())
+                .isZero();
+        QuickStartProject.Result run = project.start("com.example.orders.KotlinQuickStartApplicationKt", List.of());
+        assertThat(run.output())
+                .as("the README's Kotlin application (exit code %d)", run.exitCode())
+                .contains(QuickStartProject.DONE + " reserved=2 restock-token=")
+                .contains("report=[SKU-1 restocked under token ");
+        assertThat(run.exitCode()).isZero();
+    }
+
     private void buildAndStart(String backend, List<String> serverAddress) {
         QuickStartProject project =
                 QuickStartProject.create(dir, readme, backend, BOOT_VERSION, BOOT_VERSION.startsWith("3."));
@@ -77,7 +108,7 @@ class ReadmeQuickStartIT {
         assertThat(build.exitCode())
                 .as("mvn compile of the README's %s project:\n%s", backend, build.output())
                 .isZero();
-        QuickStartProject.Result run = project.start(serverAddress);
+        QuickStartProject.Result run = project.start("com.example.orders.QuickStartApplication", serverAddress);
         assertThat(run.output())
                 .as("the README's %s application (exit code %d)", backend, run.exitCode())
                 .contains(QuickStartProject.DONE + " token=")
