@@ -6,6 +6,7 @@
 #
 #   scripts/api-baseline.sh              # the ref and version of pom.xml
 #   scripts/api-baseline.sh REF VERSION  # another baseline, e.g. v1.0.0 1.0.0
+#   scripts/api-baseline.sh --if-missing # only when target/ has no baseline of that ref (scripts/test.sh)
 #
 # The ref is exported with git archive into a temporary folder and built there without tests:
 # nothing in the work tree, the git repository or the local Maven repository changes.
@@ -13,6 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 property() { sed -n "s:.*<$1>\(.*\)</$1>.*:\1:p" pom.xml | head -1; }
+if_missing=""
+if [ "${1:-}" = "--if-missing" ]; then if_missing=1; shift; fi
 ref=${1:-$(property distlock.api.baseline.ref)}
 version=${2:-$(property distlock.api.baseline.version)}
 out="target/api-baseline/$version"
@@ -20,6 +23,10 @@ out="target/api-baseline/$version"
 modules=$(grep -l '<distlock.api.skip>false</distlock.api.skip>' */pom.xml | xargs -n1 dirname | sort | paste -sd, -)
 
 git rev-parse --verify --quiet "$ref^{commit}" >/dev/null || { echo "No commit $ref in this repository." >&2; exit 1; }
+if [ -n "$if_missing" ] && [ -f "$out/commit" ] && [ "$(cat "$out/commit")" = "$(git rev-parse "$ref^{commit}")" ]; then
+  echo "==> the API baseline $version from $ref is in $out"
+  exit 0
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/distlock-api-baseline.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
