@@ -7,6 +7,7 @@ import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.RegistryOptions;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -32,13 +33,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ZooKeeperFaultIT {
 
-    /**
-     * Contract 8's overrun for ZooKeeper at its largest (the ensemble's slow answers before an outage
-     * add up to {@link ZooKeeperLockBackend#SLOW_SERVER_EXTRA}), plus thread scheduling.
-     */
-    private static final Duration SLACK = ZooKeeperLockBackend.OVERRUN
-            .plus(ZooKeeperLockBackend.SLOW_SERVER_EXTRA)
-            .plus(Duration.ofMillis(500));
+    /** Contract 8's answer budget, plus thread scheduling. */
+    private static final Duration SLACK = RegistryOptions.DEFAULT_ANSWER_BUDGET.plus(Duration.ofMillis(500));
 
     /** How long the server is away in the outage tests: well inside the session, twice the connection timeout. */
     private static final Duration OUTAGE = Duration.ofSeconds(4);
@@ -355,7 +351,7 @@ class ZooKeeperFaultIT {
     /**
      * Tries to lock {@code key} for {@code wait} and returns the {@link LockBackendException} it
      * failed with, or an {@link AssertionError} if it ended otherwise or later than the wait time
-     * plus the backend's {@link ZooKeeperLockBackend#OVERRUN} plus scheduling slack.
+     * plus the answer budget plus scheduling slack.
      */
     private static Throwable failureOf(LockRegistry registry, String key, Duration wait) throws InterruptedException {
         long start = System.nanoTime();
