@@ -61,7 +61,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         String address = client.getZookeeperClient().getCurrentConnectionString() + namespace + paths.root();
         this.callTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(
                 Math.max(1000, Math.min(client.getZookeeperClient().getConnectionTimeoutMs(), 5000)));
-        this.calls = new ZooKeeperCalls(client, address, answerBudget, answerBudget);
+        this.calls = new ZooKeeperCalls(client, address, answerBudget);
         this.session = new SessionTracker(client, address);
         this.queue = new LockQueue(paths, calls, session, rule);
     }
@@ -181,7 +181,9 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
             calls.delete(lease.path(), 0);
             return true;
         }
-        CuratorEvent deleted = calls.delete(lease.path(), callTimeoutNanos);
+        // A release has no wait time of its own: it waits for the answer at most the answer budget (contract 8), and an
+        // unanswered delete goes on in Curator's background until it succeeds, or the session ends and takes the node.
+        CuratorEvent deleted = calls.delete(lease.path(), Math.min(callTimeoutNanos, calls.overrunNanos()));
         if (deleted == null) {
             log.debug("Delete of lock node {} unanswered; Curator retries it until it succeeds", lease.path());
             return true;
