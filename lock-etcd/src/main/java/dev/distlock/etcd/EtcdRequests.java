@@ -64,6 +64,14 @@ final class EtcdRequests {
         return requestTimeout.toNanos();
     }
 
+    /**
+     * How long a release waits for its answer: the answer budget (contract 8), at most the request timeout. An
+     * unanswered delete goes on in the background ({@link QueueContext#dropEntry}).
+     */
+    long releaseTimeout() {
+        return Math.min(requestTimeout.toNanos(), answerBudgetNanos);
+    }
+
     /** The answer of {@code request}, waiting at most {@code timeoutNanos}; interruptible. */
     <T> T await(Supplier<CompletableFuture<T>> request, long timeoutNanos, String key, String action)
             throws InterruptedException {
