@@ -8,6 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
 
 /**
  * A ZooKeeper server in a JVM of its own, which a test can freeze with SIGSTOP: the connections stay open and nothing
@@ -43,7 +47,27 @@ final class ChildZooKeeper implements AutoCloseable {
                 Integer.toString(port),
                 dir.resolve("data").toString(),
                 Integer.toString(TICK_MS));
-        return new ChildZooKeeper(ManagedProcess.start("zookeeper", command, dir, port, Duration.ofSeconds(30)));
+        ChildZooKeeper server =
+                new ChildZooKeeper(ManagedProcess.start("zookeeper", command, dir, port, Duration.ofSeconds(30)));
+        server.awaitServing(Duration.ofSeconds(60));
+        return server;
+    }
+
+    /** The port accepts before the server serves ("ZooKeeperServer not running"): waits for a session. */
+    private void awaitServing(Duration within) {
+        try (CuratorFramework probe =
+                CuratorFrameworkFactory.newClient(connectString(), 10_000, 2_000, new RetryNTimes(100, 100))) {
+            probe.start();
+            if (!probe.blockUntilConnected((int) within.toSeconds(), TimeUnit.SECONDS)) {
+                close();
+                throw new IllegalStateException("The child ZooKeeper on " + connectString() + " did not serve within "
+                        + within + "; see its zookeeper.log");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            close();
+            throw new IllegalStateException(e);
+        }
     }
 
     String connectString() {

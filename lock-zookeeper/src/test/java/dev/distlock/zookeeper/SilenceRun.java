@@ -34,6 +34,7 @@ final class SilenceRun {
     private final Duration wait;
     private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean running = true;
+    private volatile long worstStallNanos;
 
     SilenceRun(List<LockRegistry> registries, int threads, Duration wait) {
         this.registries = registries;
@@ -44,7 +45,8 @@ final class SilenceRun {
     /** Runs {@code before}, freezes the server for {@code silence} with {@code freeze}, then runs {@code after}. */
     List<Call> around(Runnable freeze, Runnable thaw, Duration before, Duration silence, Duration after)
             throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
+        Future<?> ticker = pool.submit(this::tick);
         List<Future<?>> workers = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
             LockRegistry registry = registries.get(i % registries.size());
@@ -63,8 +65,26 @@ final class SilenceRun {
         for (Future<?> worker : workers) {
             worker.get(60, TimeUnit.SECONDS);
         }
+        ticker.get(10, TimeUnit.SECONDS);
         pool.shutdown();
         return List.copyOf(calls);
+    }
+
+    /**
+     * The longest this JVM's threads were held up by the machine during the run (a busy machine's scheduling, a
+     * collection): how much later than asked a 5 ms sleep ended. A call that ends on time is late by as much.
+     */
+    Duration worstStall() {
+        return Duration.ofNanos(worstStallNanos);
+    }
+
+    private Void tick() throws InterruptedException {
+        while (running) {
+            long before = System.nanoTime();
+            Thread.sleep(5);
+            worstStallNanos = Math.max(worstStallNanos, System.nanoTime() - before - 5_000_000);
+        }
+        return null;
     }
 
     private Void loop(LockRegistry registry, String key) throws InterruptedException {

@@ -38,8 +38,8 @@ class ZooKeeperFaultIT {
     private static final Duration SLACK = RegistryOptions.DEFAULT_ANSWER_BUDGET.plus(Duration.ofMillis(500));
 
     /**
-     * How late a call may return past the bound it keeps: the thread that throws at the bound is scheduled up to
-     * about 100 ms late on a 2-core machine at a load of 10 or more (measured: 1,250-1,294 ms for a bound of 1,250).
+     * How late a call may return past the bound it keeps, beyond the worst stall of the machine in the same round (see
+     * {@link SilenceRun#worstStall()}). The widening this test caught made calls run 175-812 ms past theirs.
      */
     private static final Duration SCHEDULING = Duration.ofMillis(150);
 
@@ -312,19 +312,30 @@ class ZooKeeperFaultIT {
             List<LockRegistry> both = List.of(
                     registry(longSessionClient(server.connectString()), budget),
                     registry(longSessionClient(server.connectString()), budget));
-            Duration slowestTake = Duration.ZERO;
-            Duration slowestRelease = Duration.ZERO;
+            // Round 0 warms the path up (class loading, JIT) on a live server and is not measured.
+            new SilenceRun(both, 8, wait)
+                    .around(() -> {}, () -> {}, Duration.ofSeconds(2), Duration.ZERO, Duration.ZERO);
+            Duration takeOverrun = Duration.ZERO;
+            Duration releaseOverrun = Duration.ZERO;
             for (int round = 1; round <= 5; round++) {
-                List<SilenceRun.Call> calls = new SilenceRun(both, 8, wait)
-                        .around(server::freeze, server::thaw, Duration.ofSeconds(1), OUTAGE, Duration.ofSeconds(2));
-                slowestTake = max(slowestTake, slowest(calls, false));
-                slowestRelease = max(slowestRelease, slowest(calls, true));
+                SilenceRun run = new SilenceRun(both, 8, wait);
+                List<SilenceRun.Call> calls =
+                        run.around(server::freeze, server::thaw, Duration.ofSeconds(1), OUTAGE, Duration.ofSeconds(2));
+                // Past its bound, less what the machine held this JVM up by in the round.
+                Duration stall = run.worstStall();
+                takeOverrun = max(
+                        takeOverrun,
+                        slowest(calls, false).minus(wait.plus(budget)).minus(stall));
+                releaseOverrun =
+                        max(releaseOverrun, slowest(calls, true).minus(budget).minus(stall));
                 System.out.printf(
-                        "round %d: %d calls, slowest acquisition %d ms, slowest release %d ms; slowest: %s%n",
+                        "round %d: %d calls, slowest acquisition %d ms, slowest release %d ms, worst stall %d ms;"
+                                + " slowest: %s%n",
                         round,
                         calls.size(),
                         slowest(calls, false).toMillis(),
                         slowest(calls, true).toMillis(),
+                        stall.toMillis(),
                         calls.stream()
                                 .sorted((a, b) -> b.took().compareTo(a.took()))
                                 .limit(3)
@@ -335,12 +346,12 @@ class ZooKeeperFaultIT {
             assertThat(closing)
                     .as("close() of a registry with one hold while the server is frozen")
                     .isLessThan(budget.plus(SCHEDULING));
-            assertThat(slowestTake)
-                    .as("the slowest acquisition of 5 rounds, against a wait of 1 s and a budget of 250 ms")
-                    .isLessThan(wait.plus(budget).plus(SCHEDULING));
-            assertThat(slowestRelease)
-                    .as("the slowest release of 5 rounds, against a budget of 250 ms")
-                    .isLessThan(budget.plus(SCHEDULING));
+            assertThat(takeOverrun)
+                    .as("how far the slowest acquisition of 5 rounds ran past a wait of 1 s and a budget of 250 ms")
+                    .isLessThan(SCHEDULING);
+            assertThat(releaseOverrun)
+                    .as("how far the slowest release of 5 rounds ran past a budget of 250 ms")
+                    .isLessThan(SCHEDULING);
         }
     }
 
