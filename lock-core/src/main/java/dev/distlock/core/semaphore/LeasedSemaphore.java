@@ -11,15 +11,13 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A counting semaphore over any {@link LockRegistry}: at most {@link #permits()} permits of one name are held at a
  * time, across threads, registries and JVMs. Permit {@code i} is the lock on key {@code <name>:permit:<i>}, a key that
- * {@link LockRegistry#obtain} refuses (see {@link #checkNotOwnKey}); a granted
+ * {@link LockRegistry#obtain} refuses (see {@link SemaphoreKeys}); a granted
  * permit is a hold of that key owned by its {@link Permit} (not by a thread), with its own lease, fencing token and
  * loss notice, so the permit of a crashed holder returns when its lease ends on the server. An acquisition takes free
  * permits at once while nobody waits for releases; one that finds too few lines up on the lock {@code <name>:permit:queue},
@@ -37,12 +35,6 @@ public final class LeasedSemaphore {
     public static final int MAX_PERMITS = 1024;
 
     static final String NOTE_PREFIX = "permits=";
-    private static final String SLOT_SEPARATOR = ":permit:";
-    private static final String QUEUE_SUFFIX = SLOT_SEPARATOR + "queue";
-    private static final String WAITING_SUFFIX = SLOT_SEPARATOR + "waiting";
-    /** Every key a semaphore keeps, and no other: {@code <name>:permit:} and a slot number, {@code queue} or {@code waiting}. */
-    private static final Pattern OWN_KEY = Pattern.compile("(?s)(.+)" + SLOT_SEPARATOR + "([0-9]+|queue|waiting)");
-
     private static final Logger log = LoggerFactory.getLogger(LeasedSemaphore.class);
 
     private final LockRegistry registry;
@@ -104,12 +96,12 @@ public final class LeasedSemaphore {
             throw new IllegalArgumentException("Semaphore '" + name + "' on " + registry.backend()
                     + " has permits 0 to " + (permits - 1) + ", not " + slot + "; ask for a slot in that range");
         }
-        return name + SLOT_SEPARATOR + slot;
+        return SemaphoreKeys.slot(name, slot);
     }
 
     /** The lock key on which acquisitions line up ({@code <name>:permit:queue}). */
     public String queueKey() {
-        return name + QUEUE_SUFFIX;
+        return SemaphoreKeys.queue(name);
     }
 
     /**
@@ -117,27 +109,7 @@ public final class LeasedSemaphore {
      * ({@code <name>:permit:waiting}): while it is held, no acquisition that passes the queue keeps a permit.
      */
     public String waitingKey() {
-        return name + WAITING_SUFFIX;
-    }
-
-    /**
-     * Refuses {@code key} as a plain lock's key when it is one a semaphore keeps ({@code <name>:permit:<slot>}, {@code
-     * <name>:permit:queue}, {@code <name>:permit:waiting}): a plain lock there would take or block a permit, or be
-     * refused as a permit of another count. Holder reads and force-releases of these keys stay allowed.
-     *
-     * @throws IllegalArgumentException naming the key, the backend and the semaphore it belongs to
-     */
-    public static void checkNotOwnKey(String key, String backend) {
-        Matcher own = key == null ? null : OWN_KEY.matcher(key);
-        if (own != null && own.matches()) {
-            String shown = key.length() <= 80 ? key : key.substring(0, 80) + "...";
-            String part = Character.isDigit(own.group(2).charAt(0))
-                    ? "permit " + own.group(2)
-                    : "the " + own.group(2) + " key";
-            throw new IllegalArgumentException("Lock key '" + shown + "' (" + backend + " backend) is " + part
-                    + " of semaphore '" + own.group(1) + "': a plain lock there would take or block the semaphore's"
-                    + " permits. Use another key, or LeasedSemaphore for the semaphore.");
-        }
+        return SemaphoreKeys.waiting(name);
     }
 
     /**

@@ -7,7 +7,7 @@ import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockObserver;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.semaphore.LeasedSemaphore;
+import dev.distlock.core.semaphore.SemaphoreKeys;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -40,7 +40,7 @@ public class LockRegistrySupport implements LockRegistry {
 
     @Override
     public FencedLock obtain(String key) {
-        LeasedSemaphore.checkNotOwnKey(key, engine.backendName());
+        SemaphoreKeys.checkNotOwnKey(key, engine.backendName());
         return engine.lock(key);
     }
 
