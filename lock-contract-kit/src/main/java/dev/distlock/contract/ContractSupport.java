@@ -60,9 +60,12 @@ public abstract class ContractSupport {
         return Duration.ofSeconds(10);
     }
 
-    /** How late a wake-up or a timed-out wait may return, given the backend's round trips. */
+    /**
+     * How late a wake-up or a timed-out wait may return, given the backend's round trips: the registries' answer
+     * budget (contract 8), which is the default one.
+     */
     protected Duration timingSlack() {
-        return Duration.ofMillis(750);
+        return RegistryOptions.DEFAULT_ANSWER_BUDGET;
     }
 
     @BeforeEach

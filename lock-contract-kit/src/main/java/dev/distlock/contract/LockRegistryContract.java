@@ -162,6 +162,17 @@ public abstract class LockRegistryContract extends ContractSupport {
         }
     }
 
+    /** Tagged, so that {@code -Dgroups=answer-budget} runs this group alone. */
+    @Nested
+    @Order(9)
+    @DisplayName("8. Waits end on time: the answer budget")
+    @Tag("answer-budget")
+    class Rule08Budget extends Rule08AnswerBudget {
+        Rule08Budget() {
+            super(LockRegistryContract.this);
+        }
+    }
+
     @Nested
     @Order(10)
     @DisplayName("10. Bad input gets a clear error")

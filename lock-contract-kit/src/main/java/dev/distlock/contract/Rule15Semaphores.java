@@ -199,7 +199,8 @@ abstract class Rule15Semaphores extends LockGroup {
                 .hasMessageContaining(registryB.backend())
                 .hasMessageContaining("1 permits here")
                 .hasMessageContaining("with 2 by the holder");
-        // A waiter of the declaration of 2 holds <name>:waiting while it waits: a declaration of 3 meets it there,
+        // A waiter of the declaration of 2 holds <name>:permit:waiting while it waits: a declaration of 3 meets it
+        // there,
         // or on the held permit it tries first while it reads whether anyone waits.
         // (From a third registry: registryA's own threads would wait in the JVM for the permits it holds.)
         LockRegistry third = newRegistry();
@@ -246,6 +247,28 @@ abstract class Rule15Semaphores extends LockGroup {
     }
 
     @Test
+    void aPlainLockCannotNameASemaphoresKey() throws Exception {
+        String name = key("space");
+        LeasedSemaphore semaphore = LeasedSemaphore.of(registryA, name, 2);
+        Permits held = semaphore.tryAcquire(timingSlack()).orElseThrow();
+        int free = 1 - held.list().get(0).slot();
+        for (String clash : List.of(semaphore.slotKey(free), semaphore.queueKey(), semaphore.waitingKey())) {
+            assertThatThrownBy(() -> registryB.obtain(clash))
+                    .as("a plain lock on %s", clash)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + clash + "'")
+                    .hasMessageContaining(registryB.backend())
+                    .hasMessageContaining("semaphore");
+        }
+        assertThat(semaphore.tryAcquire(timingSlack()))
+                .as("the other permit is still there for the semaphore")
+                .isPresent()
+                .get()
+                .satisfies(Permits::close);
+        held.close();
+    }
+
+    @Test
     void badInputGetsAClearError() {
         String backend = registryA.backend();
         assertThatThrownBy(() -> LeasedSemaphore.of(registryA, " ", 1))
@@ -273,6 +296,10 @@ abstract class Rule15Semaphores extends LockGroup {
         assertThatThrownBy(() -> semaphore.tryAcquire(1, Duration.ZERO, Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("leaseTime");
+        assertThatThrownBy(() -> semaphore.slotKey(2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(semaphore.name())
+                .hasMessageContaining(backend);
     }
 
     private void awaitCondition(Check check, String failure) throws Exception {

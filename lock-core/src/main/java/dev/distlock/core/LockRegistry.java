@@ -15,9 +15,18 @@ public interface LockRegistry extends AutoCloseable {
     /**
      * The lock for {@code key}. Cheap: locks of idle keys hold no memory in the registry.
      *
-     * @throws IllegalArgumentException if the key is null, blank or longer than the backend allows
+     * @throws IllegalArgumentException if the key is null, blank, longer than the backend allows, or one that a
+     *     {@link dev.distlock.core.semaphore.LeasedSemaphore} keeps ({@code <name>:permit:<slot>}, contract 15)
      */
     FencedLock obtain(String key);
+
+    /**
+     * The lock of a key that a {@link dev.distlock.core.semaphore.LeasedSemaphore} keeps, which {@link #obtain}
+     * refuses. For the semaphore's own use: a lock taken here is one of its permits, queue or waiting mark.
+     */
+    default FencedLock semaphoreLock(String key) {
+        return obtain(key);
+    }
 
     /**
      * The read/write lock of {@code key}: readers share, a writer excludes everyone.

@@ -41,8 +41,8 @@ final class Attempt {
 
     /**
      * How long an interrupted waiter waits for its entry's withdrawal before it throws, so that
-     * once it has stopped waiting it no longer holds anyone back (the same bound as a request's
-     * overrun past the wait time); a slower withdrawal goes on in the background.
+     * once it has stopped waiting it no longer holds anyone back (a fixed share of the
+     * default answer budget: the caller asked to stop); a slower withdrawal goes on in the background.
      */
     private static final long INTERRUPTED_WITHDRAW_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
@@ -92,7 +92,7 @@ final class Attempt {
      */
     static Optional<EtcdLease> acquire(QueueContext etcd, QueueRule rule, LockRequest request, LeaseListener listener)
             throws InterruptedException {
-        long cutoff = EtcdRequests.cutoff(request.deadline());
+        long cutoff = etcd.requests().cutoff(request.deadline());
         while (true) {
             Attempt attempt = enqueue(etcd, rule, request, cutoff);
             if (attempt == null) {

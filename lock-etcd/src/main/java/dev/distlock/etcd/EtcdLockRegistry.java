@@ -87,7 +87,8 @@ public final class EtcdLockRegistry extends LockRegistrySupport {
 
         @Override
         public EtcdLockRegistry build() {
-            EtcdRequests requests = new EtcdRequests(address, requestTimeout);
+            EtcdRequests requests =
+                    new EtcdRequests(address, requestTimeout, options().answerBudget());
             QueueContext etcd = new QueueContext(
                     client, new EtcdKeys(namespace), requests, options().leaseTime());
             return new EtcdLockRegistry(

@@ -101,7 +101,7 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
     private boolean awaitGrace(LockRequest request) throws InterruptedException {
         WriterGrace grace = WriterGrace.start(writerGrace);
         Deadline deadline = request.deadline();
-        long cutoff = EtcdRequests.cutoff(deadline);
+        long cutoff = etcd.requests().cutoff(deadline);
         ByteSequence queue = rule.queue(request.key());
         while (grace.isOpen() && !deadline.hasPassed()) {
             GetResponse newest = Attempt.retried(
@@ -133,7 +133,7 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
      * read then queues like any other.
      */
     private Optional<EtcdLease> downgrade(LockRequest request, EtcdLease write) throws InterruptedException {
-        long cutoff = EtcdRequests.cutoff(request.deadline());
+        long cutoff = etcd.requests().cutoff(request.deadline());
         Session session = etcd.sessions().get(cutoff, request.key());
         ByteSequence value = etcd.entryValue(request);
         EtcdKeys keys = etcd.keys();

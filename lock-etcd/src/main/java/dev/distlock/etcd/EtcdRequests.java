@@ -24,17 +24,17 @@ import java.util.function.Supplier;
  */
 final class EtcdRequests {
 
-    /** How far past its wait time an acquisition may run: the contract's slack for a last answer on its way. */
-    static final long SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-
     private static final long NO_LEADER_PAUSE_MILLIS = 20;
 
     private final String address;
     private final Duration requestTimeout;
+    /** How far past its wait time an acquisition may run: the registry's answer budget (contract 8). */
+    private final long answerBudgetNanos;
 
-    EtcdRequests(String address, Duration requestTimeout) {
+    EtcdRequests(String address, Duration requestTimeout, Duration answerBudget) {
         this.address = address;
         this.requestTimeout = requestTimeout;
+        this.answerBudgetNanos = answerBudget.toNanos();
     }
 
     String address() {
@@ -43,10 +43,12 @@ final class EtcdRequests {
 
     /**
      * The {@link System#nanoTime()} no request of an acquisition waiting until {@code deadline}
-     * may outlive: its wait time plus the slack; {@link Long#MAX_VALUE} for a wait without end.
+     * may outlive: its wait time plus the answer budget; {@link Long#MAX_VALUE} for a wait without end.
      */
-    static long cutoff(Deadline deadline) {
-        return deadline.isForever() ? Long.MAX_VALUE : System.nanoTime() + deadline.remainingNanos() + SLACK_NANOS;
+    long cutoff(Deadline deadline) {
+        return deadline.isForever()
+                ? Long.MAX_VALUE
+                : System.nanoTime() + deadline.remainingNanos() + answerBudgetNanos;
     }
 
     /** The limit of one request of an acquisition: until its cutoff, at most the request timeout. */
@@ -60,6 +62,14 @@ final class EtcdRequests {
     /** The limit of a request that has no wait time of its own (renew, release). */
     long timeout() {
         return requestTimeout.toNanos();
+    }
+
+    /**
+     * How long a release waits for its answer: the answer budget (contract 8), at most the request timeout. An
+     * unanswered delete goes on in the background ({@link QueueContext#dropEntry}).
+     */
+    long releaseTimeout() {
+        return Math.min(requestTimeout.toNanos(), answerBudgetNanos);
     }
 
     /** The answer of {@code request}, waiting at most {@code timeoutNanos}; interruptible. */

@@ -96,7 +96,7 @@ final class QueueContext implements AutoCloseable {
         try {
             return requests.awaitUninterruptibly(
                             () -> queues.deleteIfValue(lease.entry(), lease.value()),
-                            requests.timeout(),
+                            requests.releaseTimeout(),
                             lease.key(),
                             "Releasing (deleting " + lease.entryName() + ")")
                     .isSucceeded();

@@ -20,6 +20,11 @@ record OwnClientRegistry(EtcdLockRegistry registry, Client client) implements Lo
     }
 
     @Override
+    public FencedLock semaphoreLock(String key) {
+        return registry.semaphoreLock(key);
+    }
+
+    @Override
     public FencedReadWriteLock readWriteLock(String key) {
         return registry.readWriteLock(key);
     }

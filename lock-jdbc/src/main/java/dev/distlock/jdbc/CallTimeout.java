@@ -1,5 +1,6 @@
 package dev.distlock.jdbc;
 
+import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.Deadline;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -9,9 +10,9 @@ import java.util.concurrent.TimeUnit;
  * a row lock is ended by the database at {@link #serverWaitMillis()} (the time left, at least
  * {@link #MIN_SERVER_WAIT}), where the dialect can say so in milliseconds; elsewhere by the JDBC
  * query timeout in whole seconds ({@link #querySeconds()}). A database that stops answering
- * altogether is given up by the connection's network timeout, contract 8's {@link #OVERRUN} after
- * the call's deadline (at least {@link #SLACK} after the server's own bound), when the driver abandons
- * the connection.
+ * altogether is given up by the connection's network timeout, the registry's answer budget ({@code
+ * overrun}, contract 8) after the call's deadline (at least {@link #SLACK} after the server's own bound),
+ * when the driver abandons the connection.
  *
  * <p>Waiting for a pooled connection is bounded apart ({@link #connectionWaitMillis()}): by the
  * time left, but at least {@code connectionFloor}, so that a busy machine's scheduling delay of a
@@ -20,8 +21,9 @@ import java.util.concurrent.TimeUnit;
  * @param deadline when the call should be over
  * @param cap the longest any one statement may take, whatever the deadline
  * @param connectionFloor the least time the call waits for a pooled connection
+ * @param overrun how far past its deadline (or its statement cap) the call may run: the answer budget
  */
-record CallTimeout(Deadline deadline, Duration cap, Duration connectionFloor) {
+record CallTimeout(Deadline deadline, Duration cap, Duration connectionFloor, Duration overrun) {
 
     /** The shortest wait a database is asked to bound: room for one statement of a zero-wait attempt. */
     static final Duration MIN_SERVER_WAIT = Duration.ofMillis(100);
@@ -29,27 +31,32 @@ record CallTimeout(Deadline deadline, Duration cap, Duration connectionFloor) {
     /** Time for the database's answer (or the answer to its own timeout) to arrive before the connection counts as dead. */
     static final Duration SLACK = Duration.ofMillis(150);
 
-    /** Contract 8's bound: how far past its deadline (or its statement cap) a call may run. */
-    static final Duration OVERRUN = Duration.ofMillis(250);
-
-    /** The least wait for a pooled connection of a call with a wait time: all of contract 8's slack. */
-    static final Duration CONNECTION_FLOOR = OVERRUN;
+    /** The overrun of a call that no registry's answer budget bounds (background and operator calls). */
+    static final Duration DEFAULT_OVERRUN = RegistryOptions.DEFAULT_ANSWER_BUDGET;
 
     private static final long MAX_MILLIS = TimeUnit.HOURS.toMillis(1);
 
     /** A call that ends at {@code deadline}, each statement taking at most {@code cap}. */
     static CallTimeout until(Deadline deadline, Duration cap) {
-        return new CallTimeout(deadline, cap, CONNECTION_FLOOR);
+        return new CallTimeout(deadline, cap, DEFAULT_OVERRUN, DEFAULT_OVERRUN);
     }
 
     /** A call that may take {@code budget} from now. */
     static CallTimeout of(Duration budget) {
-        return new CallTimeout(Deadline.after(budget), budget, CONNECTION_FLOOR);
+        return new CallTimeout(Deadline.after(budget), budget, DEFAULT_OVERRUN, DEFAULT_OVERRUN);
     }
 
     /** This call, waiting for a pooled connection at least {@code floor}. */
     CallTimeout withConnectionFloor(Duration floor) {
-        return new CallTimeout(deadline, cap, floor);
+        return new CallTimeout(deadline, cap, floor, overrun);
+    }
+
+    /**
+     * This call, running at most {@code answerBudget} past its deadline, and waiting that long at least for a pooled
+     * connection, so that a zero wait has the whole budget for its answer (contract 8).
+     */
+    CallTimeout withAnswerBudget(Duration answerBudget) {
+        return new CallTimeout(deadline, cap, answerBudget, answerBudget);
     }
 
     /** How long the call may wait for a pooled connection from now: the time left, at least {@link #connectionFloor()}. */
@@ -80,12 +87,12 @@ record CallTimeout(Deadline deadline, Duration cap, Duration connectionFloor) {
 
     /**
      * The network timeout for a connection whose statement starts now: the statement's own bound (the time left, or
-     * the cap) plus contract 8's {@link #OVERRUN}, and at least {@link #serverWaitMillis()} plus {@link #SLACK}. So a
+     * the cap) plus the {@code overrun}, and at least {@link #serverWaitMillis()} plus {@link #SLACK}. So a
      * live database's answer to its own timeout, which a busy machine can delay by more than {@link #SLACK}, has the
      * whole overrun to arrive, and a silent one is given up on no later than the overrun after the deadline.
      */
     int networkMillis() {
         long bound = TimeUnit.NANOSECONDS.toMillis(Math.max(0, Math.min(deadline.remainingNanos(), cap.toNanos())));
-        return (int) Math.max(serverWaitMillis() + SLACK.toMillis(), Math.min(MAX_MILLIS, bound) + OVERRUN.toMillis());
+        return (int) Math.max(serverWaitMillis() + SLACK.toMillis(), Math.min(MAX_MILLIS, bound) + overrun.toMillis());
     }
 }

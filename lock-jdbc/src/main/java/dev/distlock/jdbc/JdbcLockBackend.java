@@ -2,6 +2,7 @@ package dev.distlock.jdbc;
 
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHolder;
+import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockRequest;
@@ -39,9 +40,15 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
     private static final Logger log = LoggerFactory.getLogger(JdbcLockBackend.class);
 
     private final LockTableSetup setup;
+    private final Duration answerBudget;
 
     JdbcLockBackend(LockTableSetup setup) {
+        this(setup, RegistryOptions.DEFAULT_ANSWER_BUDGET);
+    }
+
+    JdbcLockBackend(LockTableSetup setup, Duration answerBudget) {
         this.setup = setup;
+        this.answerBudget = answerBudget;
     }
 
     @Override
@@ -86,13 +93,13 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
         int failures = 0;
         try {
             for (int poll = 0; ; ) {
-                CallTimeout timeout = attemptTimeout(deadline, request.leaseTime());
+                CallTimeout timeout = attemptTimeout(deadline, request.leaseTime(), answerBudget);
                 long requestedAt = 0; // when this round's take was sent; set-up and subscription come first
                 boolean sent = false;
                 OptionalLong fence;
                 try {
                     if (ready == null) {
-                        ready = setup.ready(row.key(), setUpTimeout(deadline));
+                        ready = setup.ready(row.key(), setUpTimeout(deadline, answerBudget));
                     }
                     if (released == null
                             && !deadline.hasPassed()
@@ -264,18 +271,18 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
 
     /**
      * The bound of one attempt to acquire: the deadline, and at most the lease (a statement slower
-     * than the lease is of no use: the lease would be over when it answered).
+     * than the lease is of no use: the lease would be over when it answered), plus the answer budget.
      */
-    static CallTimeout attemptTimeout(Deadline deadline, Duration leaseTime) {
-        return CallTimeout.until(deadline, min(leaseTime, MAX_STATEMENT_WAIT));
+    static CallTimeout attemptTimeout(Deadline deadline, Duration leaseTime, Duration answerBudget) {
+        return CallTimeout.until(deadline, min(leaseTime, MAX_STATEMENT_WAIT)).withAnswerBudget(answerBudget);
     }
 
     /**
      * The bound of a first call's set-up: not the lease, which counts from the take after it (a cold
      * registry's set-up may well be slower than the lease).
      */
-    static CallTimeout setUpTimeout(Deadline deadline) {
-        return CallTimeout.until(deadline, MAX_STATEMENT_WAIT);
+    static CallTimeout setUpTimeout(Deadline deadline, Duration answerBudget) {
+        return CallTimeout.until(deadline, MAX_STATEMENT_WAIT).withAnswerBudget(answerBudget);
     }
 
     /**

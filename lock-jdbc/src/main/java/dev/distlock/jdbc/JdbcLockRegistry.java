@@ -141,7 +141,7 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
                     sweepInterval,
                     clock);
             return new JdbcLockRegistry(
-                    new JdbcLockBackend(setup),
+                    new JdbcLockBackend(setup, options().answerBudget()),
                     tableName,
                     options(),
                     JdbcReadWriteBackend.locks(setup, initializeSchema, options()));

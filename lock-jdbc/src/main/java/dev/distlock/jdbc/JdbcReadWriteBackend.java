@@ -32,10 +32,13 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
     /** The writer's grace; zero on the read side. */
     private final Duration writerGrace;
 
-    JdbcReadWriteBackend(JdbcReadWriteTable table, LockMode mode, Duration writerGrace) {
+    private final Duration answerBudget;
+
+    JdbcReadWriteBackend(JdbcReadWriteTable table, LockMode mode, Duration writerGrace, Duration answerBudget) {
         this.table = table;
         this.mode = mode;
         this.writerGrace = writerGrace;
+        this.answerBudget = answerBudget;
     }
 
     /**
@@ -47,8 +50,11 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
                 new JdbcReadWriteTable(setup, setup.tableName().value(), initializeSchema);
         return new ReadWriteLocks(
                 new JdbcReadWriteBackend(
-                        table, LockMode.WRITE, options.writerGraceOr(RegistryOptions.DEFAULT_WRITER_GRACE)),
-                new JdbcReadWriteBackend(table, LockMode.READ, Duration.ZERO),
+                        table,
+                        LockMode.WRITE,
+                        options.writerGraceOr(RegistryOptions.DEFAULT_WRITER_GRACE),
+                        options.answerBudget()),
+                new JdbcReadWriteBackend(table, LockMode.READ, Duration.ZERO, options.answerBudget()),
                 options);
     }
 
@@ -98,14 +104,14 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
         ReleaseSignals.Subscription released = null;
         try {
             while (true) {
-                CallTimeout timeout = JdbcLockBackend.attemptTimeout(deadline, request.leaseTime());
+                CallTimeout timeout = JdbcLockBackend.attemptTimeout(deadline, request.leaseTime(), answerBudget);
                 long requestedAt = 0; // when this round's decision was sent; the table's check comes first
                 boolean sent = false;
                 long token;
                 long offered = grace.isOpen() ? 0 : intent;
                 withdraw |= offered > 0;
                 try {
-                    ready(request, JdbcLockBackend.setUpTimeout(deadline));
+                    ready(request, JdbcLockBackend.setUpTimeout(deadline, answerBudget));
                     requestedAt = System.nanoTime();
                     sent = true;
                     token = attempt(request, offered, timeout);

@@ -208,7 +208,7 @@ final class LockTableSetup implements AutoCloseable {
         Deadline deadline = timeout.deadline().remaining().compareTo(SET_UP_FLOOR) < 0
                 ? Deadline.after(SET_UP_FLOOR)
                 : timeout.deadline();
-        return CallTimeout.until(deadline, min(timeout.cap(), SET_UP_CAP));
+        return CallTimeout.until(deadline, min(timeout.cap(), SET_UP_CAP)).withAnswerBudget(timeout.overrun());
     }
 
     private Duration measureClockOffset(LockTable table, String address, CallTimeout timeout) {

@@ -27,9 +27,9 @@
  * take's row lock wait at the time left (at least 100 ms): PostgreSQL by {@code lock_timeout},
  * MariaDB by {@code max_statement_time}; MySQL and H2 only by the JDBC query timeout in whole
  * seconds (H2 by its {@code LOCK_TIMEOUT}). A database that stops answering is given up by the
- * connection's network timeout, 250 ms after the call's deadline (at least 150 ms after the
- * database's own bound), so a call ends at most about 250 ms after its wait time, and a live
- * database's late answer to its own timeout has all of that to arrive. An attempt that failed after sending its statement frees the row it may have taken
+ * connection's network timeout, the registry's answer budget after the call's deadline (at least
+ * 150 ms after the database's own bound), so a call ends at most the budget (contract 8) after its
+ * wait time, and a live database's late answer to its own timeout has all of that to arrive. An attempt that failed after sending its statement frees the row it may have taken
  * before it throws (in the background when no wait time is left); a plain lock's waiter rides out
  * an unavailable database within its wait instead, looking for the row a lost take may have
  * written by its owner ({@code JdbcLockBackend#tryAcquire}). Read/write locks are bounded the
@@ -37,7 +37,7 @@
  * wait for the key's anchor row is ended by the database (PostgreSQL's {@code lock_timeout},
  * MariaDB's {@code max_statement_time}). Renewals and releases are
  * bounded by a third of the lease. Waiting for a pooled connection is bounded by the call's time
- * left too (at least 250 ms; renewals and releases 1 s), whatever the pool's own timeout: {@code ConnectionSource} borrows on
+ * left too (at least the answer budget; renewals and releases 1 s), whatever the pool's own timeout: {@code ConnectionSource} borrows on
  * a helper thread. The registry keeps none of the pool's connections: PostgreSQL's listener opens
  * its own ({@code DirectConnections}).
  */

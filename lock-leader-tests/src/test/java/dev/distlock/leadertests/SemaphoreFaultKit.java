@@ -183,7 +183,7 @@ abstract class SemaphoreFaultKit {
         return Duration.ofSeconds(30).plus(clients().lease().multipliedBy(3));
     }
 
-    /** Waits until an acquisition of this JVM holds the semaphore's {@code <name>:waiting}: it waits for a slot. */
+    /** Waits until an acquisition of this JVM holds the semaphore's {@code <name>:permit:waiting}: it waits for a slot. */
     private void awaitQueued(LeasedSemaphore semaphore) throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CHILD_MILLIS);
         Pattern self = Pattern.compile(pid(ProcessHandle.current().pid()));

@@ -17,35 +17,34 @@ import org.slf4j.LoggerFactory;
  * first attempt (which may go out in a batch), then, while the deadline allows, a wake-up
  * registered with the {@link ReleaseSubscriber} before every further attempt, a sleep until a
  * release message or the lock kind's re-check time, transient failures ridden out ({@link
- * RideOut}), each call's answer awaited at most the command timeout cut to the deadline plus
- * {@link #SLACK}, and the clean-up of attempts whose answer was lost or not used. What an
+ * RideOut}), each call's answer awaited at most the command timeout cut to the deadline plus the
+ * answer budget, and the clean-up of attempts whose answer was lost or not used. What an
  * attempt sends and what its answer means is the lock kind's ({@link Attempts}).
  */
 final class KeyWait {
 
     private static final Logger log = LoggerFactory.getLogger(KeyWait.class);
 
-    /**
-     * How long past the caller's deadline a call may still wait for its answer, so that a
-     * zero-wait attempt gets one round trip. Part of the documented overrun (contract 8).
-     */
-    static final Duration SLACK = Duration.ofMillis(200);
-
-    /**
-     * The same for a call sent while waiting (a re-check or a wake-up's attempt): it may go out just
-     * before the deadline, and its clean-up still has to fit in the contract's 250 ms overrun on a
-     * busy machine, so it gets half of {@link #SLACK}.
-     */
-    static final Duration WAITING_SLACK = Duration.ofMillis(100);
-
     private final RedisEndpoint endpoint;
     private final ReleaseSubscriber subscriber;
     private final Duration commandTimeout;
+    /**
+     * How long past the caller's deadline a call may still wait for its answer: the answer budget, so that a
+     * zero-wait attempt gets all of it for one round trip (contract 8).
+     */
+    private final Duration slack;
+    /**
+     * The same for a call sent while waiting (a re-check or a wake-up's attempt): it may go out just before the
+     * deadline, and its clean-up still has to fit in the budget, so it gets half of it.
+     */
+    private final Duration waitingSlack;
 
-    KeyWait(RedisEndpoint endpoint, ReleaseSubscriber subscriber, Duration commandTimeout) {
+    KeyWait(RedisEndpoint endpoint, ReleaseSubscriber subscriber, CallLimits limits) {
         this.endpoint = endpoint;
         this.subscriber = subscriber;
-        this.commandTimeout = commandTimeout;
+        this.commandTimeout = limits.commandTimeout();
+        this.slack = limits.answerBudget();
+        this.waitingSlack = limits.answerBudget().dividedBy(2);
     }
 
     /**
@@ -112,7 +111,7 @@ final class KeyWait {
     private <L> Optional<L> once(LockRequest request, Attempts<L> attempts) throws InterruptedException {
         try {
             PendingReply<AcquireReply> pending = send(attempts, false, true);
-            return Optional.ofNullable(lease(pending, reply(pending, request, attempts, SLACK), attempts));
+            return Optional.ofNullable(lease(pending, reply(pending, request, attempts, slack), attempts));
         } catch (LockBackendException e) {
             if (!attempts.undoesAtOnce()) {
                 // Not waited for: the caller's deadline does not cover a clean-up round trip.
@@ -126,7 +125,7 @@ final class KeyWait {
         LockBackendException firstFailure = null;
         try {
             PendingReply<AcquireReply> pending = send(attempts, true, true);
-            L lease = lease(pending, reply(pending, request, attempts, SLACK), attempts);
+            L lease = lease(pending, reply(pending, request, attempts, slack), attempts);
             if (lease != null || request.deadline().hasPassed()) {
                 return Optional.ofNullable(lease);
             }
@@ -162,7 +161,7 @@ final class KeyWait {
                 try {
                     // Registered before this attempt, so a release after it cannot go unnoticed.
                     PendingReply<AcquireReply> pending = sent != null ? sent : send(attempts, true, false);
-                    reply = reply(pending, request, attempts, WAITING_SLACK);
+                    reply = reply(pending, request, attempts, waitingSlack);
                     L lease = lease(pending, reply, attempts);
                     if (lease != null) {
                         granted = true;
@@ -236,9 +235,9 @@ final class KeyWait {
         }
     }
 
-    /** The command timeout, cut to the deadline plus {@link #SLACK}. */
+    /** The command timeout, cut to the deadline plus the answer budget. */
     Duration callTimeout(Deadline deadline) {
-        return callTimeout(deadline, SLACK);
+        return callTimeout(deadline, slack);
     }
 
     private Duration callTimeout(Deadline deadline, Duration slack) {

@@ -40,20 +40,20 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
 
     private final ReplicaAcknowledgements replicas;
 
-    RedisLockBackend(RedisEndpoint endpoint, ReleaseSubscriber subscriber, Duration commandTimeout) {
-        this(endpoint, subscriber, commandTimeout, RECHECK, ReplicaAcknowledgements.NONE);
+    RedisLockBackend(RedisEndpoint endpoint, ReleaseSubscriber subscriber, CallLimits limits) {
+        this(endpoint, subscriber, limits, RECHECK, ReplicaAcknowledgements.NONE);
     }
 
     RedisLockBackend(
             RedisEndpoint endpoint,
             ReleaseSubscriber subscriber,
-            Duration commandTimeout,
+            CallLimits limits,
             Duration recheck,
             ReplicaAcknowledgements replicas) {
         this.endpoint = endpoint;
         this.subscriber = subscriber;
-        this.wait = new KeyWait(endpoint, subscriber, commandTimeout);
-        this.commandTimeout = commandTimeout;
+        this.wait = new KeyWait(endpoint, subscriber, limits);
+        this.commandTimeout = limits.commandTimeout();
         this.recheckNanos = recheck.toNanos();
         this.waitLine = subscriber.waitLine(linePlace(recheck));
         this.replicas = replicas;

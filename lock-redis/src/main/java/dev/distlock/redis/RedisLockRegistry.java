@@ -77,9 +77,10 @@ public final class RedisLockRegistry extends LockRegistrySupport {
             RedisEndpoint endpoint = new RedisEndpoint(connectionFactory, false);
             endpoint.awaitReady(System.nanoTime() + commandTimeout.toNanos());
             ReleaseSubscriber subscriber = new ReleaseSubscriber(connectionFactory);
+            CallLimits limits = new CallLimits(commandTimeout, options().answerBudget());
             return new RedisLockRegistry(
-                    new RedisLockBackend(endpoint, subscriber, commandTimeout, recheck, replicas),
-                    RedisReadWriteBackend.locks(endpoint, subscriber, commandTimeout, options()),
+                    new RedisLockBackend(endpoint, subscriber, limits, recheck, replicas),
+                    RedisReadWriteBackend.locks(endpoint, subscriber, limits, options()),
                     options());
         }
     }

@@ -55,14 +55,14 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     RedisReadWriteBackend(
             RedisEndpoint endpoint,
             ReleaseSubscriber subscriber,
-            Duration commandTimeout,
+            CallLimits limits,
             LockMode mode,
             Duration writerGrace) {
         this.endpoint = endpoint;
         this.subscriber = subscriber;
         this.waitLine = subscriber.waitLine(RedisLockBackend.linePlace(RedisLockBackend.RECHECK));
-        this.wait = new KeyWait(endpoint, subscriber, commandTimeout);
-        this.commandTimeout = commandTimeout;
+        this.wait = new KeyWait(endpoint, subscriber, limits);
+        this.commandTimeout = limits.commandTimeout();
         this.mode = mode;
         this.modeArg = LockScripts.bytes(mode == LockMode.READ ? "r" : "w");
         this.writerGrace = writerGrace;
@@ -70,15 +70,15 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
 
     /** Read/write locks over the registry's endpoint and release subscription, which stay the registry's to close. */
     static ReadWriteLocks locks(
-            RedisEndpoint endpoint, ReleaseSubscriber subscriber, Duration commandTimeout, RegistryOptions options) {
+            RedisEndpoint endpoint, ReleaseSubscriber subscriber, CallLimits limits, RegistryOptions options) {
         return new ReadWriteLocks(
                 new RedisReadWriteBackend(
                         endpoint,
                         subscriber,
-                        commandTimeout,
+                        limits,
                         LockMode.WRITE,
                         options.writerGraceOr(RegistryOptions.DEFAULT_WRITER_GRACE)),
-                new RedisReadWriteBackend(endpoint, subscriber, commandTimeout, LockMode.READ, Duration.ZERO),
+                new RedisReadWriteBackend(endpoint, subscriber, limits, LockMode.READ, Duration.ZERO),
                 options);
     }
 

@@ -85,9 +85,9 @@
  *
  * <h2>Time bounds</h2>
  *
- * A call waits for its answer at most the command timeout, cut to the caller's deadline plus 200
- * ms (Redlock: 1.25 node timeouts, 250 ms by default, past the deadline), so that a zero-wait
- * attempt gets one round trip; the clean-up of an attempt that got no answer is sent without
+ * A call waits for its answer at most the command timeout, cut to the caller's deadline plus the
+ * registry's answer budget (contract 8; Redlock: 1.25 node timeouts, 250 ms by default, past the
+ * deadline), so that a zero-wait attempt gets the whole budget for one round trip; the clean-up of an attempt that got no answer is sent without
  * waiting. Leases are sent to the server rounded up to whole milliseconds.
  */
 package dev.distlock.redis;

@@ -2,6 +2,7 @@ package dev.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.Deadline;
 import dev.distlock.core.spi.LockRequest;
 import dev.distlock.core.spi.OwnerId;
@@ -38,7 +39,9 @@ class RedisColdConnectionLeaseIT {
         try {
             long called = System.nanoTime();
             try (RedisLockBackend backend = new RedisLockBackend(
-                    new RedisEndpoint(slow, false), new ReleaseSubscriber(slow), LEASE.multipliedBy(10))) {
+                    new RedisEndpoint(slow, false),
+                    new ReleaseSubscriber(slow),
+                    new CallLimits(LEASE.multipliedBy(10), RegistryOptions.DEFAULT_ANSWER_BUDGET))) {
                 RedisLease lease = backend.tryAcquire(new LockRequest(
                                 "cold-connection",
                                 new OwnerId("cold", 1, 1),

@@ -40,6 +40,13 @@ public class DistributedLockProperties implements EnvironmentAware {
      */
     private Duration writerGrace;
 
+    /**
+     * How long a lock or semaphore call may wait for the server's answer beyond its wait time, on every backend: a
+     * zero wait gets all of it for the server's answer, and no call outlives its wait time plus this, a silent server
+     * included (contract 8). Raise it where a loaded machine or a slow disk delays answers by more.
+     */
+    private Duration answerBudget = Duration.ofSeconds(1);
+
     private final StartupCheck startupCheck = new StartupCheck();
 
     private final Web web = new Web();
@@ -98,6 +105,14 @@ public class DistributedLockProperties implements EnvironmentAware {
 
     public void setWriterGrace(Duration writerGrace) {
         this.writerGrace = writerGrace;
+    }
+
+    public Duration getAnswerBudget() {
+        return answerBudget;
+    }
+
+    public void setAnswerBudget(Duration answerBudget) {
+        this.answerBudget = answerBudget;
     }
 
     public Duration getLeaseTime() {

@@ -23,7 +23,8 @@ final class PropertyChecks {
                 properties.getLeaseTime(),
                 keyPrefix,
                 holderName,
-                properties.getWriterGrace() == null ? null : notNegative("writer-grace", properties.getWriterGrace()));
+                properties.getWriterGrace() == null ? null : notNegative("writer-grace", properties.getWriterGrace()),
+                positive("answer-budget", properties.getAnswerBudget()));
     }
 
     static Duration positive(String property, Duration value) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.memory.MemoryLockRegistry;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.etcd.EtcdLockRegistry;
@@ -199,13 +200,24 @@ class DistributedLockAutoConfigurationTest {
                         "distributed-lock.backend=memory",
                         "distributed-lock.key-prefix=shop:",
                         "distributed-lock.lease-time=12s",
-                        "distributed-lock.writer-grace=25ms")
+                        "distributed-lock.writer-grace=25ms",
+                        "distributed-lock.answer-budget=3s")
                 .run(context -> {
                     LockRegistrySupport registry = context.getBean(LockRegistrySupport.class);
                     assertThat(registry.options().keyPrefix()).isEqualTo("shop:");
                     assertThat(registry.options().leaseTime()).isEqualTo(Duration.ofSeconds(12));
                     assertThat(registry.options().writerGrace()).isEqualTo(Duration.ofMillis(25));
+                    assertThat(registry.options().answerBudget()).isEqualTo(Duration.ofSeconds(3));
                 });
+    }
+
+    @Test
+    void answerBudgetDefaultsToTheRegistrysDefault() {
+        runner.withPropertyValues("distributed-lock.backend=memory")
+                .run(context -> assertThat(context.getBean(LockRegistrySupport.class)
+                                .options()
+                                .answerBudget())
+                        .isEqualTo(RegistryOptions.DEFAULT_ANSWER_BUDGET));
     }
 
     @Test
@@ -244,7 +256,11 @@ class DistributedLockAutoConfigurationTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"lease-time, -5s, must be positive", "writer-grace, -10ms, must be zero or positive"})
+    @CsvSource({
+        "lease-time, -5s, must be positive",
+        "writer-grace, -10ms, must be zero or positive",
+        "answer-budget, 0s, must be positive"
+    })
     void durationOutOfRangeFailsNamingThePropertyAndTheRule(String property, String value, String rule) {
         runner.withPropertyValues("distributed-lock.backend=memory", "distributed-lock." + property + "=" + value)
                 .run(context -> assertThat(startupFailure(context))

@@ -22,9 +22,6 @@ final class PendingCall implements BackgroundCallback {
     private static final int ANSWERED = 1;
     private static final int ABANDONED = 2;
 
-    /** {@link System#nanoTime()} when the call was made, just before it was sent. */
-    final long sentAtNanos = System.nanoTime();
-
     private final AtomicInteger state = new AtomicInteger(WAITING);
     private final CountDownLatch answered = new CountDownLatch(1);
     private final Consumer<CuratorEvent> lateAnswer;

@@ -32,29 +32,24 @@ final class ZooKeeperCalls {
 
     private final CuratorFramework client;
     private final String address;
-    private final AnswerTimes answerTimes;
+    private final long answerBudgetNanos;
     private final OrphanedNodes orphans;
 
-    /**
-     * @param baseOverrun how far past its wait time a caller may wait for answers from a server that
-     *     has been answering quickly
-     * @param maxOverrun the most it may ever wait past its wait time
-     */
-    ZooKeeperCalls(CuratorFramework client, String address, Duration baseOverrun, Duration maxOverrun) {
+    /** @param answerBudget how far past its wait time a caller may wait for answers (contract 8) */
+    ZooKeeperCalls(CuratorFramework client, String address, Duration answerBudget) {
         this.client = client;
         this.address = address;
-        this.answerTimes = new AnswerTimes(baseOverrun, maxOverrun);
+        this.answerBudgetNanos = answerBudget.toNanos();
         this.orphans = new OrphanedNodes(client, path -> delete(path, 0));
     }
 
     /**
-     * How far past its wait time a caller waits for the answers to calls it started: the base
-     * overrun plus the slowest answer of the last ten seconds. A server that went silent after
-     * answering quickly (a partition) is given up on after about the base overrun; one that has
-     * been answering slowly all along (an overloaded machine) is not mistaken for a silent one.
+     * How far past its wait time a caller waits for the answers to calls it started: the answer budget. Not widened
+     * by slow answers of late: the answers a silence itself delayed counted as slow ones, and let the next calls
+     * overrun by up to a second more.
      */
     long overrunNanos() {
-        return answerTimes.overrunNanos();
+        return answerBudgetNanos;
     }
 
     String address() {
@@ -268,7 +263,6 @@ final class ZooKeeperCalls {
         if (event == null) {
             throw failure(key, "no answer in time while " + what, null);
         }
-        answerTimes.record(System.nanoTime() - call.sentAtNanos);
         return event;
     }
 

@@ -3,6 +3,7 @@ package dev.distlock.zookeeper;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHolder;
+import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.LeaseListener;
 import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockRequest;
@@ -31,22 +32,6 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
 
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperLockBackend.class);
 
-    /**
-     * How far past its wait time an attempt may run to finish the calls it started, while the
-     * server has been answering quickly; past it, the attempt fails with {@link
-     * LockBackendException} even if the connection looks fine, which is what bounds a caller during
-     * a silent partition. A server that has been slow lately gets its slowest recent answer time on
-     * top ({@link #overrun()}), up to {@link #SLOW_SERVER_EXTRA}.
-     */
-    static final Duration OVERRUN = Duration.ofMillis(250);
-
-    /**
-     * The most a slow ensemble's recent answers add to {@link #OVERRUN} (contract 8): enough that a
-     * live but overloaded ensemble is not taken for a silent one, small enough that a caller's wait
-     * stays bounded when such an ensemble then goes silent.
-     */
-    static final Duration SLOW_SERVER_EXTRA = Duration.ofSeconds(1);
-
     private final CuratorFramework client;
     private final LockPaths paths;
     private final ZooKeeperCalls calls;
@@ -56,10 +41,19 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
 
     /** The backend with the lock's own rule: each waiter watches its predecessor. */
     ZooKeeperLockBackend(CuratorFramework client, LockPaths paths) {
-        this(client, paths, QueueRule.MUTEX);
+        this(client, paths, QueueRule.MUTEX, RegistryOptions.DEFAULT_ANSWER_BUDGET);
     }
 
     ZooKeeperLockBackend(CuratorFramework client, LockPaths paths, QueueRule rule) {
+        this(client, paths, rule, RegistryOptions.DEFAULT_ANSWER_BUDGET);
+    }
+
+    /**
+     * @param answerBudget how far past its wait time an attempt may run to finish the calls it started (contract 8);
+     *     past it, the attempt fails with {@link LockBackendException} even if the connection looks fine, which is
+     *     what bounds a caller during a silent partition
+     */
+    ZooKeeperLockBackend(CuratorFramework client, LockPaths paths, QueueRule rule, Duration answerBudget) {
         this.client = client;
         this.paths = paths;
         String namespace =
@@ -67,7 +61,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         String address = client.getZookeeperClient().getCurrentConnectionString() + namespace + paths.root();
         this.callTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(
                 Math.max(1000, Math.min(client.getZookeeperClient().getConnectionTimeoutMs(), 5000)));
-        this.calls = new ZooKeeperCalls(client, address, OVERRUN, OVERRUN.plus(SLOW_SERVER_EXTRA));
+        this.calls = new ZooKeeperCalls(client, address, answerBudget);
         this.session = new SessionTracker(client, address);
         this.queue = new LockQueue(paths, calls, session, rule);
     }
@@ -100,7 +94,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         return calls.address();
     }
 
-    /** How far past its wait time an attempt may run now: {@link #OVERRUN}, plus the slowest recent answer. */
+    /** How far past its wait time an attempt may run now: the answer budget. */
     Duration overrun() {
         return Duration.ofNanos(calls.overrunNanos());
     }
@@ -187,7 +181,9 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
             calls.delete(lease.path(), 0);
             return true;
         }
-        CuratorEvent deleted = calls.delete(lease.path(), callTimeoutNanos);
+        // A release has no wait time of its own: it waits for the answer at most the answer budget (contract 8), and an
+        // unanswered delete goes on in Curator's background until it succeeds, or the session ends and takes the node.
+        CuratorEvent deleted = calls.delete(lease.path(), Math.min(callTimeoutNanos, calls.overrunNanos()));
         if (deleted == null) {
             log.debug("Delete of lock node {} unanswered; Curator retries it until it succeeds", lease.path());
             return true;

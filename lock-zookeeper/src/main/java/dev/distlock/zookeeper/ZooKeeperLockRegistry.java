@@ -83,7 +83,8 @@ public final class ZooKeeperLockRegistry extends LockRegistrySupport {
                         + client.getState() + "; start it before building the registry (the registry never starts"
                         + " or closes the application's client).");
             }
-            ZooKeeperLockBackend backend = new ZooKeeperLockBackend(client, paths);
+            ZooKeeperLockBackend backend = new ZooKeeperLockBackend(
+                    client, paths, QueueRule.MUTEX, options().answerBudget());
             return new ZooKeeperLockRegistry(
                     backend, ZooKeeperReadWriteBackend.locks(backend, paths, options()), options());
         }

@@ -29,7 +29,7 @@ class ZooKeeperSilentServerIT {
 
     private static final Duration WAIT = Duration.ofSeconds(1);
     /** The contract's bound on how far past its wait time any call may end, against a server that was quick. */
-    private static final Duration CONTRACT_SLACK = Duration.ofMillis(250);
+    private static final Duration CONTRACT_SLACK = RegistryOptions.DEFAULT_ANSWER_BUDGET;
     /** Thread scheduling on a busy machine, on top of the backend's documented overrun. */
     private static final Duration SCHEDULING = Duration.ofMillis(250);
 
@@ -93,14 +93,9 @@ class ZooKeeperSilentServerIT {
         }
     }
 
-    /**
-     * Wait time, plus the contract's slack, plus the slowest answer the server gave lately (which
-     * the backend adds, so that an overloaded server is not taken for a silent one; milliseconds
-     * here unless the machine is very busy), plus thread scheduling.
-     */
+    /** Wait time, plus the answer budget, plus thread scheduling. */
     private Duration bound() {
-        Duration slowest = partitionedBackend.overrun().minus(ZooKeeperLockBackend.OVERRUN);
-        return WAIT.plus(CONTRACT_SLACK).plus(slowest).plus(SCHEDULING);
+        return WAIT.plus(partitionedBackend.overrun()).plus(SCHEDULING);
     }
 
     private static Outcome tryFor(LockRegistry registry, String key) throws InterruptedException {

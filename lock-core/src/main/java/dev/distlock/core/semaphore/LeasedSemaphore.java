@@ -16,11 +16,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A counting semaphore over any {@link LockRegistry}: at most {@link #permits()} permits of one name are held at a
- * time, across threads, registries and JVMs. Permit {@code i} is the lock on key {@code <name>:permit:<i>}; a granted
+ * time, across threads, registries and JVMs. Permit {@code i} is the lock on key {@code <name>:permit:<i>}, a key that
+ * {@link LockRegistry#obtain} refuses (see {@link SemaphoreKeys}); a granted
  * permit is a hold of that key owned by its {@link Permit} (not by a thread), with its own lease, fencing token and
  * loss notice, so the permit of a crashed holder returns when its lease ends on the server. An acquisition takes free
- * permits at once while nobody waits for releases; one that finds too few lines up on the lock {@code <name>:queue},
- * and the one at its head, holding the lock {@code <name>:waiting} meanwhile, waits for the permits it lacks, so a
+ * permits at once while nobody waits for releases; one that finds too few lines up on the lock {@code <name>:permit:queue},
+ * and the one at its head, holding the lock {@code <name>:permit:waiting} meanwhile, waits for the permits it lacks, so a
  * waiter for several permits is never overtaken by a later one. Semantics, order and costs: {@code
  * docs/semaphores.md}.
  *
@@ -34,9 +35,6 @@ public final class LeasedSemaphore {
     public static final int MAX_PERMITS = 1024;
 
     static final String NOTE_PREFIX = "permits=";
-    private static final String SLOT_SEPARATOR = ":permit:";
-    private static final String QUEUE_SUFFIX = ":queue";
-    private static final String WAITING_SUFFIX = ":waiting";
     private static final Logger log = LoggerFactory.getLogger(LeasedSemaphore.class);
 
     private final LockRegistry registry;
@@ -46,7 +44,7 @@ public final class LeasedSemaphore {
     private final boolean notes;
     /** False once the registry showed it cannot read a key's holder: every acquisition queues then. */
     private volatile boolean readsHolders = true;
-    /** False once the registry said it cannot take a slot on the condition that {@code <name>:waiting} is free. */
+    /** False once the registry said it cannot take a slot on the condition that {@code <name>:permit:waiting} is free. */
     private volatile boolean guardsTakes = true;
 
     private LeasedSemaphore(LockRegistry registry, String name, int permits) {
@@ -95,23 +93,23 @@ public final class LeasedSemaphore {
     /** The lock key of permit {@code slot} ({@code <name>:permit:<slot>}), e.g. to force-release it. */
     public String slotKey(int slot) {
         if (slot < 0 || slot >= permits) {
-            throw new IllegalArgumentException(
-                    "Semaphore '" + name + "' has permits 0 to " + (permits - 1) + ", not " + slot);
+            throw new IllegalArgumentException("Semaphore '" + name + "' on " + registry.backend()
+                    + " has permits 0 to " + (permits - 1) + ", not " + slot + "; ask for a slot in that range");
         }
-        return name + SLOT_SEPARATOR + slot;
+        return SemaphoreKeys.slot(name, slot);
     }
 
-    /** The lock key on which acquisitions line up ({@code <name>:queue}). */
+    /** The lock key on which acquisitions line up ({@code <name>:permit:queue}). */
     public String queueKey() {
-        return name + QUEUE_SUFFIX;
+        return SemaphoreKeys.queue(name);
     }
 
     /**
      * The lock key that the acquisition at the head of the queue holds while it waits for permits to be released
-     * ({@code <name>:waiting}): while it is held, no acquisition that passes the queue keeps a permit.
+     * ({@code <name>:permit:waiting}): while it is held, no acquisition that passes the queue keeps a permit.
      */
     public String waitingKey() {
-        return name + WAITING_SUFFIX;
+        return SemaphoreKeys.waiting(name);
     }
 
     /**
@@ -204,8 +202,8 @@ public final class LeasedSemaphore {
     private boolean checkKeys() {
         FencedLock queue;
         try {
-            queue = registry.obtain(queueKey());
-            registry.obtain(slotKey(permits - 1));
+            queue = registry.semaphoreLock(queueKey());
+            registry.semaphoreLock(slotKey(permits - 1));
         } catch (IllegalArgumentException e) {
             String shown = name.length() <= 80 ? name : name.substring(0, 80) + "...";
             throw new IllegalArgumentException(
@@ -226,7 +224,7 @@ public final class LeasedSemaphore {
 
     /** The lock of {@code key} recording this declaration's permit count with each hold, where the registry can. */
     FencedLock lock(String key) {
-        FencedLock lock = registry.obtain(key);
+        FencedLock lock = registry.semaphoreLock(key);
         return notes ? lock.withNote(note) : lock;
     }
 
@@ -249,7 +247,7 @@ public final class LeasedSemaphore {
     }
 
     /**
-     * Whether a slot can be taken on the condition that nobody holds {@code <name>:waiting}, both checked in one step
+     * Whether a slot can be taken on the condition that nobody holds {@code <name>:permit:waiting}, both checked in one step
      * on the server ({@link FencedLock#tryAcquireUnlessHeld}); true until the registry says it cannot.
      */
     boolean guardsTakes() {
@@ -261,7 +259,7 @@ public final class LeasedSemaphore {
     }
 
     /**
-     * Who holds {@code <name>:waiting} on the server, read in two steps ({@link LockRegistry#holderOfLater}): the read is sent now,
+     * Who holds {@code <name>:permit:waiting} on the server, read in two steps ({@link LockRegistry#holderOfLater}): the read is sent now,
      * where the registry can, and {@code get()} gives what it found (see {@link #readHolder}).
      */
     Supplier<HolderRead> readWaitingLater() {

@@ -23,13 +23,13 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>take {@code n} of this registry's local permits of the semaphore ({@link LocalPermits}), in arrival order;
  *   <li>try {@code n} free slots with zero waits while reading whether an acquisition waits for releases (holds the
- *       lock {@code <name>:waiting}); all granted and nobody waiting: done, else every slot taken goes back ({@link
+ *       lock {@code <name>:permit:waiting}); all granted and nobody waiting: done, else every slot taken goes back ({@link
  *       #passQueue});
- *   <li>take the queue lock {@code <name>:queue}, waiting at most the wait time;
+ *   <li>take the queue lock {@code <name>:permit:queue}, waiting at most the wait time;
  *   <li>take free slots with zero waits, starting at a random slot;
- *   <li>if some are missing, take {@code <name>:waiting}, then wait for every slot it lacks at once ({@link
+ *   <li>if some are missing, take {@code <name>:permit:waiting}, then wait for every slot it lacks at once ({@link
  *       SlotWaits}), and keep grants until there are enough;
- *   <li>abandon the waits it does not need, release {@code <name>:waiting} and the queue, then complete the caller's
+ *   <li>abandon the waits it does not need, release {@code <name>:permit:waiting} and the queue, then complete the caller's
  *       future.
  * </ol>
  *
@@ -59,7 +59,7 @@ final class SemaphoreAcquisition implements Runnable {
     private boolean onCallersThread;
     /** True while {@link #passQueue} tries slots: a held slot's note is checked once the acquisition queues. */
     private boolean passing;
-    /** What the first try read of {@code <name>:waiting}: whether an acquisition at the head of the queue waits. */
+    /** What the first try read of {@code <name>:permit:waiting}: whether an acquisition at the head of the queue waits. */
     private LeasedSemaphore.HolderRead waitingSeen = LeasedSemaphore.HolderRead.UNKNOWN;
 
     private RuntimeException lastError;
@@ -225,15 +225,15 @@ final class SemaphoreAcquisition implements Runnable {
 
     /**
      * The way in when free permits are there for the taking, without taking the queue: sends a read of whether an
-     * acquisition waits for releases (holds {@code <name>:waiting}) and, meanwhile, tries {@code n} slots with zero
+     * acquisition waits for releases (holds {@code <name>:permit:waiting}) and, meanwhile, tries {@code n} slots with zero
      * waits. The permits are kept only when every slot was granted and nobody waits; otherwise every slot taken goes
      * back, and the acquisition queues. So an acquisition that waits for releases is overtaken only by one that read
-     * {@code <name>:waiting} an instant before it was taken (which gives way at its next acquisition), while free
+     * {@code <name>:permit:waiting} an instant before it was taken (which gives way at its next acquisition), while free
      * permits are taken at once even when others pass through the queue; an uncontended acquisition costs a read and
      * a take in one round trip where the registry sends the read without waiting for it ({@link
      * dev.distlock.core.LockRegistry#holderOfLater}; Redis), instead of three takes and a release (take the queue,
      * take slots, release the queue). A single slot tried on the caller's thread needs no read where the backend
-     * checks {@code <name>:waiting} in the take itself ({@link FencedLock#tryAcquireUnlessHeld}: Redis on one
+     * checks {@code <name>:permit:waiting} in the take itself ({@link FencedLock#tryAcquireUnlessHeld}: Redis on one
      * server, memory): then only a refused take reads who waits.
      */
     private Optional<Permits> passQueue() throws InterruptedException {
@@ -241,7 +241,8 @@ final class SemaphoreAcquisition implements Runnable {
         passing = true;
         try {
             // The first n slots, then, when some were held, the next few: a single free slot among many held ones is
-            // found without queueing. Each try reads <name>:waiting again beside it, unless the take itself checks it
+            // found without queueing. Each try reads <name>:permit:waiting again beside it, unless the take itself
+            // checks it
             // (a single slot on the caller's thread, where the backend can: tryGuarded).
             for (int from = 0, batch = wanted; ; from += batch, batch = Math.min(SWEEP, slots.size() - from)) {
                 List<Integer> trying = slots.subList(from, from + batch);
@@ -372,7 +373,7 @@ final class SemaphoreAcquisition implements Runnable {
     }
 
     /**
-     * Holding the queue: takes {@code <name>:waiting}, so that no acquisition that passes the queue keeps a permit
+     * Holding the queue: takes {@code <name>:permit:waiting}, so that no acquisition that passes the queue keeps a permit
      * meanwhile, then waits for every slot it lacks at once and keeps grants until there are enough.
      */
     private Optional<Permits> waitForSlots(SlotWaits waits) throws InterruptedException {
@@ -445,7 +446,7 @@ final class SemaphoreAcquisition implements Runnable {
 
     /**
      * Tries one slot with a zero wait on this thread, which is the caller's own, on the condition that nobody holds
-     * {@code <name>:waiting}: the server checks both in one step ({@link FencedLock#tryAcquireUnlessHeld}).
+     * {@code <name>:permit:waiting}: the server checks both in one step ({@link FencedLock#tryAcquireUnlessHeld}).
      *
      * @return false, having tried nothing, when the registry cannot check both in one step (it is not asked again)
      */

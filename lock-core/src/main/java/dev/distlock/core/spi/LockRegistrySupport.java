@@ -7,6 +7,7 @@ import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockObserver;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
+import dev.distlock.core.semaphore.SemaphoreKeys;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -39,6 +40,12 @@ public class LockRegistrySupport implements LockRegistry {
 
     @Override
     public FencedLock obtain(String key) {
+        SemaphoreKeys.checkNotOwnKey(key, engine.backendName());
+        return engine.lock(key);
+    }
+
+    @Override
+    public FencedLock semaphoreLock(String key) {
         return engine.lock(key);
     }
 

@@ -87,6 +87,11 @@ final class ReadControlledRegistry implements LockRegistry {
     }
 
     @Override
+    public FencedLock semaphoreLock(String key) {
+        return delegate.semaphoreLock(key);
+    }
+
+    @Override
     public String backend() {
         return delegate.backend();
     }

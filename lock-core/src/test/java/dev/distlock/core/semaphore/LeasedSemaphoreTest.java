@@ -173,7 +173,7 @@ class LeasedSemaphoreTest {
     @Test
     void threadsOfOneRegistryBeyondThePermitCountWaitInTheJvmNotAtTheServer() throws Exception {
         List<String> keysAsked = java.util.Collections.synchronizedList(new ArrayList<>());
-        LockRegistry watched = recording(a, "obtain", keysAsked);
+        LockRegistry watched = recording(a, "semaphoreLock", keysAsked);
         LeasedSemaphore semaphore = LeasedSemaphore.of(watched, "local", 2);
         Permits first = semaphore.tryAcquire(Duration.ZERO).orElseThrow();
         Permits second = semaphore.tryAcquire(Duration.ZERO).orElseThrow();
@@ -202,7 +202,7 @@ class LeasedSemaphoreTest {
     @Test
     void anAcquisitionTriesTheSlotsItsOwnRegistryDoesNotHoldFirst() throws Exception {
         List<String> keysAsked = java.util.Collections.synchronizedList(new ArrayList<>());
-        LockRegistry watched = recording(a, "obtain", keysAsked);
+        LockRegistry watched = recording(a, "semaphoreLock", keysAsked);
         LeasedSemaphore semaphore = LeasedSemaphore.of(watched, "spread", 2);
         try (Permits held = semaphore.tryAcquire(Duration.ZERO).orElseThrow()) {
             String heldKey = held.list().get(0).key();
@@ -299,11 +299,11 @@ class LeasedSemaphoreTest {
                 .satisfies(e -> assertThat(((PermitCountConflictException) e).otherPermits())
                         .hasValue(2));
         // A waiter of another registry (this one's threads would wait in the JVM for the permits it holds) holds
-        // <name>:waiting: a declaration of 3 meets it there, or on the held permit it tries first.
+        // <name>:permit:waiting: a declaration of 3 meets it there, or on the held permit it tries first.
         LockRegistry third = registry();
         Future<Optional<Permits>> waiter =
                 threads.submit(() -> LeasedSemaphore.of(third, "count", 2).tryAcquire(LONG));
-        awaitHeld(b, "count:waiting");
+        awaitHeld(b, "count:permit:waiting");
         assertThatThrownBy(() -> LeasedSemaphore.of(b, "count", 3).tryAcquire(Duration.ofSeconds(1)))
                 .isInstanceOf(PermitCountConflictException.class)
                 .hasMessageContaining("3 permits here")
@@ -320,8 +320,8 @@ class LeasedSemaphoreTest {
     }
 
     @Test
-    void aPlainLockOnASlotKeyIsReportedAsAnotherUseOfTheKey() throws Exception {
-        try (LockHandle plain = a.obtain("shared:permit:0").acquire()) {
+    void aLockOnASlotKeyThatIsNoPermitIsReportedAsAnotherUseOfTheKey() throws Exception {
+        try (LockHandle plain = a.semaphoreLock("shared:permit:0").acquire()) {
             assertThatThrownBy(() -> LeasedSemaphore.of(b, "shared", 1).tryAcquire(Duration.ZERO))
                     .isInstanceOf(PermitCountConflictException.class)
                     .hasMessageContaining("not a permit of this semaphore")
@@ -343,7 +343,7 @@ class LeasedSemaphoreTest {
                 return e;
             }
         });
-        awaitHeld(a, "closing:waiting");
+        awaitHeld(a, "closing:permit:waiting");
         closing.close();
         assertThat(waiter.get(10, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class);
         full.close();
@@ -438,13 +438,13 @@ class LeasedSemaphoreTest {
     @Test
     void anUncontendedAcquisitionLeavesTheQueueAlone() throws Exception {
         List<String> obtained = java.util.Collections.synchronizedList(new ArrayList<>());
-        LockRegistry watched = recording(a, "obtain", obtained);
+        LockRegistry watched = recording(a, "semaphoreLock", obtained);
         LeasedSemaphore semaphore = LeasedSemaphore.of(watched, "quiet", 3);
         obtained.clear(); // of() checks the longest keys once
         try (Permits permits = semaphore.tryAcquire(2, LONG).orElseThrow()) {
             assertThat(permits.count()).isEqualTo(2);
         }
-        assertThat(obtained).as("queue locks obtained").noneMatch(key -> key.endsWith(":queue"));
+        assertThat(obtained).as("queue locks obtained").noneMatch(key -> key.endsWith(":permit:queue"));
     }
 
     @Test
@@ -459,7 +459,7 @@ class LeasedSemaphoreTest {
         assertThat(reads)
                 .as("holders read by an uncontended tryAcquire on memory")
                 .isEmpty();
-        // Somebody waits for releases: the guarded take is refused, and only then is <name>:waiting read.
+        // Somebody waits for releases: the guarded take is refused, and only then is <name>:permit:waiting read.
         LeasedSemaphore onB = LeasedSemaphore.of(b, "guarded", 2);
         try (LockHandle waiting =
                 onB.lock(onB.waitingKey()).tryAcquireDetached(Duration.ZERO).orElseThrow()) {
@@ -536,7 +536,7 @@ class LeasedSemaphoreTest {
                         throw new UnsupportedOperationException("no holders here");
                     }
                     Object result = invoke(method, registry, args);
-                    return method.getName().equals("obtain")
+                    return method.getName().equals("semaphoreLock")
                             ? failingLock((FencedLock) result, failed, failures)
                             : result;
                 });
@@ -549,7 +549,7 @@ class LeasedSemaphoreTest {
                         throw new UnsupportedOperationException("no guarded takes here");
                     }
                     if (method.getName().equals("acquireAsync")
-                            && lock.key().endsWith(":queue")
+                            && lock.key().endsWith(":permit:queue")
                             && Duration.ZERO.equals(args[0])
                             && failed.compareAndSet(false, true)) {
                         failures.incrementAndGet();
