@@ -77,12 +77,13 @@ record CallTimeout(Deadline deadline, Duration cap, Duration connectionFloor, Du
     }
 
     /**
-     * A JDBC query timeout that only fires after {@link #networkMillis()}: for a database that ends row lock waits
+     * A JDBC query timeout at least a second after {@link #networkMillis()}: for a database that ends row lock waits
      * itself in milliseconds, so that a silent one is given up on by the network timeout and never by a cancel sent
      * over a second connection, which the statement would wait for (PostgreSQL: up to {@code cancelSignalTimeout}).
+     * The second keeps a busy machine's late handling of the network timeout from letting the cancel start first.
      */
     int querySecondsPastNetwork() {
-        return networkMillis() / 1000 + 1;
+        return (networkMillis() + 1999) / 1000;
     }
 
     /**

@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
+import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.LockMode;
 import dev.distlock.core.spi.OwnerId;
 import java.time.Clock;
@@ -47,12 +48,15 @@ class ReadWriteOutageIT {
         try (HikariDataSource direct = database.pool("distlock-direct", 2);
                 JdbcLockRegistry holder = TestDatabase.created(JdbcLockRegistry.builder(direct)
                         .tableName(table)
+                        .options(RegistryOptions.defaults().withAnswerBudget(SLACK))
                         .initializeSchema(true)
                         .build());
                 StallingProxy proxy = new StallingProxy(database.host(), database.port());
                 HikariDataSource viaProxy = database.poolThrough("distlock-via-proxy", proxy.port(), null);
-                JdbcLockRegistry waiter = TestDatabase.created(
-                        JdbcLockRegistry.builder(viaProxy).tableName(table).build())) {
+                JdbcLockRegistry waiter = TestDatabase.created(JdbcLockRegistry.builder(viaProxy)
+                        .tableName(table)
+                        .options(RegistryOptions.defaults().withAnswerBudget(SLACK))
+                        .build())) {
             try {
                 // The read/write table is set up (and the waiter's pool connected) before any outage.
                 holder.readWriteLock(key + "-setup").writeLock().acquire().close();

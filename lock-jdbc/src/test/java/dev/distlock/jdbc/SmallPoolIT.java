@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
+import dev.distlock.core.RegistryOptions;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,11 +60,14 @@ class SmallPoolIT {
         try (HikariDataSource other = database.pool("distlock-holder", 2);
                 JdbcLockRegistry holder = TestDatabase.created(JdbcLockRegistry.builder(other)
                         .tableName(table)
+                        .options(RegistryOptions.defaults().withAnswerBudget(SLACK))
                         .initializeSchema(true)
                         .build());
                 HikariDataSource one = database.pool("distlock-pool-of-one", 1, null, true, POOL_TIMEOUT);
-                JdbcLockRegistry waiter =
-                        JdbcLockRegistry.builder(one).tableName(table).build()) {
+                JdbcLockRegistry waiter = JdbcLockRegistry.builder(one)
+                        .tableName(table)
+                        .options(RegistryOptions.defaults().withAnswerBudget(SLACK))
+                        .build()) {
             try {
                 LockHandle held = holder.obtain(key).acquire();
                 Duration wait = Duration.ofSeconds(2);
@@ -114,6 +118,7 @@ class SmallPoolIT {
         try (HikariDataSource pool = database.pool("distlock-exhausted", 2, null, true, POOL_TIMEOUT);
                 JdbcLockRegistry registry = TestDatabase.created(JdbcLockRegistry.builder(pool)
                         .tableName(table)
+                        .options(RegistryOptions.defaults().withAnswerBudget(SLACK))
                         .initializeSchema(true)
                         .build())) {
             try {
@@ -169,13 +174,16 @@ class SmallPoolIT {
         try (HikariDataSource direct = database.pool("distlock-direct", 2);
                 JdbcLockRegistry holder = TestDatabase.created(JdbcLockRegistry.builder(direct)
                         .tableName(table)
+                        .options(RegistryOptions.defaults().withAnswerBudget(SLACK))
                         .initializeSchema(true)
                         .build());
                 StallingProxy proxy = new StallingProxy(database.host(), database.port());
                 HikariDataSource viaProxy =
                         database.poolThrough("distlock-silent-pool", proxy.port(), "cancelSignalTimeout=1");
-                JdbcLockRegistry waiter =
-                        JdbcLockRegistry.builder(viaProxy).tableName(table).build()) {
+                JdbcLockRegistry waiter = JdbcLockRegistry.builder(viaProxy)
+                        .tableName(table)
+                        .options(RegistryOptions.defaults().withAnswerBudget(SLACK))
+                        .build()) {
             try (LockHandle held = holder.obtain(key).acquire()) {
                 assertThat(waiter.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
                 proxy.stall();
