@@ -43,12 +43,13 @@ final class EtcdRequests {
 
     /**
      * The {@link System#nanoTime()} no request of an acquisition waiting until {@code deadline}
-     * may outlive: its wait time plus the answer budget; {@link Long#MAX_VALUE} for a wait without end.
+     * may outlive: its wait time plus four fifths of the answer budget, the last fifth being for
+     * giving up (withdrawing a queued entry, returning); {@link Long#MAX_VALUE} for a wait without end.
      */
     long cutoff(Deadline deadline) {
         return deadline.isForever()
                 ? Long.MAX_VALUE
-                : System.nanoTime() + deadline.remainingNanos() + answerBudgetNanos;
+                : System.nanoTime() + deadline.remainingNanos() + answerBudgetNanos / 5 * 4;
     }
 
     /** The limit of one request of an acquisition: until its cutoff, at most the request timeout. */
