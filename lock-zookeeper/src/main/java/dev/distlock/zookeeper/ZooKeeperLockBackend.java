@@ -196,6 +196,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     public Optional<LockHolder> holderOf(String key) {
         return bounded(key, "reading who holds it", end -> {
             String keyPath = paths.keyPath(key);
+            syncBeforeReading(key, keyPath);
             for (String node : calls.line(keyPath, key, end)) {
                 CuratorEvent read = calls.data(ZKPaths.makePath(keyPath, node), key, end);
                 if (read != null) {
@@ -208,11 +209,24 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         });
     }
 
+    /**
+     * Another client's hold may not have reached the ensemble member this session reads from yet; a sync, sent on
+     * the same session, orders the reads after it behind the leader's state (ZooKeeper answers a session in order).
+     */
+    private void syncBeforeReading(String key, String keyPath) {
+        try {
+            client.sync().forPath(keyPath);
+        } catch (Exception e) {
+            throw calls.failure(key, "the sync before reading the key's line failed", e);
+        }
+    }
+
     /** Deletes the holder's node; the waiter behind it (or the next attempt) gets a node with a larger {@code czxid}. */
     @Override
     public boolean forceRelease(String key) {
         return bounded(key, "force-releasing it", end -> {
             String keyPath = paths.keyPath(key);
+            syncBeforeReading(key, keyPath);
             for (String node : calls.line(keyPath, key, end)) {
                 CuratorEvent deleted = calls.delete(ZKPaths.makePath(keyPath, node), end - System.nanoTime());
                 if (deleted == null) {
