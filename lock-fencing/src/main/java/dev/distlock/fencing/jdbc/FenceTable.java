@@ -87,7 +87,7 @@ final class FenceTable {
             // moment fails this one's CREATE on PostgreSQL (a duplicate catalog row): look again below.
             creationFailure = e.getCause() instanceof SQLException sql ? sql : new SQLException(e.getMessage(), e);
         }
-        SQLException stillMissing = probe(dataSource, querySeconds);
+        SQLException stillMissing = probeWhileOthersCreate(dataSource, querySeconds);
         if (stillMissing != null) {
             SQLException reason = creationFailure != null ? creationFailure : stillMissing;
             throw new InvalidDataAccessResourceUsageException(
@@ -95,6 +95,25 @@ final class FenceTable {
                             + "). " + missingTable(reason),
                     reason);
         }
+    }
+
+    /**
+     * {@link #probe}, looked at again for up to about 2 s while it fails: instances creating the table at the same
+     * moment can fail each other's DDL and first reads (H2 reports a duplicate key on the CREATE), and the table is
+     * there once the first creator commits.
+     */
+    private SQLException probeWhileOthersCreate(DataSource dataSource, int querySeconds) {
+        SQLException missing = probe(dataSource, querySeconds);
+        for (int look = 1; missing != null && look <= 8; look++) {
+            try {
+                Thread.sleep(50L * look);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return missing;
+            }
+            missing = probe(dataSource, querySeconds);
+        }
+        return missing;
     }
 
     /** Null when the table can be read; else why not. A database that cannot be reached throws. */
