@@ -224,13 +224,7 @@ final class Acquirer<L extends BackendLease> {
                         + " within the wait",
                 dead.key,
                 engine.events().describe());
-        try {
-            engine.backend.release(dead.lease);
-        } catch (RuntimeException e) {
-            // Never renewed, the server lets it go at its lease's end.
-            engine.events().backendError(dead.keyState.fullKey, e);
-            LockEngine.log.debug("Giving back lock '{}' failed; its lease ends on the server", dead.key, e);
-        }
+        engine.releases().quietly(dead); // never renewed: when this fails, the server lets it go at its lease's end
     }
 
     /**
