@@ -4,6 +4,7 @@ import dev.distlock.core.DurationText;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockRegistry;
+import dev.distlock.core.SemaphoreKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,7 +7,7 @@ import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockObserver;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
-import dev.distlock.core.semaphore.SemaphoreKeys;
+import dev.distlock.core.SemaphoreKeys;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

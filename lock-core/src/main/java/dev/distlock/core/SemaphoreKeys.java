@@ -1,11 +1,12 @@
-package dev.distlock.core.semaphore;
+package dev.distlock.core;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The keys a {@link LeasedSemaphore} keeps, {@code <name>:permit:<slot>}, {@code <name>:permit:queue} and {@code
- * <name>:permit:waiting}, and the check that keeps plain locks off them (contract 15).
+ * The keys a semaphore ({@code dev.distlock.core.semaphore.LeasedSemaphore}) keeps, {@code <name>:permit:<slot>}, {@code <name>:permit:queue} and {@code
+ * <name>:permit:waiting}, and the check that keeps plain locks off them (contract 15). They are part of
+ * the API because every registry refuses them as plain lock keys.
  */
 public final class SemaphoreKeys {
 
@@ -18,15 +19,18 @@ public final class SemaphoreKeys {
 
     private SemaphoreKeys() {}
 
-    static String slot(String name, int slot) {
+    /** The key of a semaphore's permit {@code slot}. */
+    public static String slot(String name, int slot) {
         return name + SEPARATOR + slot;
     }
 
-    static String queue(String name) {
+    /** The key of a semaphore's queue. */
+    public static String queue(String name) {
         return name + SEPARATOR + QUEUE;
     }
 
-    static String waiting(String name) {
+    /** The key of a semaphore's waiting list. */
+    public static String waiting(String name) {
         return name + SEPARATOR + WAITING;
     }
 
