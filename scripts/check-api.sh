@@ -5,7 +5,8 @@
 # change fails it, unless the major version differs from the baseline's.
 #
 #   scripts/check-api.sh             # builds the checked modules (no tests) and compares
-#   scripts/check-api.sh --no-build  # compares the jars the last build left in target/ (scripts/test.sh)
+#   scripts/check-api.sh --no-build  # compares the jars the last build left in target/
+#   scripts/check-api.sh --jars DIR  # compares the jars copied into DIR (scripts/test.sh)
 #   scripts/check-api.sh --control   # proves the check: a copy without a public method must fail it
 #
 # The baseline is built once from its git ref (scripts/api-baseline.sh) into target/api-baseline/.
@@ -27,7 +28,12 @@ if [ ! -f "$dir/commit" ] || [ "$(cat "$dir/commit")" != "$(git rev-parse "$ref^
 fi
 
 mode=${1:-}
-case $mode in --no-build | --control) shift ;; *) mode="" ;; esac
+jars=""
+case $mode in
+  --no-build | --control) shift ;;
+  --jars) jars=$(cd "$2" && pwd); mode=--no-build; shift 2 ;;
+  *) mode="" ;;
+esac
 
 if [ "$mode" = "--control" ]; then
   # RegistryOptions.withApplicationName is public API that lock-core's main code does not call, so the
@@ -62,6 +68,7 @@ if [ "${current%%.*}" != "${baseline%%.*}" ]; then
   args+=(-Ddistlock.api.failOnBreaking=false)
 fi
 echo "==> API of $current against $baseline ($modules)"
+[ -n "$jars" ] && args+=(-Ddistlock.api.current.dir="$jars")
 if [ "$mode" = "--no-build" ]; then
   mvn -B -ntp -pl "$modules" japicmp:cmp "${args[@]}" "$@"
 else

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs when it is missing, starts the local database
-# servers when they are down, and runs every test: the whole build on Spring Boot 4.1,
-# then the starter and the sample again on Spring Boot 3.5.
+# servers when they are down, and runs every test: every module on Spring Boot 4.1; the
+# starter, test support, Kotlin support and sample again on Spring Boot 3.5; the virtual
+# thread tests on Java 21 or later; the API check and the documentation site's links.
 #
 #   scripts/test.sh                 # everything
-#   scripts/test.sh -pl lock-redis  # extra arguments go to both Maven runs
+#   scripts/test.sh -pl lock-redis  # one Maven build of what the arguments name, on Spring Boot 4.1
 #
 # Redis and etcd are not started here: the tests start their own redis-server and etcd
 # processes on free loopback ports. ZooKeeper and H2 run inside the test JVM.
 #
-# It ends with one summary of every pass (scripts/suite-summary.py), passed or not: each pass's
-# reports are moved to target/suite-reports/<pass>/<module>/ when it ends, because the Boot 3.5
-# pass cleans the modules it runs again.
+# It ends with one summary of every pass (scripts/suite-summary.py), passed or not: the reports
+# are moved to target/suite-reports/<pass>/<module>/. Each job's output is in target/suite-logs/.
+# DISTLOCK_TEST_SLOTS sets how many jobs run at once (4).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -85,15 +86,16 @@ ensure_mariadb() {
 SUITE_REPORTS=target/suite-reports
 PASS="" # the pass whose reports are still in the modules' target folders
 
-# Moves this pass's test reports, and its inconclusive timing repeats, out of the modules' target folders.
+# Moves this pass's test reports, and its inconclusive timing repeats, out of the modules' target folders
+# of the tree at $2 (this one when not given).
 collect_reports() {
-  local dest="$SUITE_REPORTS/$1" found module
+  local dest="$PWD/$SUITE_REPORTS/$1" root=${2:-.} found module
   while IFS= read -r found; do
     module=${found#./}
     module=${module%%/target/*}
     mkdir -p "$dest/$module"
-    mv "$found" "$dest/$module/"
-  done < <(find . -path ./target -prune -o -path '*/target/*' \
+    mv "$root/$found" "$dest/$module/"
+  done < <(cd "$root" && find . -path ./target -prune -o -path '*/target/*' \
     \( -name surefire-reports -o -name failsafe-reports -o -name inconclusive-timing.txt \) -print -prune)
 }
 
@@ -117,44 +119,43 @@ find . -path ./target -prune -o -path '*/target/*' \
   | xargs -r rm -rf
 trap summarize EXIT
 
-# The API check's baseline is built from a git ref once per clone (about 3 minutes): in the background,
-# beside the main build, whose modules mostly wait on servers and leases.
-baseline_build=""
-if [ $# -eq 0 ]; then
-  mkdir -p target
-  scripts/api-baseline.sh --if-missing >target/api-baseline.log 2>&1 &
-  baseline_build=$!
+MAVEN=(mvn -B -ntp -e -Dmaven.javadoc.skip=true)
+
+if [ $# -gt 0 ]; then
+  # A partial run: the arguments go to one Maven build of Spring Boot 4.1, modules three at a time.
+  log "Spring Boot 4.1: mvn install $*"
+  PASS=boot41
+  "${MAVEN[@]}" -fae -T "${DISTLOCK_BUILD_THREADS:-3}" install "$@"
+  collect_reports "$PASS"
+  PASS=""
+  exit 0
 fi
 
-# Javadoc jars come with a plain `mvn install` (the docs profile); the test run leaves them out to
-# keep within its time budget. -fae: a failing module does not stop the independent ones, so one run
-# shows every failure (the modules that depend on the failed one are still skipped).
-MAVEN=(mvn -B -ntp -e -fae -Dmaven.javadoc.skip=true)
-log "Spring Boot 4.1: full build and tests"
-# Three modules at a time: most of the suite waits on leases and servers rather than on the CPU (on
-# 2 cores the CPUs are busy under half of the run), and the backends' modules are independent of
-# each other (every test uses its own ports, tables and keys), so three of them share the machine's
-# cores without changing what any test sees.
-PASS=boot41
-"${MAVEN[@]}" -T "${DISTLOCK_BUILD_THREADS:-3}" install "$@"
-collect_reports "$PASS"
+# The whole suite runs in two steps. First every module is compiled, packaged and installed without its
+# tests (about a minute). Then each module's tests run as a job of its own, several jobs at a time
+# (scripts/suite-jobs.py): a module's tests need its dependencies' jars, not their tests, so no module
+# waits for another's tests, and the slowest jobs start first. Most of the suite waits on leases and
+# servers rather than on the CPU, and every test uses its own ports, tables and keys, so jobs that
+# share the machine do not change what any test sees; timing tests measure the machine's stalls and
+# repeat when a stall explains an overrun (docs/testing.md).
+log "Spring Boot 4.1: compile, package and install every module"
+"${MAVEN[@]}" -T 2 -DskipTests install
 
-# Before the Spring Boot 3.5 run cleans the starter: the jars just built against the API baseline
-# (RELEASING.md). Whole-suite runs only, since a partial build leaves other modules' jars stale.
-if [ -n "$baseline_build" ]; then
-  log "API compatibility with the baseline release"
-  wait "$baseline_build" || { cat target/api-baseline.log >&2; exit 1; }
-  scripts/check-api.sh --no-build
-fi
+# The jars the API check compares, copied before the test jobs package their modules again.
+api_jars=target/api-current
+rm -rf "$api_jars" && mkdir -p "$api_jars"
+for pom in */pom.xml; do
+  grep -q '<distlock.api.skip>false</distlock.api.skip>' "$pom" || continue
+  module=$(dirname "$pom")
+  cp "$(ls "$module"/target/*.jar | grep -v -e '-tests\.jar$' -e '-sources\.jar$' -e '-javadoc\.jar$' | head -1)" "$api_jars/"
+done
 
-log "Spring Boot 3.5: starter, Kotlin support and sample"
-# clean: classes compiled against Spring Boot 4.1 must not be reused against 3.5's Spring Framework 6.
-# Three at a time as above: the test support, Kotlin and sample modules only wait for the starter.
-PASS=boot35
-"${MAVEN[@]}" -T "${DISTLOCK_BUILD_THREADS:-3}" -Pboot35 clean verify \
-  -pl lock-spring-boot-starter,lock-test,lock-kotlin,samples/inventory-service "$@"
-collect_reports "$PASS"
-PASS=""
+# The Spring Boot 3.5 pass builds the starter, the test support, Kotlin support and the sample again
+# against Spring Boot 3.5, in a copy of the tree: its classes must not be mixed with those compiled
+# against Spring Boot 4.1, and the copy lets it run beside the other jobs.
+boot35_tree=target/boot35-tree
+rm -rf "$boot35_tree" && mkdir -p "$boot35_tree"
+tar --exclude=./target --exclude=./.git --exclude='*/target' -cf - . | tar -xf - -C "$boot35_tree"
 
 # Virtual threads: one module needs Java 21 or later (the machine's second JDK).
 jdk21=""
@@ -164,20 +165,44 @@ for home in /usr/lib/jvm/*; do
   major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$release")
   if [ -n "$major" ] && [ "$major" -ge 21 ]; then jdk21=$home; fi
 done
-if [ -n "$jdk21" ]; then
-  log "Virtual threads on $(basename "$jdk21"): 10,000 threads on 100 keys, pinning watched by JFR"
-  PASS=jdk21
-  JAVA_HOME=$jdk21 "${MAVEN[@]}" -f tests/virtual-threads/pom.xml verify
-  collect_reports "$PASS"
-  PASS=""
-elif [ "${CI:-}" = "true" ]; then
+if [ -z "$jdk21" ] && [ "${CI:-}" = "true" ]; then
   echo "No JDK 21 or later under /usr/lib/jvm for the virtual-thread tests." >&2
   exit 1
-else
-  log "No JDK 21 or later under /usr/lib/jvm: skipping the virtual-thread tests"
 fi
 
-# The documentation site: built from docs/ and the README (MkDocs, installed when missing), then every
-# internal link and anchor of the HTML checked; no network. About 15 seconds.
-log "Documentation site: build and link check"
-scripts/docs-site.sh check
+# A module's tests: the formatting was checked and the classes compiled in the first step.
+tests_of() { echo "${MAVEN[*]} -Dspotless.check.skip=true -Dmaven.source.skip=true verify -pl $1"; }
+jobs=$(
+  # The longest first (seconds measured on 2 cores with four jobs at a time, in the order below).
+  for module in lock-jdbc lock-redis lock-zookeeper lock-etcd; do printf '%s\t%s\n' "$module" "$(tests_of $module)"; done
+  printf 'boot35\tcd %s && %s -T 2 -Pboot35 -Dspotless.check.skip=true clean verify -pl %s\n' "$boot35_tree" \
+    "${MAVEN[*]}" lock-spring-boot-starter,lock-test,lock-kotlin,samples/inventory-service
+  for module in lock-leader-tests lock-spring-boot-starter tests/fencing-harness samples/inventory-service; do
+    printf '%s\t%s\n' "$module" "$(tests_of $module)"
+  done
+  # The API check: the baseline is built from a git ref once per clone (about 3 minutes of CPU).
+  printf 'api-check\tscripts/api-baseline.sh --if-missing && scripts/check-api.sh --jars %s\n' "$api_jars"
+  for module in lock-contract-kit lock-test lock-core lock-fencing lock-shedlock lock-spring-integration \
+    lock-kotlin tests/architecture; do
+    printf '%s\t%s\n' "$module" "$(tests_of $module)"
+  done
+  if [ -n "$jdk21" ]; then
+    printf 'virtual-threads\tJAVA_HOME=%s %s -f tests/virtual-threads/pom.xml verify\n' "$jdk21" "${MAVEN[*]}"
+  fi
+  # The documentation site: built from docs/ and the README (MkDocs, installed when missing), then every
+  # internal link and anchor of the HTML checked; no network.
+  printf 'docs-site\tscripts/docs-site.sh check\n'
+)
+[ -n "$jdk21" ] || log "No JDK 21 or later under /usr/lib/jvm: skipping the virtual-thread tests"
+
+log "Tests: $(echo "$jobs" | wc -l) jobs, ${DISTLOCK_TEST_SLOTS:-4} at a time (logs in target/suite-logs/)"
+status=0
+echo "$jobs" | python3 scripts/suite-jobs.py --slots "${DISTLOCK_TEST_SLOTS:-4}" --logs target/suite-logs || status=$?
+PASS=boot41
+collect_reports "$PASS"
+PASS=""
+collect_reports boot35 "$boot35_tree"
+if [ -d "$SUITE_REPORTS/boot41/tests/virtual-threads" ]; then
+  mkdir -p "$SUITE_REPORTS/jdk21/tests" && mv "$SUITE_REPORTS/boot41/tests/virtual-threads" "$SUITE_REPORTS/jdk21/tests/"
+fi
+exit "$status"
