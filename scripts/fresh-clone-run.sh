@@ -7,7 +7,8 @@
 #
 # The clone installs its artifacts into a Maven repository of its own, which links every other
 # artifact of ~/.m2/repository: a run never replaces the distlock snapshots that builds of this
-# working tree use. The run's output is kept in target/fresh-clone-runs/.
+# working tree use. The run's output is kept in target/fresh-clone-runs/, its jobs' logs and test reports
+# in a folder of the same name.
 # DISTLOCK_FRESH_CLONE_COMMAND runs another command in the clone instead of scripts/test.sh (to try
 # this script without waiting for the suite).
 set -uo pipefail
@@ -48,6 +49,12 @@ started=$(date +%s)
   bash -c "$command") 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 seconds=$(($(date +%s) - started))
+# The jobs' logs and the reports outlive the clone, beside the run's output.
+kept=${log%.log}
+mkdir -p "$kept"
+for folder in suite-logs suite-reports; do
+  [ -d "$work/distlock/target/$folder" ] && cp -r "$work/distlock/target/$folder" "$kept/"
+done
 
 summary="$work/distlock/target/suite-reports/summary.json"
 failed="build failed (exit $status) before any test report"
