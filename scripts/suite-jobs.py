@@ -5,7 +5,8 @@
 
 Each line of the input is one job: a name, a tab, and a shell command (run from the current folder). Lines
 that are empty or start with # are skipped. The first jobs start first, so list the longest first. A job's
-output goes to <logs>/<name>.log; a line is printed when a job starts and when it ends, with its time. When
+output goes to <logs>/<name>.log; a line is printed when a job starts and when it ends, with its time and
+the CPU time its processes used (user and system, children included). When
 every job has ended, the last lines of each failed job's log are printed. The exit code is 0 when every job
 passed, 1 otherwise: a failed job never stops the others (they are independent; see scripts/test.sh).
 """
@@ -63,14 +64,19 @@ def main():
             running[process] = (name, path, time.monotonic())
             print(f"==> [{clock(started)}] {name}: started ({command})", flush=True)
         time.sleep(0.5)
-        for process in [p for p in running if p.poll() is not None]:
+        for process in list(running):
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid == 0:
+                continue
+            process.returncode = os.waitstatus_to_exitcode(status)
             name, path, start = running.pop(process)
             seconds = time.monotonic() - start
+            cpu = usage.ru_utime + usage.ru_stime
             if process.returncode == 0:
-                print(f"==> [{clock(started)}] {name}: passed in {seconds:.0f} s", flush=True)
+                print(f"==> [{clock(started)}] {name}: passed in {seconds:.0f} s ({cpu:.0f} s CPU)", flush=True)
             else:
-                print(f"==> [{clock(started)}] {name}: FAILED (exit {process.returncode}) in {seconds:.0f} s;"
-                      f" log: {path}", flush=True)
+                print(f"==> [{clock(started)}] {name}: FAILED (exit {process.returncode}) in {seconds:.0f} s"
+                      f" ({cpu:.0f} s CPU); log: {path}", flush=True)
                 failed.append((name, path))
 
     for name, path in failed:
