@@ -46,6 +46,11 @@ final class Attempt {
      */
     private static final long INTERRUPTED_WITHDRAW_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
+    /** When a waiter first reads its queue again without a watch event; the pause doubles up to the last. */
+    private static final long FIRST_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private static final long LAST_CHECK_NANOS = TimeUnit.SECONDS.toNanos(4);
+
     private static final long FIRST_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final long LAST_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -208,23 +213,47 @@ final class Attempt {
         return true;
     }
 
-    /** Waits until nothing holds the entry back, the deadline passes, or the entry is lost. */
+    /**
+     * Waits until nothing holds the entry back, the deadline passes, or the entry is lost. The
+     * watch wakes the waiter at once; the queue is also read again now and then, because a watch
+     * can miss a deletion (jetcd re-creates a broken watch stream at the current revision) and
+     * does not see our own entry go: a waiter that relied on the watch alone could wait out its
+     * whole wait for a key that was free.
+     */
     Outcome awaitTurn() throws InterruptedException {
         while (blocker != null) {
             if (deadline.hasPassed()) {
                 return Outcome.TIMED_OUT;
             }
+            ByteSequence watched = blocker;
+            boolean woken;
             try (PredecessorWatch watch = new PredecessorWatch(etcd.client(), blocker, readRevision)) {
-                while (!watch.await(Math.min(deadline.remainingNanos(), SESSION_CHECK_NANOS))) {
+                long check = FIRST_CHECK_NANOS;
+                long checkAt = System.nanoTime() + check;
+                while (!(woken = watch.await(Math.min(deadline.remainingNanos(), SESSION_CHECK_NANOS)))) {
                     if (deadline.hasPassed()) {
                         return Outcome.TIMED_OUT;
                     }
                     if (!session.isAlive()) {
                         return Outcome.ENTRY_LOST;
                     }
+                    if (System.nanoTime() - checkAt >= 0) {
+                        if (!retried(deadline, request.key(), this::readBlocker)) {
+                            return Outcome.ENTRY_LOST;
+                        }
+                        if (!watched.equals(blocker)) {
+                            log.debug(
+                                    "Lock '{}': the queue moved on without a watch event on {}",
+                                    request.key(),
+                                    text(watched));
+                            break;
+                        }
+                        check = Math.min(LAST_CHECK_NANOS, check * 2);
+                        checkAt = System.nanoTime() + check;
+                    }
                 }
             }
-            if (!retried(deadline, request.key(), this::readBlocker)) {
+            if (woken && !retried(deadline, request.key(), this::readBlocker)) {
                 return Outcome.ENTRY_LOST;
             }
         }

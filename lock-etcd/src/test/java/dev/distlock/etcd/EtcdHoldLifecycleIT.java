@@ -14,6 +14,7 @@ import io.etcd.jetcd.options.LeaseOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -152,6 +153,43 @@ class EtcdHoldLifecycleIT {
                     .as("the TTL in seconds of the lease the holder's key is on")
                     .isEqualTo(LEASE.toSeconds());
             held.close();
+        }
+    }
+
+    /**
+     * A waiter must not depend on one watch event: jetcd re-creates a broken watch stream at the
+     * current revision, so the deletion that frees the key can go unseen. Here the waiter's client
+     * drops every watch event; it must still take the key soon after the holder releases it.
+     */
+    @Test
+    void aWaiterWhoseWatchMissesTheReleaseStillTakesTheKey() throws Exception {
+        Client deaf = WatchlessClient.over(etcd.newClient());
+        try (LockRegistry holder = etcd.newRegistry(OPTIONS);
+                LockRegistry waiter = new OwnClientRegistry(
+                        EtcdLockRegistry.builder(deaf)
+                                .options(OPTIONS)
+                                .address(etcd.endpoints())
+                                .build(),
+                        deaf);
+                Client admin = etcd.newClient()) {
+            LockHandle held = holder.obtain("missed-watch").acquire();
+            CompletableFuture<Optional<LockHandle>> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return waiter.obtain("missed-watch").tryAcquire(Duration.ofSeconds(20));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return Optional.empty();
+                }
+            });
+            QueueEntries.await(admin, "missed-watch", 2);
+            held.close();
+            // The wait is 20 s; a waiter that relied on the watch would wait all of it.
+            Optional<LockHandle> taken = waiting.get(15, TimeUnit.SECONDS);
+            assertThat(taken)
+                    .as("the waiter took the key after the holder released it")
+                    .isPresent();
+            assertThat(taken.get().token().isNewerThan(held.token())).isTrue();
+            taken.get().close();
         }
     }
 
