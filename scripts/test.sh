@@ -137,7 +137,7 @@ fi
 # waits for another's tests, and the slowest jobs start first. Most of the suite waits on leases and
 # servers rather than on the CPU, and every test uses its own ports, tables and keys, so jobs that
 # share the machine do not change what any test sees; timing tests measure the machine's stalls and
-# repeat when a stall explains an overrun (docs/testing.md).
+# repeat when a stall explains an overrun (docs/test-suite.md).
 log "Spring Boot 4.1: compile, package and install every module"
 "${MAVEN[@]}" -T 2 -DskipTests install
 
