@@ -3,10 +3,13 @@ package dev.distlock.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.contract.servers.ManagedProcess;
+import dev.distlock.contract.timing.TimingBound;
+import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -28,15 +31,21 @@ class RedlockFrozenNodeIT {
     /** How far past its wait time a call may return (contract 8, "Waits end on time", in docs/contract.md). */
     private static final Duration SLACK = Duration.ofMillis(250);
 
+    /**
+     * The margin of the {@link TimingBound}s: zero, as the bounds add nothing to the promise for a busy machine. An
+     * overrun while this JVM stalled at all is measured again, on a node frozen afresh, at most twice.
+     */
+    private static final Duration MARGIN = Duration.ZERO;
+
     private RedisServers servers;
     private final List<ManagedProcess> nodes = new ArrayList<>();
+    private final List<String> uris = new ArrayList<>();
     private RedlockLockRegistry registry;
     private RedlockLockRegistry other;
 
     @BeforeEach
     void startNodes() throws InterruptedException {
         servers = new RedisServers();
-        List<String> uris = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             ManagedProcess node = servers.start();
             nodes.add(node);
@@ -109,18 +118,34 @@ class RedlockFrozenNodeIT {
 
     @Test
     void callsEndWithinTheirWaitTimeWhileOneNodeIsFrozen() throws Exception {
-        LockHandle held = other.obtain("frozen-wait").acquire();
-        nodes.get(2).pause();
-        for (Duration wait : List.of(Duration.ZERO, Duration.ofMillis(300), Duration.ofSeconds(1))) {
-            long start = System.nanoTime();
-            Optional<LockHandle> got = registry.obtain("frozen-wait").tryAcquire(wait);
-            Duration took = Duration.ofNanos(System.nanoTime() - start);
-            assertThat(got).isEmpty();
-            assertThat(took).as("tryAcquire(%s) with a frozen node", wait).isLessThan(wait.plus(SLACK));
-        }
-        long start = System.nanoTime();
-        held.close();
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        assertThat(took).as("a release decided by the majority").isLessThan(SLACK);
+        TimingBound.of("RedlockFrozenNodeIT.callsEndWithinTheirWaitTimeWhileOneNodeIsFrozen", MARGIN)
+                .check(() -> {
+                    nodes.forEach(ManagedProcess::resume);
+                    String key = "frozen-wait-" + System.nanoTime();
+                    try (RedlockLockRegistry caller = registry(uris);
+                            RedlockLockRegistry holder = registry(uris)) {
+                        connect(caller);
+                        connect(holder);
+                        LockHandle held = holder.obtain(key).acquire();
+                        nodes.get(2).pause();
+                        List<Timed> calls = new ArrayList<>();
+                        for (Duration wait : List.of(Duration.ZERO, Duration.ofMillis(300), Duration.ofSeconds(1))) {
+                            long start = System.nanoTime();
+                            Optional<LockHandle> got = caller.obtain(key).tryAcquire(wait);
+                            calls.add(Timed.since(start, wait.plus(SLACK)));
+                            assertThat(got)
+                                    .as("tryAcquire(%s) with a frozen node", wait)
+                                    .isEmpty();
+                        }
+                        long start = System.nanoTime();
+                        held.close(); // a release decided by the majority
+                        calls.add(Timed.since(start, SLACK));
+                        return calls.stream()
+                                .max(Comparator.comparing(timed -> timed.took().minus(timed.bound())))
+                                .orElseThrow();
+                    } finally {
+                        nodes.get(2).resume();
+                    }
+                });
     }
 }

@@ -15,7 +15,8 @@ import org.apache.curator.retry.RetryNTimes;
 
 /**
  * A ZooKeeper server in a JVM of its own, which a test can freeze with SIGSTOP: the connections stay open and nothing
- * answers, as when the server's machine stalls. An in-process server cannot be frozen apart from the test.
+ * answers, as when the server's machine stalls. An in-process server cannot be frozen apart from the test. Its JVM
+ * runs no stall probe: a test freezes it on purpose, so its stall is the fault, never what excuses an overrun.
  */
 final class ChildZooKeeper implements AutoCloseable {
 

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Threads that take and release a few shared keys with one wait time, round after round, while the server is frozen
  * for a while: what each call took, acquisitions and releases apart, so that a test can compare them with the wait
- * time plus the answer budget (contract 8).
+ * time plus the answer budget (contract 8), through a {@link dev.distlock.contract.timing.TimingBound} that judges an
+ * overrun by this JVM's stalls.
  */
 final class SilenceRun {
 
@@ -32,25 +33,26 @@ final class SilenceRun {
     private final List<LockRegistry> registries;
     private final int threads;
     private final Duration wait;
+    private final String keyPrefix;
     private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean running = true;
-    private volatile long worstStallNanos;
 
-    SilenceRun(List<LockRegistry> registries, int threads, Duration wait) {
+    /** A run whose threads share the four keys {@code keyPrefix}-0 to -3: a run of new keys, for a new measurement. */
+    SilenceRun(List<LockRegistry> registries, int threads, Duration wait, String keyPrefix) {
         this.registries = registries;
         this.threads = threads;
         this.wait = wait;
+        this.keyPrefix = keyPrefix;
     }
 
     /** Runs {@code before}, freezes the server for {@code silence} with {@code freeze}, then runs {@code after}. */
     List<Call> around(Runnable freeze, Runnable thaw, Duration before, Duration silence, Duration after)
             throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
-        Future<?> ticker = pool.submit(this::tick);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<Future<?>> workers = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
             LockRegistry registry = registries.get(i % registries.size());
-            String key = "silence-" + (i % 4);
+            String key = keyPrefix + "-" + (i % 4);
             workers.add(pool.submit(() -> loop(registry, key)));
         }
         Thread.sleep(before.toMillis());
@@ -65,26 +67,8 @@ final class SilenceRun {
         for (Future<?> worker : workers) {
             worker.get(60, TimeUnit.SECONDS);
         }
-        ticker.get(10, TimeUnit.SECONDS);
         pool.shutdown();
         return List.copyOf(calls);
-    }
-
-    /**
-     * The longest this JVM's threads were held up by the machine during the run (a busy machine's scheduling, a
-     * collection): how much later than asked a 5 ms sleep ended. A call that ends on time is late by as much.
-     */
-    Duration worstStall() {
-        return Duration.ofNanos(worstStallNanos);
-    }
-
-    private Void tick() throws InterruptedException {
-        while (running) {
-            long before = System.nanoTime();
-            Thread.sleep(5);
-            worstStallNanos = Math.max(worstStallNanos, System.nanoTime() - before - 5_000_000);
-        }
-        return null;
     }
 
     private Void loop(LockRegistry registry, String key) throws InterruptedException {

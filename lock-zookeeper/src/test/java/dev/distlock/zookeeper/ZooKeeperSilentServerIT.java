@@ -2,6 +2,8 @@ package dev.distlock.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.contract.timing.TimingBound;
+import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
@@ -30,7 +32,10 @@ class ZooKeeperSilentServerIT {
     private static final Duration WAIT = Duration.ofSeconds(1);
     /** The contract's bound on how far past its wait time any call may end, against a server that was quick. */
     private static final Duration CONTRACT_SLACK = RegistryOptions.DEFAULT_ANSWER_BUDGET;
-    /** Thread scheduling on a busy machine, on top of the backend's documented overrun. */
+    /**
+     * Thread scheduling on a busy machine, on top of the backend's documented overrun: the margin of the {@link
+     * TimingBound}s, so an overrun while this JVM stalled longer is measured again, behind a proxy silenced afresh.
+     */
     private static final Duration SCHEDULING = Duration.ofMillis(250);
 
     private final CuratorClients clients = new CuratorClients();
@@ -40,22 +45,37 @@ class ZooKeeperSilentServerIT {
     private ZooKeeperLockBackend partitionedBackend;
     private LockRegistry partitioned;
     private LockRegistry healthy;
+    private int measurements;
 
     @BeforeEach
     void setUp() throws Exception {
         server = new TestingServer(true);
+        healthy = ZooKeeperLockRegistry.builder(clients.connect(server.getConnectString()))
+                .build();
+        connectThroughANewProxy();
+    }
+
+    /** A proxy of its own and a registry connected through it, warm: what each measurement silences. */
+    private void connectThroughANewProxy() throws Exception {
         proxy = new SilentProxy(server.getPort());
         partitionedBackend =
                 new ZooKeeperLockBackend(clients.connect(proxy.connectString()), new LockPaths("/distlock"));
         partitioned = new ZooKeeperLockRegistry(partitionedBackend, RegistryOptions.defaults());
-        healthy = ZooKeeperLockRegistry.builder(clients.connect(server.getConnectString()))
-                .build();
         // One round trip through the proxy, so the client is known to be connected and warm.
         partitioned
                 .obtain(key())
                 .tryAcquire(Duration.ofSeconds(5))
                 .orElseThrow()
                 .close();
+    }
+
+    /** The silenced proxy and its registry replaced by new ones, from the second measurement on. */
+    private void afresh() throws Exception {
+        if (measurements++ > 0) {
+            partitioned.close();
+            proxy.close();
+            connectThroughANewProxy();
+        }
     }
 
     @AfterEach
@@ -70,27 +90,40 @@ class ZooKeeperSilentServerIT {
 
     @Test
     void anAttemptStartedWhileTheServerIsSilentEndsWithinItsWaitTimePlusTheContractSlack() throws Exception {
-        Duration bound = bound();
-        proxy.silence();
-        Outcome outcome = tryFor(partitioned, key());
-        assertThat(outcome.failure()).isInstanceOf(LockBackendException.class);
-        assertThat(outcome.took()).isLessThanOrEqualTo(bound);
+        TimingBound.of(
+                        "ZooKeeperSilentServerIT.anAttemptStartedWhileTheServerIsSilentEndsWithinItsWaitTime",
+                        SCHEDULING)
+                .check(() -> {
+                    afresh();
+                    Duration bound = bound();
+                    proxy.silence();
+                    Outcome outcome = tryFor(partitioned, key());
+                    assertThat(outcome.failure()).isInstanceOf(LockBackendException.class);
+                    return new Timed(outcome.took(), bound);
+                });
     }
 
     @Test
     void aWaiterQueuedBeforeTheServerFellSilentEndsWithinItsWaitTimePlusTheContractSlack() throws Exception {
-        String key = key();
-        try (LockHandle held = healthy.obtain(key).acquire()) {
-            Future<Outcome> waiter = threads.submit(() -> tryFor(partitioned, key));
-            Thread.sleep(300); // the waiter has created its node and watches the holder's
-            Duration bound = bound();
-            proxy.silence();
-            Outcome outcome = waiter.get(30, TimeUnit.SECONDS);
-            assertThat(outcome.acquired()).as("the holder still holds").isFalse();
-            assertThat(outcome.took())
-                    .isLessThanOrEqualTo(WAIT.plus(CONTRACT_SLACK).plus(SCHEDULING));
-            assertThat(held.isValid()).isTrue();
-        }
+        TimingBound.of(
+                        "ZooKeeperSilentServerIT.aWaiterQueuedBeforeTheServerFellSilentEndsWithinItsWaitTime",
+                        SCHEDULING)
+                .check(() -> {
+                    afresh();
+                    String key = key();
+                    try (LockHandle held = healthy.obtain(key).acquire()) {
+                        Future<Outcome> waiter = threads.submit(() -> tryFor(partitioned, key));
+                        Thread.sleep(300); // the waiter has created its node and watches the holder's
+                        proxy.silence();
+                        Outcome outcome = waiter.get(30, TimeUnit.SECONDS);
+                        assertThat(outcome.acquired())
+                                .as("the holder still holds")
+                                .isFalse();
+                        assertThat(held.isValid()).isTrue();
+                        return new Timed(
+                                outcome.took(), WAIT.plus(CONTRACT_SLACK).plus(SCHEDULING));
+                    }
+                });
     }
 
     /** Wait time, plus the answer budget, plus thread scheduling. */
