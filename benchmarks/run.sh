@@ -7,6 +7,8 @@
 #   benchmarks/run.sh read-write           # read/write lock rates on every backend
 #   benchmarks/run.sh contention           # contended paths: 8 readers + 1 writer and many waiters on one
 #                                          # key beside Redisson and Curator, and the Redis hand-over tail
+#   benchmarks/run.sh overrun              # calls under CPU load on every backend, plain locks beside
+#                                          # semaphores (how far each overruns its wait)
 #   benchmarks/run.sh server-state [KEYS [NAMES]]
 #                                          # KEYS distinct keys (default 1,000,000) locked and
 #                                          # released once per backend, NAMES distinct semaphore
@@ -94,6 +96,22 @@ contention() {
   log "wrote $out"
 }
 
+overrun() {
+  log "benchmark: calls under CPU load, plain locks beside semaphores"
+  local out=benchmarks/results/overrun.md parts=benchmarks/contention/target
+  rm -f "$parts"/contention-overrun.md
+  mvn_quiet -q -pl benchmarks/contention exec:java -Dexec.args="$PWD/$parts overrun"
+  {
+    head -1 "$parts"/contention-overrun.md
+    echo
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(java -version 2>&1 | head -1), by"
+    echo "\`benchmarks/run.sh overrun\` (module \`benchmarks/contention\`, main \`ContentionBenchmark\`, part"
+    echo "\`overrun\`)."
+    tail -n +2 "$parts"/contention-overrun.md
+  } >"$out"
+  log "wrote $out"
+}
+
 server_state() { # keys, semaphore names
   local keys=${1:-1000000} report semaphore_report
   local names=${2:-$keys}
@@ -148,6 +166,7 @@ case "${1:-all}" in
   redis | zookeeper | etcd | jdbc | coordination) install_project; peer_comparison "$1" ;;
   read-write) install_project; read_write ;;
   contention) install_project; contention ;;
+  overrun) install_project; overrun ;;
   server-state) install_project; server_state "${2:-}" "${3:-}" ;;
-  *) echo "usage: $0 [all | redis | zookeeper | etcd | jdbc | coordination | read-write | contention | server-state [KEYS [NAMES]]]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all | redis | zookeeper | etcd | jdbc | coordination | read-write | contention | overrun | server-state [KEYS [NAMES]]]" >&2; exit 2 ;;
 esac

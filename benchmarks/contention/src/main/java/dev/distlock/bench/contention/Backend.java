@@ -12,6 +12,9 @@ interface Backend extends AutoCloseable {
 
     List<ManyWaiters.Outcome> manyWaiters(Settings settings) throws Exception;
 
+    /** A distlock registry with a client of its own (standing for a JVM), closed by {@code closer}. */
+    dev.distlock.core.LockRegistry newRegistry(Closer closer) throws Exception;
+
     /** Leader hand-over on resign between two registries of distlock (see {@link LeaderHandOver}). */
     LeaderHandOver.Result leaderHandOver() throws Exception;
 

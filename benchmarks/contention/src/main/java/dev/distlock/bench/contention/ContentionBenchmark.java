@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * Contended paths on Redis, ZooKeeper, etcd and PostgreSQL. Arguments: the directory to write to,
- * then the parts to run ({@code read-write}, {@code many-waiters}, {@code leader}; all by default). Writes {@code
+ * then the parts to run ({@code read-write}, {@code many-waiters}, {@code leader}, all three by default; {@code
+ * overrun}, calls under CPU load, plain locks beside semaphores: {@link OverrunUnderLoad}). Writes {@code
  * contention-read-write.md}, {@code contention-many-waiters.md}, {@code contention-leader.md} and a summary of the
  * ratios, {@code contention-ratios.md}, there; {@code benchmarks/run.sh
  * contention} joins them with the Redis hand-over tails into {@code benchmarks/results/contention.md}.
@@ -17,7 +18,10 @@ import java.util.Map;
  */
 public final class ContentionBenchmark {
 
-    private static final List<String> PARTS = List.of("read-write", "many-waiters", "leader");
+    private static final List<String> PARTS = List.of("read-write", "many-waiters", "leader", "overrun");
+
+    /** What a run without parts named measures; {@code overrun} loads the CPU on purpose and runs on its own. */
+    private static final List<String> DEFAULT_PARTS = PARTS.subList(0, 3);
 
     private ContentionBenchmark() {}
 
@@ -27,7 +31,7 @@ public final class ContentionBenchmark {
                     "usage: ContentionBenchmark <output directory> [part...], parts " + PARTS);
         }
         Path out = Path.of(args[0]);
-        List<String> parts = args.length > 1 ? List.of(args).subList(1, args.length) : PARTS;
+        List<String> parts = args.length > 1 ? List.of(args).subList(1, args.length) : DEFAULT_PARTS;
         parts.forEach(part -> {
             if (!PARTS.contains(part)) {
                 throw new IllegalArgumentException("unknown part " + part + "; choose from " + PARTS);
@@ -38,6 +42,7 @@ public final class ContentionBenchmark {
         List<ReadWriteMix.Result> readWrite = new ArrayList<>();
         List<ManyWaiters.Outcome> manyWaiters = new ArrayList<>();
         List<LeaderHandOver.Result> leaders = new ArrayList<>();
+        List<OverrunUnderLoad.Result> overruns = new ArrayList<>();
         for (String name : settings.backends()) {
             System.err.println("== " + name);
             try (Backend backend = open(name)) {
@@ -50,6 +55,15 @@ public final class ContentionBenchmark {
                 }
                 if (parts.contains("leader")) {
                     leaders.add(backend.leaderHandOver());
+                }
+                if (parts.contains("overrun")) {
+                    try (Closer closer = new Closer()) {
+                        List<dev.distlock.core.LockRegistry> registries = new ArrayList<>();
+                        for (int i = 0; i < OverrunUnderLoad.REGISTRIES; i++) {
+                            registries.add(backend.newRegistry(closer));
+                        }
+                        overruns.add(OverrunUnderLoad.measure(name, registries, settings));
+                    }
                 }
             }
         }
@@ -65,6 +79,9 @@ public final class ContentionBenchmark {
         }
         if (parts.contains("leader")) {
             write(out.resolve("contention-leader.md"), ContentionReport.leaders(servers, leaders));
+        }
+        if (parts.contains("overrun")) {
+            write(out.resolve("contention-overrun.md"), OverrunUnderLoad.report(settings, servers, overruns));
         }
         System.exit(0); // client libraries leave non-daemon threads behind
     }

@@ -108,6 +108,11 @@ final class EtcdContention implements Backend {
         }
     }
 
+    @Override
+    public LockRegistry newRegistry(Closer closer) {
+        return registry(closer);
+    }
+
     private LockRegistry registry(Closer closer) {
         Client client = closer.add(Client.builder().endpoints(clientUrl).build());
         return closer.add(EtcdLockRegistry.builder(client).address(clientUrl).build());

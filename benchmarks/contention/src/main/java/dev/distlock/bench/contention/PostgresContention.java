@@ -141,6 +141,12 @@ final class PostgresContention implements Backend {
         }
     }
 
+    @Override
+    public LockRegistry newRegistry(Closer closer) throws Exception {
+        createTables();
+        return registry(closer, "bench-overrun", 4);
+    }
+
     private LockRegistry registry(Closer closer, String name, int connections) {
         HikariDataSource pool = closer.add(pool(name, connections));
         return closer.add(JdbcLockRegistry.builder(pool).tableName(table).build());

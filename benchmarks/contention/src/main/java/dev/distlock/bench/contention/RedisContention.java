@@ -109,6 +109,11 @@ final class RedisContention implements Backend {
         };
     }
 
+    @Override
+    public dev.distlock.core.LockRegistry newRegistry(Closer closer) {
+        return closer.add(RedisLockRegistry.builder(factory(closer)).build());
+    }
+
     /**
      * A started factory with client resources of its own. Registries whose factories share one
      * {@code ClientResources} see each other's connection events, which one JVM per registry never does.

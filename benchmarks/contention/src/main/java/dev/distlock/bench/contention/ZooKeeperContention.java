@@ -108,6 +108,11 @@ final class ZooKeeperContention implements Backend {
         };
     }
 
+    @Override
+    public dev.distlock.core.LockRegistry newRegistry(Closer closer) throws InterruptedException {
+        return closer.add(ZooKeeperLockRegistry.builder(curator(closer)).build());
+    }
+
     private CuratorFramework curator(Closer closer) throws InterruptedException {
         CuratorFramework client =
                 CuratorFrameworkFactory.newClient(server.getConnectString(), new ExponentialBackoffRetry(100, 3));
