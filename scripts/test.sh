@@ -2,7 +2,8 @@
 # Installs what the test suite needs when it is missing, starts the local database
 # servers when they are down, and runs every test: every module on Spring Boot 4.1; the
 # starter, test support, Kotlin support and sample again on Spring Boot 3.5; the virtual
-# thread tests on Java 21 or later; the API check and the documentation site's links.
+# thread tests on Java 21 or later; the API check, the release bundle check and the documentation
+# site's links.
 #
 #   scripts/test.sh                 # everything
 #   scripts/test.sh -pl lock-redis  # one Maven build of what the arguments name, on Spring Boot 4.1
@@ -28,6 +29,9 @@ install_missing_packages() {
   [ -x /usr/bin/etcd ] || missing+=(etcd-server)
   command -v pg_ctlcluster >/dev/null || missing+=(postgresql)
   [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
+  command -v gpg >/dev/null || missing+=(gnupg)
+  command -v zip >/dev/null || missing+=(zip)
+  command -v unzip >/dev/null || missing+=(unzip)
   [ ${#missing[@]} -eq 0 ] && return 0
   log "installing ${missing[*]}"
   if ! command -v apt-get >/dev/null || ! as_root true 2>/dev/null; then
@@ -182,6 +186,9 @@ jobs=$(
   done
   # The API check: the baseline is built from a git ref once per clone (about 3 minutes of CPU).
   printf 'api-check\tscripts/api-baseline.sh --if-missing && scripts/check-api.sh --jars %s\n' "$api_jars"
+  # The Maven Central bundle, built with a release version and a throwaway key, and checked for what
+  # Central refuses (about 3 minutes of CPU).
+  printf 'release-bundle\tscripts/check-release-bundle.sh\n'
   for module in lock-contract-kit lock-test lock-core lock-fencing lock-shedlock lock-spring-integration \
     lock-kotlin tests/architecture; do
     printf '%s\t%s\n' "$module" "$(tests_of $module)"
