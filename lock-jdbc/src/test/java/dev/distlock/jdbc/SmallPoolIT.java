@@ -3,6 +3,8 @@ package dev.distlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.contract.timing.TimingBound;
+import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.RegistryOptions;
@@ -17,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -34,7 +37,10 @@ class SmallPoolIT {
     /** The documented overrun of a wait (contract 8). */
     private static final Duration SLACK = Duration.ofMillis(250);
 
-    /** Thread scheduling on a shared test machine. */
+    /**
+     * Thread scheduling on a shared test machine: the margin of a {@link TimingBound}, an overrun while this JVM
+     * stalled longer than that is measured again.
+     */
     private static final Duration NOISE = Duration.ofMillis(250);
 
     private final ExecutorService calls = Executors.newCachedThreadPool();
@@ -69,25 +75,39 @@ class SmallPoolIT {
                         .options(RegistryOptions.defaults().withAnswerBudget(SLACK))
                         .build()) {
             try {
-                LockHandle held = holder.obtain(key).acquire();
-                Duration wait = Duration.ofSeconds(2);
-                List<Object> outcome = new ArrayList<>();
-                Duration took = timed(() -> waiter.obtain(key).tryAcquire(wait), outcome);
-                assertThat(outcome).hasSize(1);
-                if (!Optional.empty().equals(outcome.get(0))) {
-                    // Contract 8: a database that answers the last try later than the call's bound (a loaded
-                    // machine) ends the call with a failure naming that timeout; never a wait for the pool.
-                    assertThat(outcome.get(0))
-                            .as("the only outcomes: the wait ran out, or the database's answer came too late")
-                            .isInstanceOf(DatabaseUnavailableException.class);
-                    assertThat((Throwable) outcome.get(0))
-                            .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
-                }
-                assertThat(took).isLessThan(wait.plus(SLACK).plus(NOISE));
+                AtomicReference<LockHandle> lastHeld = new AtomicReference<>();
+                AtomicReference<String> lastKey = new AtomicReference<>();
+                TimingBound.of("SmallPoolIT.registryOverAPoolOfOneWaitsNoLongerThanItsWaitTime", NOISE)
+                        .check(() -> {
+                            if (lastHeld.get() != null) {
+                                lastHeld.get().close(); // a repeat waits for a key of its own
+                            }
+                            String measured = key + "-" + System.nanoTime();
+                            lastKey.set(measured);
+                            lastHeld.set(holder.obtain(measured).acquire());
+                            Duration wait = Duration.ofSeconds(2);
+                            List<Object> outcome = new ArrayList<>();
+                            Duration took = timed(() -> waiter.obtain(measured).tryAcquire(wait), outcome);
+                            assertThat(outcome).hasSize(1);
+                            if (!Optional.empty().equals(outcome.get(0))) {
+                                // Contract 8: a database that answers the last try later than the call's bound (a
+                                // loaded machine) ends the call with a failure naming that timeout; never a wait for
+                                // the pool.
+                                assertThat(outcome.get(0))
+                                        .as(
+                                                "the only outcomes: the wait ran out, or the database's answer came too late")
+                                        .isInstanceOf(DatabaseUnavailableException.class);
+                                assertThat((Throwable) outcome.get(0))
+                                        .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
+                            }
+                            return new Timed(took, wait.plus(SLACK).plus(NOISE));
+                        });
+                LockHandle held = lastHeld.get();
+                String measured = lastKey.get();
 
                 held.close();
-                outcome.clear();
-                timed(() -> waiter.obtain(key).tryAcquire(Duration.ofSeconds(5)), outcome);
+                List<Object> outcome = new ArrayList<>();
+                timed(() -> waiter.obtain(measured).tryAcquire(Duration.ofSeconds(5)), outcome);
                 assertThat(outcome.get(0))
                         .as("the pool's only connection is free for lock calls once the key is free")
                         .isInstanceOfSatisfying(
@@ -128,18 +148,24 @@ class SmallPoolIT {
                         taken.add(pool.getConnection()); // the application's own work
                     }
                     for (Duration wait : List.of(Duration.ZERO, Duration.ofSeconds(1))) {
-                        List<Object> outcome = new ArrayList<>();
-                        Duration took = timed(() -> registry.obtain(key).tryAcquire(wait), outcome);
-                        assertThat(outcome.get(0))
-                                .isInstanceOfSatisfying(
-                                        LockBackendException.class,
-                                        e -> assertThat(e)
-                                                .hasMessageContaining(key)
-                                                .hasMessageContaining(database.hostPart())
-                                                .hasMessageContaining("no connection"));
-                        assertThat(took)
-                                .as("wait %s", wait)
-                                .isLessThan(wait.plus(SLACK).plus(NOISE));
+                        TimingBound.of(
+                                        "SmallPoolIT.callEndsWithinItsWaitTimeWhenThePoolIsExhausted[" + database
+                                                + ", wait " + wait + "]",
+                                        NOISE)
+                                .check(() -> {
+                                    String measured = key + "-" + System.nanoTime();
+                                    List<Object> outcome = new ArrayList<>();
+                                    Duration took = timed(
+                                            () -> registry.obtain(measured).tryAcquire(wait), outcome);
+                                    assertThat(outcome.get(0))
+                                            .isInstanceOfSatisfying(
+                                                    LockBackendException.class,
+                                                    e -> assertThat(e)
+                                                            .hasMessageContaining(measured)
+                                                            .hasMessageContaining(database.hostPart())
+                                                            .hasMessageContaining("no connection"));
+                                    return new Timed(took, wait.plus(SLACK).plus(NOISE));
+                                });
                     }
                 } finally {
                     for (Connection connection : taken) {
@@ -176,41 +202,59 @@ class SmallPoolIT {
                         .tableName(table)
                         .options(RegistryOptions.defaults().withAnswerBudget(SLACK))
                         .initializeSchema(true)
-                        .build());
-                StallingProxy proxy = new StallingProxy(database.host(), database.port());
-                HikariDataSource viaProxy =
-                        database.poolThrough("distlock-silent-pool", proxy.port(), "cancelSignalTimeout=1");
-                JdbcLockRegistry waiter = JdbcLockRegistry.builder(viaProxy)
-                        .tableName(table)
-                        .options(RegistryOptions.defaults().withAnswerBudget(SLACK))
-                        .build()) {
-            try (LockHandle held = holder.obtain(key).acquire()) {
-                assertThat(waiter.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
-                proxy.stall();
-                List<Future<Duration>> waiters = new ArrayList<>();
-                for (int i = 0; i < 8; i++) {
-                    Thread.sleep(150);
-                    waiters.add(calls.submit(() -> {
-                        long start = System.nanoTime();
-                        try {
-                            waiter.obtain(key).tryAcquire(wait);
-                        } catch (LockBackendException expected) {
-                            // the database did not answer: a clear failure is what the contract asks
-                        }
-                        return Duration.ofNanos(System.nanoTime() - start);
-                    }));
-                }
-                for (Future<Duration> took : waiters) {
-                    assertThat(took.get(POOL_TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS))
-                            .isLessThan(wait.plus(SLACK).plus(NOISE));
-                }
-                assertThat(held.isValid()).isTrue();
+                        .build())) {
+            try {
+                // Each measurement silences a proxy, pool and registry of its own, waiting for a key of its own.
+                TimingBound.of("SmallPoolIT.threadsQueuedOnAKeyEndNearTheirWaitTime", NOISE)
+                        .check(() -> {
+                            String measured = key + "-" + System.nanoTime();
+                            try (StallingProxy proxy = new StallingProxy(database.host(), database.port());
+                                    HikariDataSource viaProxy = database.poolThrough(
+                                            "distlock-silent-pool", proxy.port(), "cancelSignalTimeout=1");
+                                    JdbcLockRegistry waiter = JdbcLockRegistry.builder(viaProxy)
+                                            .tableName(table)
+                                            .options(RegistryOptions.defaults().withAnswerBudget(SLACK))
+                                            .build();
+                                    LockHandle held = holder.obtain(measured).acquire()) {
+                                try {
+                                    return waitersOnASilentDatabase(waiter, proxy, measured, wait, held);
+                                } finally {
+                                    proxy.close();
+                                }
+                            }
+                        });
             } finally {
-                proxy.close();
                 database.dropTable(direct, table);
             }
         } finally {
             calls.shutdownNow();
         }
+    }
+
+    /** Eight threads queue on {@code key} one after another once the database fell silent: the longest call. */
+    private Timed waitersOnASilentDatabase(
+            JdbcLockRegistry waiter, StallingProxy proxy, String key, Duration wait, LockHandle held) throws Exception {
+        assertThat(waiter.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
+        proxy.stall();
+        List<Future<Duration>> waiters = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Thread.sleep(150);
+            waiters.add(calls.submit(() -> {
+                long start = System.nanoTime();
+                try {
+                    waiter.obtain(key).tryAcquire(wait);
+                } catch (LockBackendException expected) {
+                    // the database did not answer: a clear failure is what the contract asks
+                }
+                return Duration.ofNanos(System.nanoTime() - start);
+            }));
+        }
+        Duration longest = Duration.ZERO;
+        for (Future<Duration> took : waiters) {
+            Duration one = took.get(POOL_TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS);
+            longest = one.compareTo(longest) > 0 ? one : longest;
+        }
+        assertThat(held.isValid()).isTrue();
+        return new Timed(longest, wait.plus(SLACK).plus(NOISE));
     }
 }

@@ -3,6 +3,8 @@ package dev.distlock.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.distlock.contract.servers.ManagedProcess;
+import dev.distlock.contract.timing.TimingBound;
+import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
@@ -18,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,7 +41,16 @@ class RedisOutageIT {
     private static final Duration WAIT = Duration.ofSeconds(2);
     /** The registry's answer budget: how far past its wait a call may run (contract 8). */
     private static final Duration SLACK = Duration.ofMillis(250);
-    /** How soon after Redis is back a lock must be granted again. */
+    /**
+     * The client's longest reconnect delay ({@link
+     * #theClientSpringBootBuildsFailsFastWhileDisconnectedAndReconnectsWithinHalfASecond}).
+     */
+    private static final Duration RECONNECT_DELAY = Duration.ofMillis(500);
+    /**
+     * How soon after Redis is back a lock must be granted again: the reconnect delay, with room for a loaded
+     * machine. That room is the margin of its {@link TimingBound}: an overrun while this JVM stalled longer than that
+     * is measured again, after an outage of its own.
+     */
     private static final Duration RECOVERY = Duration.ofSeconds(2);
 
     private static final int CALLERS = 10;
@@ -105,52 +117,78 @@ class RedisOutageIT {
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     LockRegistry registry = context.getBean(LockRegistry.class);
-                    assertThat(tryOnce(registry, WAIT))
-                            .as("a lock before the outage")
-                            .isTrue();
 
-                    redis.kill();
-                    long outageStart = System.nanoTime();
-                    List<Call> calls = concurrentCallsDuringOutage(registry);
-                    System.out.println("Redis outage: " + CALLERS + " concurrent callers with wait " + WAIT.toMillis()
-                            + "ms: " + calls);
-                    assertThat(calls)
-                            .as("each call rides out the outage until its wait ends, and no longer (contract 8)")
-                            .allSatisfy(call -> {
-                                assertThat(call.granted()).isFalse();
-                                assertThat(call.millis())
-                                        .isLessThanOrEqualTo(WAIT.plus(SLACK).toMillis());
+                    // Each measurement kills a redis-server that a lock reached moments ago. The calls' bound is
+                    // the promise itself, with no room for a loaded machine: any stall of this JVM makes an overrun
+                    // inconclusive, and a third inconclusive one fails.
+                    AtomicLong outageStart = new AtomicLong();
+                    TimingBound.of("RedisOutageIT.tenCallersDuringAnOutageEndWithinTheirWait", Duration.ZERO)
+                            .check(() -> {
+                                if (!redis.isAlive()) { // a repeat: Redis is back, and locking with it
+                                    redis.restart();
+                                    lockAgain(registry);
+                                }
+                                assertThat(tryOnce(registry, WAIT))
+                                        .as("a lock before the outage")
+                                        .isTrue();
+                                redis.kill();
+                                outageStart.set(System.nanoTime());
+                                List<Call> calls = concurrentCallsDuringOutage(registry);
+                                System.out.println("Redis outage: " + CALLERS + " concurrent callers with wait "
+                                        + WAIT.toMillis() + "ms: " + calls);
+                                assertThat(calls)
+                                        .as("no call gets the key during the outage")
+                                        .allSatisfy(call ->
+                                                assertThat(call.granted()).isFalse());
+                                // Calls that reached Redis with time left rode the outage out and name the last
+                                // error. A call whose wait ran out while it queued on the key's local gate ends
+                                // empty, or, when it got the gate just as its deadline passed, makes the one
+                                // attempt of a zero-wait call and fails with that attempt's error.
+                                List<RuntimeException> errors = calls.stream()
+                                        .map(Call::error)
+                                        .filter(error -> error != null)
+                                        .toList();
+                                assertThat(errors)
+                                        .allSatisfy(error -> assertThat(error)
+                                                .isInstanceOf(LockBackendException.class)
+                                                .hasMessageContaining(redis.address())
+                                                .hasMessageContaining("'outage'")
+                                                .hasMessageContaining("Check that Redis runs"));
+                                assertThat(errors)
+                                        .as("the call that held the key's local gate rode the outage out")
+                                        .anySatisfy(error -> assertThat(error).hasMessageContaining("last error"));
+                                // Each call rides out the outage until its wait ends, and no longer (contract 8).
+                                long longest = calls.stream()
+                                        .mapToLong(Call::millis)
+                                        .max()
+                                        .orElseThrow();
+                                return new Timed(Duration.ofMillis(longest), WAIT.plus(SLACK));
                             });
-                    // Calls that reached Redis with time left rode the outage out and name the last
-                    // error. A call whose wait ran out while it queued on the key's local gate ends
-                    // empty, or, when it got the gate just as its deadline passed, makes the one
-                    // attempt of a zero-wait call and fails with that attempt's error.
-                    List<RuntimeException> errors = calls.stream()
-                            .map(Call::error)
-                            .filter(error -> error != null)
-                            .toList();
-                    assertThat(errors)
-                            .allSatisfy(error -> assertThat(error)
-                                    .isInstanceOf(LockBackendException.class)
-                                    .hasMessageContaining(redis.address())
-                                    .hasMessageContaining("'outage'")
-                                    .hasMessageContaining("Check that Redis runs"));
-                    assertThat(errors)
-                            .as("the call that held the key's local gate rode the outage out")
-                            .anySatisfy(error -> assertThat(error).hasMessageContaining("last error"));
 
-                    sleepUntil(outageStart + OUTAGE.toNanos());
-                    redis.restart();
-                    long back = System.nanoTime();
-                    while (!tryOnce(registry, Duration.ofMillis(100))
-                            && System.nanoTime() - back < Duration.ofSeconds(40).toNanos()) {
-                        Thread.sleep(20);
-                    }
-                    long recoveryMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - back);
-                    System.out.println("Redis outage: first lock granted " + recoveryMillis + "ms after redis-server"
-                            + " accepted connections again");
-                    assertThat(recoveryMillis).isLessThanOrEqualTo(RECOVERY.toMillis());
+                    TimingBound.of("RedisOutageIT.lockingRecoversQuickly", RECOVERY.minus(RECONNECT_DELAY))
+                            .check(() -> {
+                                if (redis.isAlive()) { // a repeat: an outage as long as the first
+                                    redis.kill();
+                                    outageStart.set(System.nanoTime());
+                                }
+                                sleepUntil(outageStart.get() + OUTAGE.toNanos());
+                                redis.restart();
+                                long recoveryMillis = lockAgain(registry);
+                                System.out.println("Redis outage: first lock granted " + recoveryMillis
+                                        + "ms after redis-server accepted connections again");
+                                return new Timed(Duration.ofMillis(recoveryMillis), RECOVERY);
+                            });
                 });
+    }
+
+    /** Tries for a lock until one is granted, for up to 40 s: how many milliseconds that took. */
+    private static long lockAgain(LockRegistry registry) throws InterruptedException {
+        long back = System.nanoTime();
+        while (!tryOnce(registry, Duration.ofMillis(100))
+                && System.nanoTime() - back < Duration.ofSeconds(40).toNanos()) {
+            Thread.sleep(20);
+        }
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - back);
     }
 
     /** One call during the outage: how long it took, whether it got the key, what it threw. */
