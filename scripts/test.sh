@@ -181,14 +181,14 @@ jobs=$(
   for module in lock-jdbc lock-redis lock-zookeeper lock-etcd; do printf '%s\t%s\n' "$module" "$(tests_of $module)"; done
   printf 'boot35\tcd %s && %s -T 2 -Pboot35 -Dspotless.check.skip=true clean verify -pl %s\n' "$boot35_tree" \
     "${MAVEN[*]}" lock-spring-boot-starter,lock-test,lock-kotlin,samples/inventory-service
-  for module in lock-leader-tests lock-spring-boot-starter tests/fencing-harness samples/inventory-service; do
+  # The Maven Central bundle, built with a release version and a throwaway key, and checked for what
+  # Central refuses (about 3 minutes of CPU).
+  printf 'release-bundle\tscripts/check-release-bundle.sh\n'
+  for module in samples/inventory-service lock-leader-tests lock-spring-boot-starter tests/fencing-harness; do
     printf '%s\t%s\n' "$module" "$(tests_of $module)"
   done
   # The API check: the baseline is built from a git ref once per clone (about 3 minutes of CPU).
   printf 'api-check\tscripts/api-baseline.sh --if-missing && scripts/check-api.sh --jars %s\n' "$api_jars"
-  # The Maven Central bundle, built with a release version and a throwaway key, and checked for what
-  # Central refuses (about 3 minutes of CPU).
-  printf 'release-bundle\tscripts/check-release-bundle.sh\n'
   for module in lock-contract-kit lock-test lock-core lock-fencing lock-shedlock lock-spring-integration \
     lock-kotlin tests/architecture; do
     printf '%s\t%s\n' "$module" "$(tests_of $module)"
