@@ -13,7 +13,7 @@
 #
 # It ends with one summary of every pass (scripts/suite-summary.py), passed or not: the reports
 # are moved to target/suite-reports/<pass>/<module>/. Each job's output is in target/suite-logs/.
-# DISTLOCK_TEST_SLOTS sets how many jobs run at once (4).
+# DISTLOCK_TEST_SLOTS sets how many jobs run at once (5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -177,7 +177,7 @@ fi
 # A module's tests: the formatting was checked and the classes compiled in the first step.
 tests_of() { echo "${MAVEN[*]} -Dspotless.check.skip=true -Dmaven.source.skip=true verify -pl $1"; }
 jobs=$(
-  # The longest first (seconds measured on 2 cores with four jobs at a time, in the order below).
+  # The longest first (seconds measured on 2 cores with several jobs at a time).
   for module in lock-jdbc lock-redis lock-zookeeper lock-etcd; do printf '%s\t%s\n' "$module" "$(tests_of $module)"; done
   printf 'boot35\tcd %s && %s -T 2 -Pboot35 -Dspotless.check.skip=true clean verify -pl %s\n' "$boot35_tree" \
     "${MAVEN[*]}" lock-spring-boot-starter,lock-test,lock-kotlin,samples/inventory-service
@@ -202,9 +202,9 @@ jobs=$(
 )
 [ -n "$jdk21" ] || log "No JDK 21 or later under /usr/lib/jvm: skipping the virtual-thread tests"
 
-log "Tests: $(echo "$jobs" | wc -l) jobs, ${DISTLOCK_TEST_SLOTS:-4} at a time (logs in target/suite-logs/)"
+log "Tests: $(echo "$jobs" | wc -l) jobs, ${DISTLOCK_TEST_SLOTS:-5} at a time (logs in target/suite-logs/)"
 status=0
-echo "$jobs" | python3 scripts/suite-jobs.py --slots "${DISTLOCK_TEST_SLOTS:-4}" --logs target/suite-logs || status=$?
+echo "$jobs" | python3 scripts/suite-jobs.py --slots "${DISTLOCK_TEST_SLOTS:-5}" --logs target/suite-logs || status=$?
 PASS=boot41
 collect_reports "$PASS"
 PASS=""
