@@ -35,11 +35,9 @@ abstract class Rule08AnswerBudget extends LockGroup {
         registryA.obtain(key("warm")).tryAcquire(Duration.ZERO).ifPresent(LockHandle::close); // one-time work
         int[] calls = {0};
         try (LockHandle other = registryB.obtain(held).acquire()) {
-            String name = contract().getClass().getSimpleName() + "."
-                    + test.getTestMethod().map(method -> method.getName()).orElse(test.getDisplayName());
             // The hog is the load this rule is about; a stall longer than the margin on top of it (other
             // processes sharing the machine) makes a late answer inconclusive, and it is measured again.
-            TimingBound.of(name, STALL_MARGIN).check(() -> {
+            TimingBound.of(WaitBounds.name(this, test), STALL_MARGIN).check(() -> {
                 Duration slowest = Duration.ZERO;
                 try (CpuHog hog = CpuHog.onEveryCore(8, HOG)) {
                     while (hog.running()) {

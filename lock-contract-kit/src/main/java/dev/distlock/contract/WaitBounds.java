@@ -19,9 +19,13 @@ final class WaitBounds {
     /** Runs {@code measurement} through a {@link TimingBound} named after the backend's test class and the test. */
     static int check(ContractGroup<?> group, TestInfo test, Measurement measurement) throws Exception {
         Duration margin = group.timingSlack().minus(PROMISED_OVERRUN);
-        String name = group.contract().getClass().getSimpleName() + "."
-                + test.getTestMethod().map(method -> method.getName()).orElse(test.getDisplayName());
-        return TimingBound.of(name, margin.isNegative() ? Duration.ZERO : margin)
+        return TimingBound.of(name(group, test), margin.isNegative() ? Duration.ZERO : margin)
                 .check(measurement);
+    }
+
+    /** A timing check's name: the backend's test class and the test method. */
+    static String name(ContractGroup<?> group, TestInfo test) {
+        return group.contract().getClass().getSimpleName() + "."
+                + test.getTestMethod().map(method -> method.getName()).orElse(test.getDisplayName());
     }
 }
