@@ -2,6 +2,7 @@ package dev.distlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.contract.timing.CpuHog;
 import dev.distlock.contract.timing.TimingBound;
 import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.LockBackendException;

@@ -75,7 +75,7 @@ class HogControlTest {
     void correctWaitNeverFailsItsCheckUnderAHog() throws Exception {
         Duration margin = Duration.ofMillis(500);
         Instant from = Instant.now();
-        try (CpuHog hog = new CpuHog(HOG_THREADS_PER_CORE, HOG_AT_MOST)) {
+        try (CpuHog hog = CpuHog.onEveryCore(HOG_THREADS_PER_CORE, HOG_AT_MOST)) {
             for (int i = 0; i < 3; i++) {
                 assertThat(check(margin).check(waitOnTheHeldKey(margin, Duration.ZERO)))
                         .isBetween(0, TimingBound.MAX_REPEATS);
@@ -92,7 +92,7 @@ class HogControlTest {
         AtomicInteger measurements = new AtomicInteger();
         TimingBound.Measurement wait = waitOnTheHeldKey(margin, Duration.ZERO);
         int repeats;
-        try (CpuHog hog = new CpuHog(HOG_THREADS_PER_CORE, HOG_AT_MOST)) {
+        try (CpuHog hog = CpuHog.onEveryCore(HOG_THREADS_PER_CORE, HOG_AT_MOST)) {
             repeats = check(margin).check(() -> {
                 if (measurements.getAndIncrement() > 0) {
                     return wait.measure();
@@ -119,7 +119,7 @@ class HogControlTest {
     void backendThatOverrunsOnPurposeFailsEvenUnderAHog() throws Exception {
         Duration margin = Duration.ofMillis(500);
         Duration pastTheBound = PROMISED_OVERRUN.plus(margin).plusSeconds(1);
-        try (CpuHog hog = new CpuHog(HOG_THREADS_PER_CORE, HOG_AT_MOST)) {
+        try (CpuHog hog = CpuHog.onEveryCore(HOG_THREADS_PER_CORE, HOG_AT_MOST)) {
             assertThatThrownBy(() -> check(margin).check(waitOnTheHeldKey(margin, pastTheBound)))
                     .isInstanceOf(AssertionError.class)
                     .hasMessageContaining("HogControlTest");

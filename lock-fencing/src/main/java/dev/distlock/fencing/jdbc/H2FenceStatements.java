@@ -10,21 +10,17 @@ import java.util.Optional;
 
 /**
  * H2. An existing row is locked by {@code SELECT ... FOR UPDATE}; a missing one is inserted by a
- * MERGE, which fails with a duplicate key (23505) when another transaction inserted it first: H2
- * rolls back only that statement, and the next read waits for the other transaction's row. H2 has
- * no shared row locks, so a fenced read locks the row as a write does.
+ * plain INSERT, which waits for another transaction's insert of the same resource and then fails
+ * with a duplicate key (23505): H2 rolls back only that statement, and the next read waits for the
+ * other transaction's row. Not a {@code MERGE ... USING}: under concurrent first writes of one
+ * resource, H2 2.4's MERGE can loop in place, neither waiting nor failing, until its query timeout.
+ * H2 has no shared row locks, so a fenced read locks the row as a write does.
  */
 final class H2FenceStatements extends FenceStatements {
 
     private static final String INSERT = """
-            MERGE INTO ${table} AS f
-            USING (VALUES (CAST(? AS VARCHAR(200)), CAST(? AS VARCHAR(64)), CAST(? AS VARCHAR(4096)),
-                           CAST(? AS BIGINT)))
-                  AS r (resource, backend, lock_key, highest)
-               ON f.resource = r.resource
-            WHEN NOT MATCHED THEN
-                INSERT (resource, backend, lock_key, highest, updated_at)
-                VALUES (r.resource, r.backend, r.lock_key, r.highest, CURRENT_TIMESTAMP)""";
+            INSERT INTO ${table} (resource, backend, lock_key, highest, updated_at)
+            VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)""";
 
     private final String insert;
 

@@ -1,5 +1,6 @@
 package dev.distlock.bench.contention;
 
+import dev.distlock.contract.timing.CpuHog;
 import dev.distlock.contract.timing.StallProbe;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
@@ -16,7 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * How far calls overrun their wait while the CPU is overloaded: plain locks and semaphores side by side, on the same
@@ -147,7 +147,7 @@ final class OverrunUnderLoad {
                 .map(registry -> LeasedSemaphore.of(registry, "overrun-" + run, SLOTS))
                 .toList();
         StallProbe probe = StallProbe.shared();
-        try (Hogs load = new Hogs(hogs)) {
+        try (CpuHog load = CpuHog.threads(hogs, Duration.ofHours(1))) {
             for (int round = 0; round < settings.rounds(); round++) {
                 boolean plainFirst = round % 2 == 0;
                 for (int turn = 0; turn < 2; turn++) {
@@ -237,39 +237,6 @@ final class OverrunUnderLoad {
                     side.call(wait, System.nanoTime() - start);
                     side.error(e);
                 }
-            }
-        }
-    }
-
-    /** Threads that spin until closed: a run queue longer than the cores, as on a loaded host. */
-    private static final class Hogs implements AutoCloseable {
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final Thread[] threads;
-
-        Hogs(int count) {
-            threads = new Thread[count];
-            for (int i = 0; i < count; i++) {
-                threads[i] = new Thread(
-                        () -> {
-                            long x = 0;
-                            while (running.get()) {
-                                x += System.nanoTime() % 7;
-                            }
-                            if (x == 42) {
-                                System.err.print("");
-                            }
-                        },
-                        "hog-" + i);
-                threads[i].setDaemon(true);
-                threads[i].start();
-            }
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            running.set(false);
-            for (Thread thread : threads) {
-                thread.join(5_000);
             }
         }
     }
