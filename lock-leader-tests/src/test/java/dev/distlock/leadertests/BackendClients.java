@@ -44,6 +44,14 @@ final class BackendClients implements AutoCloseable {
         return lease;
     }
 
+    /**
+     * Clients of the same server whose lease is at least {@code atLeast}: for tests whose holders must stay valid
+     * through any stall a loaded machine shows.
+     */
+    BackendClients withLeaseAtLeast(Duration atLeast) {
+        return new BackendClients(spec, lease.compareTo(atLeast) >= 0 ? lease : atLeast);
+    }
+
     /** A new registry with a client of its own; closed with this object. */
     LockRegistry newRegistry() {
         LockRegistry registry = switch (spec.get(0)) {

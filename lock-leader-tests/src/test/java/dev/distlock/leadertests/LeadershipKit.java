@@ -29,6 +29,13 @@ abstract class LeadershipKit {
             .withRejoinDelay(Duration.ofMillis(100))
             .withRetryDelay(Duration.ofMillis(100));
 
+    /**
+     * The lease of tests about order, where a leader must lead until it resigns: a third of it (the stall a watchdog
+     * lease survives, contract 4) is longer than any stall seen on a loaded test machine. The failover tests, which
+     * wait for a lease to end, use the subclass's shorter lease.
+     */
+    private static final Duration STEADY_LEASE = Duration.ofSeconds(8);
+
     private final String name = "leader-" + UUID.randomUUID().toString().substring(0, 8);
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final Map<String, Leadership> candidates = new HashMap<>();
@@ -47,6 +54,7 @@ abstract class LeadershipKit {
 
     @Test
     void exactlyOneLeaderAtATimeAndEpochsRiseAcrossTerms() throws Exception {
+        steadyLeases();
         for (String candidate : List.of("a", "b", "c")) {
             campaign(candidate, QUICK);
         }
@@ -55,6 +63,7 @@ abstract class LeadershipKit {
 
     @Test
     void anInstanceThatDoesNotCampaignSeesEveryTermOfAResignSequenceWithItsHolderEpochAndValue() throws Exception {
+        steadyLeases();
         LockRegistry observer = clients().newRegistry();
         ObservedLeaders observed = new ObservedLeaders();
         resources.add(Leadership.observe(
@@ -89,6 +98,8 @@ abstract class LeadershipKit {
 
     @Test
     void resigningLeaderIsRevokedBeforeTheWaitingCandidateIsGranted() throws Exception {
+        // A leader that lost its lease before it resigned would campaign again at once and could be granted again.
+        steadyLeases();
         // The resigned candidate stays out long enough that only the waiting one can be granted.
         CampaignOptions options = CampaignOptions.defaults().withRejoinDelay(Duration.ofSeconds(10));
         Leadership first = campaign("a", options);
@@ -157,6 +168,15 @@ abstract class LeadershipKit {
         resources.add(leadership);
         candidates.put(candidate, leadership);
         return leadership;
+    }
+
+    /** This test's clients use {@link #STEADY_LEASE}; called before the first client opens. */
+    private void steadyLeases() {
+        if (clients != null) {
+            throw new IllegalStateException("Clients already open with lease " + clients.lease());
+        }
+        clients = newClients().withLeaseAtLeast(STEADY_LEASE);
+        resources.add(0, clients);
     }
 
     private BackendClients clients() {
