@@ -9,6 +9,9 @@ import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.springframework.core.io.ByteArrayResource;
@@ -31,6 +34,13 @@ final class FenceTable {
 
     private static final Pattern USER_INFO = Pattern.compile("//[^/@?;]*@");
 
+    /**
+     * One monitor per database and table: stores of one JVM check and create a table one at a time. H2 shows a new
+     * table to other sessions before its primary key exists; a store that found it then and wrote its first row
+     * could make the creator's key fail on a duplicate, which left H2's in-memory database closed.
+     */
+    private static final ConcurrentMap<String, ReentrantLock> SETTING_UP = new ConcurrentHashMap<>();
+
     final FenceStatements statements;
     final String address;
     private final SQLExceptionTranslator translator;
@@ -43,7 +53,8 @@ final class FenceTable {
 
     /**
      * Learns the database, checks that the table can be read, and creates it first when it cannot
-     * and {@code create} is set; several instances creating it at once is fine.
+     * and {@code create} is set; several instances creating it at once is fine. Within one JVM the
+     * check and the creation of one table run one store at a time.
      */
     static FenceTable connect(DataSource dataSource, FenceTableName table, boolean create, int querySeconds) {
         FenceTable fenceTable;
@@ -62,7 +73,14 @@ final class FenceTable {
                             + " fail until it is.",
                     e);
         }
-        fenceTable.check(dataSource, create, querySeconds);
+        ReentrantLock settingUp =
+                SETTING_UP.computeIfAbsent(fenceTable.address + " " + table, name -> new ReentrantLock());
+        settingUp.lock();
+        try {
+            fenceTable.check(dataSource, create, querySeconds);
+        } finally {
+            settingUp.unlock();
+        }
         return fenceTable;
     }
 

@@ -12,9 +12,7 @@ import java.util.Optional;
  * H2. An existing row is locked by {@code SELECT ... FOR UPDATE}; a missing one is inserted by a
  * plain INSERT, which waits for another transaction's insert of the same resource and then fails
  * with a duplicate key (23505): H2 rolls back only that statement, and the next read waits for the
- * other transaction's row. Not a {@code MERGE ... USING}: under concurrent first writes of one
- * resource, H2 2.4's MERGE can loop in place, neither waiting nor failing, until its query timeout.
- * H2 has no shared row locks, so a fenced read locks the row as a write does.
+ * other transaction's row. H2 has no shared row locks, so a fenced read locks the row as a write does.
  */
 final class H2FenceStatements extends FenceStatements {
 

@@ -24,8 +24,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Instances starting at the same moment on a loaded machine, each creating the fence table and writing a resource's
  * first fence: the table and the row are created once, every write is either admitted or refused as stale, and the
- * highest token wins. None may fail on its way: a statement that spins in place under this race (as H2's {@code
- * MERGE ... USING} did beside another instance's {@code CREATE TABLE IF NOT EXISTS}) runs into the store's timeout.
+ * highest token wins. None may fail on its way. On H2 a store that found the table while another was still creating
+ * it (H2 shows a table before its primary key exists) could write its row in that window; the creator's key then
+ * failed on a duplicate and H2 closed the in-memory database.
  */
 class ConcurrentFirstWritesIT {
 
