@@ -51,7 +51,10 @@ public final class RedisServers implements AutoCloseable {
     }
 
     public ManagedProcess start(List<String> extraArgs) {
-        int port = FreePorts.next();
+        return start(FreePorts.next(), extraArgs);
+    }
+
+    private ManagedProcess start(int port, List<String> extraArgs) {
         List<String> command = new ArrayList<>(List.of(
                 ManagedProcess.findExecutable("redis-server").orElseThrow().toString(),
                 "--port",
@@ -77,7 +80,10 @@ public final class RedisServers implements AutoCloseable {
                 "needed to create a Redis Cluster");
         List<ManagedProcess> masters = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            masters.add(start(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")));
+            // A cluster node also listens on its port + 10000 (the cluster bus).
+            masters.add(start(
+                    FreePorts.nextWithPartner(10_000),
+                    List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")));
         }
         List<String> create = new ArrayList<>(
                 List.of(ManagedProcess.findExecutable("redis-cli").orElseThrow().toString(), "--cluster", "create"));
