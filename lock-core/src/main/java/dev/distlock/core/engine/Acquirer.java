@@ -3,15 +3,11 @@ package dev.distlock.core.engine;
 import dev.distlock.core.LockObserver.Outcome;
 import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.Deadline;
-import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockRequest;
 import dev.distlock.core.spi.OwnerId;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * Takes holds: joins the owner's live hold (reentrancy), or passes the key's local gate and asks
@@ -28,142 +24,82 @@ final class Acquirer<L extends BackendLease> {
     }
 
     /**
-     * @param owner the owning thread, or null for a hold that belongs to its handle
-     * @param note recorded with a new hold beside the holder description, or null
-     * @return the ownership and the hold backing this acquisition, or empty when the wait ran out
-     */
-    Optional<Acquired<L>> acquire(
-            String key,
-            String fullKey,
-            Duration waitTime,
-            Duration leaseTime,
-            boolean renewed,
-            Thread owner,
-            String note)
-            throws InterruptedException {
-        return acquire(key, fullKey, waitTime, leaseTime, renewed, owner, note, null, null);
-    }
-
-    /**
-     * As {@link #acquire(String, String, Duration, Duration, boolean, Thread, String)}, for an attempt
-     * its caller may abandon: abandoned while it waits at the local gate, it ends with an
-     * InterruptedException (reported as {@link Outcome#INTERRUPTED}) without asking the server.
+     * Joins the owner's live hold or takes a new one.
      *
-     * @param abandonment the attempt's cancellation, or null when nobody can abandon it
-     * @param guardKey null, or the full key that must be free for a zero-wait take to be granted ({@link
-     *     LockRequest#guardKey})
+     * @return the ownership and the hold backing this acquisition, or empty when the wait ran out
+     * @throws InterruptedException when interrupted, or when the attempt was abandoned at the gate
      */
-    Optional<Acquired<L>> acquire(
-            String key,
-            String fullKey,
-            Duration waitTime,
-            Duration leaseTime,
-            boolean renewed,
-            Thread owner,
-            String note,
-            Abandonment abandonment,
-            String guardKey)
-            throws InterruptedException {
+    Optional<Acquired<L>> acquire(Acquisition acquisition) throws InterruptedException {
         engine.checkOpen();
-        KeyCheck.duration("waitTime", waitTime, key, engine.backend.name(), true);
-        KeyCheck.duration("leaseTime", leaseTime, key, engine.backend.name(), false);
+        KeyCheck.duration("waitTime", acquisition.waitTime(), acquisition.key(), engine.backend.name(), true);
+        KeyCheck.duration("leaseTime", acquisition.leaseTime(), acquisition.key(), engine.backend.name(), false);
         long start = System.nanoTime();
-        Deadline deadline = Deadline.after(waitTime);
-        KeyState<L> state = engine.keys().retain(fullKey);
+        KeyState<L> state = engine.keys.retain(acquisition.fullKey());
         Outcome outcome = Outcome.ERROR;
-        boolean keepReference = false;
+        Acquired<L> acquired = null;
         try {
-            Ownership<L> own = owner == null ? null : state.ownedBy(owner);
-            if (own != null) {
-                // A lease that ran out before its end was processed is never joined.
-                engine.leaseEnds().loseIfExpired(own.hold());
-                synchronized (state) {
-                    if (own.hold.state() == Hold.State.HELD) {
-                        own.count++;
-                        outcome = Outcome.ACQUIRED;
-                        return Optional.of(new Acquired<>(engine, own, own.hold));
-                    }
-                }
-            }
-            Optional<Hold<L>> taken = take(
-                    key, state, deadline, waitTime.isZero(), leaseTime, renewed, owner, note, abandonment, guardKey);
-            if (taken.isEmpty()) {
-                outcome = Outcome.TIMEOUT;
-                return Optional.empty();
-            }
-            outcome = Outcome.ACQUIRED;
-            Hold<L> hold = taken.get();
-            Ownership<L> ownership;
-            Hold<L> replaced = null;
-            synchronized (state) {
-                if (own != null && own.count > 0) {
-                    replaced = own.hold;
-                    own.hold = hold;
-                    own.count++;
-                    ownership = own;
-                } else {
-                    ownership = new Ownership<>(state, owner, hold);
-                    state.register(ownership);
-                    keepReference = true;
-                }
-            }
-            if (replaced != null) {
-                engine.releases().end(replaced, Hold.Ending.REPLACED);
-            }
-            return Optional.of(new Acquired<>(engine, ownership, hold));
+            acquired = joinOrTake(acquisition, state);
+            outcome = acquired == null ? Outcome.TIMEOUT : Outcome.ACQUIRED;
+            return Optional.ofNullable(acquired);
         } catch (InterruptedException e) {
             outcome = Outcome.INTERRUPTED;
             throw e;
         } finally {
-            if (!keepReference) {
-                engine.keys().unretain(state);
+            if (acquired == null || !acquired.newOwnership()) {
+                engine.keys.unretain(state);
             }
-            engine.events().acquisitionEnded(key, outcome, start);
+            engine.events.acquisitionEnded(acquisition.key(), outcome, start);
         }
+    }
+
+    /** Joins the owner's live hold (reentrancy), or takes a new hold: in a lost hold's place, or as a new ownership. */
+    private Acquired<L> joinOrTake(Acquisition acquisition, KeyState<L> state) throws InterruptedException {
+        Ownership<L> own = acquisition.owner() == null ? null : state.ownedBy(acquisition.owner());
+        if (own != null) {
+            // A lease that ran out before its end was processed is never joined.
+            engine.leaseEnds.loseIfExpired(own.hold());
+            synchronized (state) {
+                if (own.hold.state() == Hold.State.HELD) {
+                    own.count++;
+                    return new Acquired<>(engine, own, own.hold, false);
+                }
+            }
+        }
+        Hold<L> hold = take(acquisition, state, Deadline.after(acquisition.waitTime()));
+        return hold == null ? null : own(state, own, hold, acquisition.owner());
+    }
+
+    /** Counts {@code hold} in the owner's ownership, replacing a lost hold there, or in a new ownership. */
+    private Acquired<L> own(KeyState<L> state, Ownership<L> own, Hold<L> hold, Thread owner) {
+        Hold<L> replaced;
+        synchronized (state) {
+            if (own == null || own.count == 0) {
+                Ownership<L> ownership = new Ownership<>(state, owner, hold);
+                state.register(ownership);
+                return new Acquired<>(engine, ownership, hold, true);
+            }
+            replaced = own.hold;
+            own.hold = hold;
+            own.count++;
+        }
+        engine.releases.end(replaced, Hold.Ending.REPLACED);
+        return new Acquired<>(engine, own, hold, false);
     }
 
     /**
      * Passes the key's local gate and takes the key on the server; the new hold owns the gate. Only
      * a zero wait asks the server once its deadline has passed (contract 8).
+     *
+     * @return the new hold, or null when the wait ran out
      */
-    private Optional<Hold<L>> take(
-            String key,
-            KeyState<L> state,
-            Deadline deadline,
-            boolean zeroWait,
-            Duration leaseTime,
-            boolean renewed,
-            Thread owner,
-            String note,
-            Abandonment abandonment,
-            String guardKey)
-            throws InterruptedException {
+    private Hold<L> take(Acquisition acquisition, KeyState<L> state, Deadline deadline) throws InterruptedException {
         Waiters.Waiter waiter = engine.waiters.enter();
         Hold<L> hold = null;
         InterruptedException interrupted = null;
         boolean endedByClose;
         try {
-            if (passGate(state, deadline, abandonment)) {
-                try {
-                    hold = askForLiveHold(
-                            zeroWait,
-                            deadline,
-                            () -> new LockRequest(
-                                    state.fullKey,
-                                    newOwner(owner),
-                                    leaseTime,
-                                    deadline,
-                                    engine.holderDescription(owner, note),
-                                    guardKey),
-                            lease -> newHold(state, key, lease, leaseTime, renewed, owner));
-                } catch (RuntimeException e) {
-                    engine.events().backendError(state.fullKey, e);
-                    throw e;
-                } finally {
-                    if (hold == null) {
-                        state.gate.release();
-                    }
-                }
+            if (passGate(state, deadline, acquisition.abandonment())) {
+                hold = askAfterGate(acquisition, state, deadline);
             }
         } catch (InterruptedException e) {
             interrupted = e;
@@ -172,10 +108,10 @@ final class Acquirer<L extends BackendLease> {
         }
         if (endedByClose || (hold != null && engine.isClosed())) {
             if (hold != null) {
-                engine.releases().end(hold, Hold.Ending.CLOSED);
+                engine.releases.end(hold, Hold.Ending.CLOSED);
             }
             throw new IllegalStateException("The " + engine.backend.name() + " lock registry was closed while this"
-                    + " thread waited for lock '" + key + "'");
+                    + " thread waited for lock '" + acquisition.key() + "'");
         }
         if (interrupted != null) {
             throw interrupted;
@@ -183,7 +119,24 @@ final class Acquirer<L extends BackendLease> {
         if (hold != null) {
             engine.started(hold);
         }
-        return Optional.ofNullable(hold);
+        return hold;
+    }
+
+    /** Asks the server with the gate passed; frees the gate again unless a hold came of it. */
+    private Hold<L> askAfterGate(Acquisition acquisition, KeyState<L> state, Deadline deadline)
+            throws InterruptedException {
+        Hold<L> hold = null;
+        try {
+            hold = askForLiveHold(acquisition, state, deadline);
+            return hold;
+        } catch (RuntimeException e) {
+            engine.events.backendError(state.fullKey, e);
+            throw e;
+        } finally {
+            if (hold == null) {
+                state.gate.release();
+            }
+        }
     }
 
     /**
@@ -192,21 +145,26 @@ final class Acquirer<L extends BackendLease> {
      *
      * @return the live hold, or null when the wait ran out
      */
-    private Hold<L> askForLiveHold(
-            boolean zeroWait, Deadline deadline, Supplier<LockRequest> requests, Function<L, Hold<L>> holds)
+    private Hold<L> askForLiveHold(Acquisition acquisition, KeyState<L> state, Deadline deadline)
             throws InterruptedException {
         for (boolean first = true; ; first = false) {
-            LockRequest request = requests.get();
+            LockRequest request = new LockRequest(
+                    state.fullKey,
+                    newOwner(acquisition.owner()),
+                    acquisition.leaseTime(),
+                    deadline,
+                    engine.holderDescription(acquisition.owner(), acquisition.note()),
+                    acquisition.guardKey());
             // A wait that ran out before the server was asked (queued on the gate, say) has timed
             // out; asking now would count as a zero wait and fail on a passing error.
-            if (!(first && zeroWait) && deadline.hasPassed()) {
+            if (!(first && acquisition.zeroWait()) && deadline.hasPassed()) {
                 return null;
             }
             L lease = engine.backend.tryAcquire(request).orElse(null);
             if (lease == null) {
                 return null;
             }
-            Hold<L> hold = holds.apply(lease);
+            Hold<L> hold = new Hold<>(engine.backend, state, acquisition, lease);
             if (hold.leaseLeft(System.nanoTime()) > 0) {
                 return hold;
             }
@@ -223,8 +181,8 @@ final class Acquirer<L extends BackendLease> {
                 "Lock '{}' on {} was granted after its lease would have ended here; giving it back and asking again"
                         + " within the wait",
                 dead.key,
-                engine.events().describe());
-        engine.releases().quietly(dead); // never renewed: when this fails, the server lets it go at its lease's end
+                engine.events.describe());
+        engine.releases.quietly(dead); // never renewed: when this fails, the server lets it go at its lease's end
     }
 
     /**
@@ -263,28 +221,14 @@ final class Acquirer<L extends BackendLease> {
         return new InterruptedException("The caller cancelled this attempt before it asked the server");
     }
 
-    private Hold<L> newHold(KeyState<L> state, String key, L lease, Duration leaseTime, boolean renewed, Thread owner) {
-        boolean sessions = engine.backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION;
-        // On a session backend every hold lasts at most as long as its session is known to: a watchdog hold's
-        // lease is that bound; a fixed lease keeps its own end and gets the bound on top.
-        Duration period = renewed && sessions ? engine.backend.sessionLeaseTime() : leaseTime;
-        Duration sessionPeriod = !renewed && sessions ? engine.backend.sessionLeaseTime() : null;
-        return new Hold<>(
-                engine.backend,
-                state,
-                key,
-                lease,
-                leaseTime,
-                renewed,
-                period,
-                sessionPeriod,
-                owner == null ? "handle" : owner.getName());
-    }
-
     private OwnerId newOwner(Thread owner) {
         return new OwnerId(engine.registryId, owner == null ? 0 : owner.getId(), holdSequence.incrementAndGet());
     }
 
-    /** One acquisition: the engine it came from, the ownership it counts in and the hold it got. */
-    record Acquired<L extends BackendLease>(LockEngine<L> engine, Ownership<L> ownership, Hold<L> hold) {}
+    /**
+     * One acquisition: the engine it came from, the ownership it counts in and the hold it got; {@code newOwnership}
+     * when the ownership was made for it (and keeps the key's local state referenced).
+     */
+    record Acquired<L extends BackendLease>(
+            LockEngine<L> engine, Ownership<L> ownership, Hold<L> hold, boolean newOwnership) {}
 }

@@ -4,7 +4,6 @@ import dev.distlock.core.LockHandle;
 import dev.distlock.core.spi.BackendLease;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -29,13 +28,7 @@ final class AsyncAcquisitions implements AutoCloseable {
     }
 
     <L extends BackendLease> CompletableFuture<Optional<LockHandle>> acquire(
-            Acquirer<L> acquirer,
-            String key,
-            String fullKey,
-            Duration waitTime,
-            Duration leaseTime,
-            boolean renewed,
-            String note) {
+            Acquirer<L> acquirer, Acquisition acquisition) {
         CompletableFuture<Optional<LockHandle>> result = new CompletableFuture<>();
         Abandonment abandonment = new Abandonment();
         result.whenComplete((handle, error) -> {
@@ -45,9 +38,8 @@ final class AsyncAcquisitions implements AutoCloseable {
         });
         executor.submit(() -> {
             try {
-                Optional<LockHandle> handle = acquirer.acquire(
-                                key, fullKey, waitTime, leaseTime, renewed, null, note, abandonment, null)
-                        .map(EngineHandle::new);
+                Optional<LockHandle> handle =
+                        acquirer.acquire(acquisition.abandonable(abandonment)).map(EngineHandle::new);
                 if (!result.complete(handle)) {
                     handle.ifPresent(LockHandle::close);
                 }

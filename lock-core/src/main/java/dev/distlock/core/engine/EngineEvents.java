@@ -37,6 +37,17 @@ final class EngineEvents<L extends BackendLease> implements HoldEvents<L> {
         }
     }
 
+    /** An operator removed {@code key}'s lock on the server; {@code evicted} is who held it, when known. */
+    void forceReleased(String key, java.util.Optional<dev.distlock.core.LockHolder> evicted) {
+        LockEngine.log.warn(
+                "Lock '{}' on {} was force-released; evicted holder: {}. Its writes carrying fencing token {} or"
+                        + " lower can be refused.",
+                key,
+                describe(),
+                evicted.map(dev.distlock.core.LockHolder::holder).orElse("unknown"),
+                evicted.map(holder -> holder.token().toString()).orElse("unknown"));
+    }
+
     @Override
     public void lost(Hold<L> hold, String reason) {
         LockEngine.log.warn(

@@ -41,13 +41,13 @@ final class EngineHandle<L extends BackendLease> implements LockHandle {
     @Override
     public void onLost(Runnable callback) {
         if (hold.addLostCallback(callback)) {
-            engine.events().callback(hold, callback, true);
+            engine.events.callback(hold, callback, true);
         }
     }
 
     @Override
     public boolean extend(Duration leaseTime) {
-        return !closed.get() && engine.renewals().extend(hold, leaseTime);
+        return !closed.get() && engine.renewals.extend(hold, leaseTime);
     }
 
     @Override
@@ -70,10 +70,10 @@ final class EngineHandle<L extends BackendLease> implements LockHandle {
         }
         try {
             // A lease that ran out is lost, whether or not the lease keeper said so yet.
-            engine.leaseEnds().loseIfExpired(last);
-            engine.releases().release(last);
+            engine.leaseEnds.loseIfExpired(last);
+            engine.releases.release(last);
         } finally {
-            engine.keys().unretain(ownership.keyState);
+            engine.keys.unretain(ownership.keyState);
         }
     }
 

@@ -59,33 +59,33 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
 
     @Override
     public Optional<LockHandle> tryAcquire(Duration waitTime) throws InterruptedException {
-        return acquire(waitTime, engine.options.leaseTime(), true, Thread.currentThread());
+        return acquire(renewed(waitTime));
     }
 
     @Override
     public Optional<LockHandle> tryAcquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
-        return acquire(waitTime, leaseTime, false, Thread.currentThread());
+        return acquire(fixed(waitTime, leaseTime));
     }
 
     @Override
     public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration waitTime) {
-        return engine.acquireAsync(key, fullKey, waitTime, engine.options.leaseTime(), true, note);
+        return engine.acquireAsync(renewed(waitTime).ownedByHandle());
     }
 
     @Override
     public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration waitTime, Duration leaseTime) {
-        return engine.acquireAsync(key, fullKey, waitTime, leaseTime, false, note);
+        return engine.acquireAsync(fixed(waitTime, leaseTime).ownedByHandle());
     }
 
     /** A handle-owned take on this thread: the same steps as {@link #acquireAsync}, without a thread of its own. */
     @Override
     public Optional<LockHandle> tryAcquireDetached(Duration waitTime) throws InterruptedException {
-        return acquire(waitTime, engine.options.leaseTime(), true, null);
+        return acquire(renewed(waitTime).ownedByHandle());
     }
 
     @Override
     public Optional<LockHandle> tryAcquireDetached(Duration waitTime, Duration leaseTime) throws InterruptedException {
-        return acquire(waitTime, leaseTime, false, null);
+        return acquire(fixed(waitTime, leaseTime).ownedByHandle());
     }
 
     @Override
@@ -96,26 +96,21 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
                     + " cannot be taken on the condition that '" + guardKey + "' is free in one step on the server;"
                     + " read the other key's holder beside a plain take instead");
         }
-        return engine.acquirer()
-                .acquire(
-                        key,
-                        fullKey,
-                        Duration.ZERO,
-                        leaseTime == null ? engine.options.leaseTime() : leaseTime,
-                        leaseTime == null,
-                        null,
-                        note,
-                        null,
-                        guardFullKey)
-                .map(EngineHandle::new);
+        Acquisition acquisition = leaseTime == null ? renewed(Duration.ZERO) : fixed(Duration.ZERO, leaseTime);
+        return acquire(acquisition.ownedByHandle().unlessHeld(guardFullKey));
     }
 
-    /** @param owner the owning thread, or null for a hold that belongs to its handle */
-    private Optional<LockHandle> acquire(Duration waitTime, Duration leaseTime, boolean renewed, Thread owner)
-            throws InterruptedException {
-        return engine.acquirer()
-                .acquire(key, fullKey, waitTime, leaseTime, renewed, owner, note)
-                .map(EngineHandle::new);
+    private Acquisition renewed(Duration waitTime) {
+        return Acquisition.renewed(key, fullKey, waitTime, engine.options.leaseTime())
+                .noted(note);
+    }
+
+    private Acquisition fixed(Duration waitTime, Duration leaseTime) {
+        return Acquisition.fixed(key, fullKey, waitTime, leaseTime).noted(note);
+    }
+
+    private Optional<LockHandle> acquire(Acquisition acquisition) throws InterruptedException {
+        return engine.acquirer.acquire(acquisition).map(EngineHandle::new);
     }
 
     @Override
@@ -136,7 +131,7 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
     }
 
     private Ownership<L> current() {
-        KeyState<L> state = engine.keys().existing(fullKey);
+        KeyState<L> state = engine.keys.existing(fullKey);
         return state == null ? null : state.ownedBy(Thread.currentThread());
     }
 

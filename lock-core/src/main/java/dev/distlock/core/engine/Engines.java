@@ -17,8 +17,6 @@ public final class Engines implements EngineFactory {
 
     @Override
     public RegistryEngine start(LockBackend<?> backend, ReadWriteLocks readWriteLocks, RegistryOptions options) {
-        return new EngineRegistry(
-                new LockEngine<>(backend, options),
-                readWriteLocks == null ? null : new ReadWriteEngines(readWriteLocks));
+        return new LockEngine<>(backend, readWriteLocks, options);
     }
 }

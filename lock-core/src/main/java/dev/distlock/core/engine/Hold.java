@@ -75,27 +75,28 @@ final class Hold<L extends BackendLease> {
     private volatile long minimumEndNanos;
     private volatile boolean renewing;
 
-    Hold(
-            LockBackend<L> backend,
-            KeyState<L> keyState,
-            String key,
-            L lease,
-            Duration leaseTime,
-            boolean renewed,
-            Duration period,
-            Duration sessionPeriod,
-            String ownerName) {
+    /** The hold {@code lease} grants to {@code acquisition}, its local lease counted from just before the request. */
+    Hold(LockBackend<L> backend, KeyState<L> keyState, Acquisition acquisition, L lease) {
+        boolean sessions = backend.leaseExpiry() == LockBackend.LeaseExpiry.SESSION;
         this.backend = backend;
         this.keyState = keyState;
-        this.key = key;
+        this.key = acquisition.key();
         this.lease = lease;
-        this.leaseTime = leaseTime;
-        this.renewed = renewed;
-        this.periodNanos = TimeUnit.MILLISECONDS.toNanos(period.toMillis());
-        this.sessionPeriodNanos = sessionPeriod == null ? 0 : TimeUnit.MILLISECONDS.toNanos(sessionPeriod.toMillis());
-        this.ownerName = ownerName;
+        this.leaseTime = acquisition.leaseTime();
+        this.renewed = acquisition.renewed();
+        // On a session backend every hold lasts at most as long as its session is known to: a watchdog hold's
+        // lease is that bound; a fixed lease keeps its own end and gets the bound on top.
+        Duration period = renewed && sessions ? backend.sessionLeaseTime() : leaseTime;
+        this.periodNanos = wholeMillis(period);
+        this.sessionPeriodNanos = !renewed && sessions ? wholeMillis(backend.sessionLeaseTime()) : 0;
+        this.ownerName =
+                acquisition.owner() == null ? "handle" : acquisition.owner().getName();
         this.leaseEndNanos = lease.grantRequestedAtNanos() + periodNanos;
         this.sessionEndNanos = lease.grantRequestedAtNanos() + sessionPeriodNanos;
+    }
+
+    private static long wholeMillis(Duration duration) {
+        return TimeUnit.MILLISECONDS.toNanos(duration.toMillis());
     }
 
     FencingToken token() {

@@ -1,12 +1,15 @@
 package dev.distlock.core.engine;
 
 import dev.distlock.core.FencedLock;
+import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.HoldInfo;
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.LockObserver;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.LockBackend;
+import dev.distlock.core.spi.ReadWriteLocks;
+import dev.distlock.core.spi.RegistryEngine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +17,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,35 +31,44 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The semantics kept here are the contract in {@code docs/contract.md}.
  */
-final class LockEngine<L extends BackendLease> implements AutoCloseable {
+final class LockEngine<L extends BackendLease> implements RegistryEngine {
 
     static final Logger log = LoggerFactory.getLogger(LockEngine.class);
-
-    /** How long a closed engine lets its last background releases run before it closes the backend under them. */
-    private static final Duration LAST_RELEASES_BOUND = Duration.ofSeconds(30);
 
     final LockBackend<L> backend;
     final RegistryOptions options;
     final String registryId;
     final Waiters waiters = new Waiters();
 
-    private final KeyStates<L> keys;
+    final KeyStates<L> keys;
+    final EngineEvents<L> events;
+    final Releases<L> releases;
+    final LeaseEnds<L> leaseEnds;
+    final Renewals<L> renewals;
+    final Acquirer<L> acquirer = new Acquirer<>(this);
     private final Set<Hold<L>> holds = ConcurrentHashMap.newKeySet();
     private final Observers observers = new Observers();
     private final LeaseKeeper keeper;
-    private final EngineEvents<L> events;
-    private final Releases<L> releases;
-    private final LeaseEnds<L> leaseEnds;
-    private final Renewals<L> renewals;
-    private final Acquirer<L> acquirer = new Acquirer<>(this);
     private final AsyncAcquisitions async;
+    /** The registry's read/write locks, or null when its backend has none (or this engine is one of their sides). */
+    private final ReadWriteEngines readWrite;
+
     private final HolderDescription holderDescription;
     private volatile boolean closed;
-    /** Opens when {@link #close()} has ended every hold, lingering ones included, and closed the backend. */
-    private final CountDownLatch closedFully = new CountDownLatch(1);
+    private final Closing<L> closing;
 
-    public LockEngine(LockBackend<L> backend, RegistryOptions options) {
+    LockEngine(LockBackend<L> backend, RegistryOptions options) {
         this(backend, options, 1, newRegistryId());
+    }
+
+    /** The engine of one registry, with read/write locks over {@code readWriteLocks} when that is not null. */
+    LockEngine(LockBackend<L> backend, ReadWriteLocks readWriteLocks, RegistryOptions options) {
+        this(
+                backend,
+                options,
+                1,
+                newRegistryId(),
+                readWriteLocks == null ? null : new ReadWriteEngines(readWriteLocks));
     }
 
     /**
@@ -67,7 +77,16 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
      * (engines that must recognise each other's owners, like the two sides of a read/write lock,
      * share one).
      */
-    public LockEngine(LockBackend<L> backend, RegistryOptions options, int gatePermits, String registryId) {
+    LockEngine(LockBackend<L> backend, RegistryOptions options, int gatePermits, String registryId) {
+        this(backend, options, gatePermits, registryId, null);
+    }
+
+    private LockEngine(
+            LockBackend<L> backend,
+            RegistryOptions options,
+            int gatePermits,
+            String registryId,
+            ReadWriteEngines readWrite) {
         if (gatePermits < 1) {
             throw new IllegalArgumentException("gatePermits must be at least 1, was " + gatePermits);
         }
@@ -75,8 +94,7 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         this.options = Objects.requireNonNull(options, "options");
         this.keys = new KeyStates<>(gatePermits);
         this.registryId = Objects.requireNonNull(registryId, "registryId");
-        // The pipeline: Acquirer takes holds, Renewals keeps their leases on the LeaseKeeper, LeaseEnds
-        // decides when a lease ended, Releases ends holds; each is handed what it needs.
+        this.readWrite = readWrite;
         this.keeper = new LeaseKeeper(
                 backend.name(), () -> holds.stream().map(hold -> hold.keeping).iterator());
         this.events = new EngineEvents<>(backend, holds, observers, keeper);
@@ -86,74 +104,89 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         this.renewals = new Renewals<>(backend, keeper, leaseEnds, events);
         this.async = new AsyncAcquisitions(backend.name());
         this.holderDescription = new HolderDescription(options.applicationName());
-        backend.setLeaseListener(this::leaseLostByBackend);
+        this.closing = new Closing<>(backend, releases);
+        backend.setLeaseListener((lease, reason) -> loseWhere(hold -> hold.lease.equals(lease), reason));
     }
 
     /** The lock of {@code key}: a view, cheap to create; idle keys cost nothing. */
+    @Override
     public FencedLock lock(String key) {
         checkOpen();
         return new EngineLock<>(this, key, fullKey(key));
     }
 
+    @Override
+    public FencedReadWriteLock readWriteLock(String key) {
+        return readWrite == null ? null : readWrite.lock(key);
+    }
+
+    @Override
     public String backendName() {
         return backend.name();
     }
 
     /** Where the backend's server is, for messages. */
+    @Override
     public String backendAddress() {
         return backend.address();
     }
 
+    @Override
     public RegistryOptions options() {
         return options;
     }
 
     /** Keys tracked locally (held or waited for). */
+    @Override
     public int trackedKeys() {
         return keys.size();
     }
 
+    @Override
     public List<HoldInfo> holds() {
-        return holds.stream().map(hold -> hold.info(backend.name())).toList();
+        List<HoldInfo> infos = new ArrayList<>();
+        holds.forEach(hold -> infos.add(hold.info(backend.name())));
+        if (readWrite != null) {
+            infos.addAll(readWrite.holds());
+        }
+        return infos;
     }
 
+    @Override
     public void addObserver(LockObserver observer) {
         observers.add(observer);
+        if (readWrite != null) {
+            readWrite.addObserver(observer);
+        }
     }
 
+    @Override
     public void verify(Duration timeout) {
         checkOpen();
         backend.verify(timeout);
     }
 
+    @Override
     public Optional<LockHolder> holderOf(String key) {
         checkOpen();
         return backend.holderOf(fullKey(key));
     }
 
+    @Override
     public java.util.function.Supplier<Optional<LockHolder>> holderOfLater(String key) {
         checkOpen();
         return backend.holderOfLater(fullKey(key));
     }
 
+    @Override
     public boolean forceRelease(String key) {
         checkOpen();
         String full = fullKey(key);
         Optional<LockHolder> evicted = backend.holderOf(full);
         boolean removed = backend.forceRelease(full);
         if (removed) {
-            log.warn(
-                    "Lock '{}' on {} was force-released; evicted holder: {}. Its writes carrying fencing token {} or"
-                            + " lower can be refused.",
-                    key,
-                    describe(),
-                    evicted.map(LockHolder::holder).orElse("unknown"),
-                    evicted.map(holder -> holder.token().toString()).orElse("unknown"));
-            for (Hold<L> hold : holds) {
-                if (hold.keyState.fullKey.equals(full)) {
-                    leaseEnds.lose(hold, "it was force-released by an operator");
-                }
-            }
+            events.forceReleased(key, evicted);
+            loseWhere(hold -> hold.keyState.fullKey.equals(full), "it was force-released by an operator");
         }
         return removed;
     }
@@ -182,40 +215,16 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         }
     }
 
-    Releases<L> releases() {
-        return releases;
-    }
-
-    Renewals<L> renewals() {
-        return renewals;
-    }
-
-    LeaseEnds<L> leaseEnds() {
-        return leaseEnds;
-    }
-
-    EngineEvents<L> events() {
-        return events;
-    }
-
-    Acquirer<L> acquirer() {
-        return acquirer;
-    }
-
     java.util.concurrent.CompletableFuture<Optional<dev.distlock.core.LockHandle>> acquireAsync(
-            String key, String fullKey, Duration waitTime, Duration leaseTime, boolean renewed, String note) {
+            Acquisition acquisition) {
         checkOpen();
-        KeyCheck.duration("waitTime", waitTime, key, backend.name(), true);
-        KeyCheck.duration("leaseTime", leaseTime, key, backend.name(), false);
-        return async.acquire(acquirer, key, fullKey, waitTime, leaseTime, renewed, note);
+        KeyCheck.duration("waitTime", acquisition.waitTime(), acquisition.key(), backend.name(), true);
+        KeyCheck.duration("leaseTime", acquisition.leaseTime(), acquisition.key(), backend.name(), false);
+        return async.acquire(acquirer, acquisition);
     }
 
     String holderDescription(Thread owner, String note) {
         return holderDescription.of(owner, note);
-    }
-
-    KeyStates<L> keys() {
-        return keys;
     }
 
     void started(Hold<L> hold) {
@@ -223,9 +232,9 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         renewals.start(hold);
     }
 
-    private void leaseLostByBackend(BackendLease lease, String reason) {
+    private void loseWhere(java.util.function.Predicate<Hold<L>> which, String reason) {
         for (Hold<L> hold : holds) {
-            if (hold.lease.equals(lease)) {
+            if (which.test(hold)) {
                 leaseEnds.lose(hold, reason);
             }
         }
@@ -243,6 +252,9 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
             return;
         }
         closed = true;
+        if (readWrite != null) {
+            readWrite.close();
+        }
         waiters.endAll();
         waiters.awaitEmpty(2_000);
         List<Hold<L>> lingering = new ArrayList<>();
@@ -258,36 +270,21 @@ final class LockEngine<L extends BackendLease> implements AutoCloseable {
         async.close();
         keeper.close();
         releases.close();
-        if (lingering.isEmpty() && !releases.busy()) {
-            closeBackend();
-            return;
-        }
-        Thread closing = new Thread(() -> closeLater(lingering), "distlock-" + backend.name() + "-closing");
-        closing.setDaemon(true);
-        closing.start();
-    }
-
-    /** After {@link #close()}: ends {@code lingering} holds when their minimums end, then closes the backend. */
-    private void closeLater(List<Hold<L>> lingering) {
-        releases.endWhenMinimumOver(lingering);
-        releases.awaitBackground(LAST_RELEASES_BOUND);
-        closeBackend();
-    }
-
-    private void closeBackend() {
-        try {
-            backend.close();
-        } finally {
-            closedFully.countDown();
-        }
+        closing.start(lingering);
     }
 
     /**
      * Waits at most {@code timeout} for {@link #close()} to end every hold, lingering minimum holds
      * included, and close the backend; true when it has.
      */
+    @Override
     public boolean awaitClosed(Duration timeout) throws InterruptedException {
-        return closedFully.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        long end = System.nanoTime() + timeout.toNanos();
+        boolean closedHere = closing.await(timeout);
+        if (readWrite == null) {
+            return closedHere;
+        }
+        return readWrite.awaitClosed(Duration.ofNanos(Math.max(0, end - System.nanoTime()))) && closedHere;
     }
 
     String fullKey(String key) {

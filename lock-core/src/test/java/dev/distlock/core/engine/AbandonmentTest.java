@@ -33,11 +33,12 @@ class AbandonmentTest {
                     }
                 }
             });
-            LockHandle held = engine.acquireAsync("k", "k", Duration.ZERO, LEASE, true, null)
+            LockHandle held = engine.acquireAsync(
+                            Acquisition.renewed("k", "k", Duration.ZERO, LEASE).ownedByHandle())
                     .get(30, TimeUnit.SECONDS)
                     .orElseThrow();
-            CompletableFuture<Optional<LockHandle>> waiting =
-                    engine.acquireAsync("k", "k", Duration.ofMinutes(10), LEASE, true, null);
+            CompletableFuture<Optional<LockHandle>> waiting = engine.acquireAsync(
+                    Acquisition.renewed("k", "k", Duration.ofMinutes(10), LEASE).ownedByHandle());
             waitUntilQueued(engine);
 
             waiting.cancel(true);

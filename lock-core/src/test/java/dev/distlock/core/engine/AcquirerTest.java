@@ -20,16 +20,17 @@ class AcquirerTest {
     void theOwnerJoinsItsLiveHoldAndAnotherOwnerFindsTheKeyTaken() throws Exception {
         FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
         try (LockEngine<Lease> engine = new LockEngine<>(backend, RegistryOptions.defaults())) {
-            Acquirer<Lease> acquirer = engine.acquirer();
+            Acquirer<Lease> acquirer = engine.acquirer;
             Thread me = Thread.currentThread();
 
-            Acquirer.Acquired<Lease> first = acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me, null)
+            Acquirer.Acquired<Lease> first = acquirer.acquire(Acquisition.renewed("k", "k", Duration.ZERO, LEASE))
                     .orElseThrow();
-            Acquirer.Acquired<Lease> again = acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me, null)
+            Acquirer.Acquired<Lease> again = acquirer.acquire(Acquisition.renewed("k", "k", Duration.ZERO, LEASE))
                     .orElseThrow();
             Optional<Acquirer.Acquired<Lease>> other = CompletableFuture.supplyAsync(() -> {
                         try {
-                            return acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, null, null);
+                            return acquirer.acquire(Acquisition.renewed("k", "k", Duration.ZERO, LEASE)
+                                    .ownedByHandle());
                         } catch (InterruptedException e) {
                             throw new IllegalStateException(e);
                         }
@@ -49,15 +50,15 @@ class AcquirerTest {
     void anOwnerWhoseHoldWasLostGetsAFreshHoldWithAHigherToken() throws Exception {
         FakeBackend backend = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
         try (LockEngine<Lease> engine = new LockEngine<>(backend, RegistryOptions.defaults())) {
-            Acquirer<Lease> acquirer = engine.acquirer();
+            Acquirer<Lease> acquirer = engine.acquirer;
             Thread me = Thread.currentThread();
-            Hold<Lease> lost = acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me, null)
+            Hold<Lease> lost = acquirer.acquire(Acquisition.renewed("k", "k", Duration.ZERO, LEASE))
                     .orElseThrow()
                     .hold();
-            engine.leaseEnds().lose(lost, "a test lost it");
+            engine.leaseEnds.lose(lost, "a test lost it");
             backend.held.clear(); // the server let it go
 
-            Acquirer.Acquired<Lease> fresh = acquirer.acquire("k", "k", Duration.ZERO, LEASE, true, me, null)
+            Acquirer.Acquired<Lease> fresh = acquirer.acquire(Acquisition.renewed("k", "k", Duration.ZERO, LEASE))
                     .orElseThrow();
 
             assertThat(fresh.hold()).isNotSameAs(lost);
@@ -73,8 +74,8 @@ class AcquirerTest {
         backend.lateBy = LEASE.plusSeconds(1);
         backend.lateGrants.set(1);
         try (LockEngine<Lease> engine = new LockEngine<>(backend, RegistryOptions.defaults())) {
-            Hold<Lease> hold = engine.acquirer()
-                    .acquire("k", "k", Duration.ofSeconds(5), LEASE, true, Thread.currentThread(), null)
+            Hold<Lease> hold = engine.acquirer
+                    .acquire(Acquisition.renewed("k", "k", Duration.ofSeconds(5), LEASE))
                     .orElseThrow()
                     .hold();
 
@@ -94,11 +95,11 @@ class AcquirerTest {
         backend.lateGrants.set(1);
         try (LockEngine<Lease> engine = new LockEngine<>(backend, RegistryOptions.defaults())) {
             Optional<Acquirer.Acquired<Lease>> taken =
-                    engine.acquirer().acquire("k", "k", Duration.ZERO, LEASE, true, Thread.currentThread(), null);
+                    engine.acquirer.acquire(Acquisition.renewed("k", "k", Duration.ZERO, LEASE));
 
             assertThat(taken).isEmpty();
             assertThat(backend.held).isEmpty();
-            assertThat(engine.acquirer().acquire("k", "k", Duration.ZERO, LEASE, true, Thread.currentThread(), null))
+            assertThat(engine.acquirer.acquire(Acquisition.renewed("k", "k", Duration.ZERO, LEASE)))
                     .as("the local gate was freed too")
                     .isPresent();
         }

@@ -27,7 +27,8 @@ class HoldListingTest {
     void aHoldIsNoLongerListedOnceItsKeyIsFreeOnTheServer() throws Exception {
         FakeBackend server = new FakeBackend(LockBackend.LeaseExpiry.SERVER);
         try (LockEngine<Lease> engine = new LockEngine<>(server, RegistryOptions.defaults())) {
-            LockHandle handle = engine.acquireAsync("k", "k", Duration.ZERO, LEASE, true, null)
+            LockHandle handle = engine.acquireAsync(
+                            Acquisition.renewed("k", "k", Duration.ZERO, LEASE).ownedByHandle())
                     .get(30, TimeUnit.SECONDS)
                     .orElseThrow();
             List<List<HoldInfo>> listedWhenFree = new CopyOnWriteArrayList<>();
@@ -60,11 +61,13 @@ class HoldListingTest {
                     events.add("ended");
                 }
             });
-            LockHandle first = engine.acquireAsync("k", "k", Duration.ZERO, LEASE, true, null)
+            LockHandle first = engine.acquireAsync(
+                            Acquisition.renewed("k", "k", Duration.ZERO, LEASE).ownedByHandle())
                     .get(30, TimeUnit.SECONDS)
                     .orElseThrow();
             for (int round = 0; round < 200; round++) {
-                var next = engine.acquireAsync("k", "k", Duration.ofSeconds(30), LEASE, true, null);
+                var next = engine.acquireAsync(Acquisition.renewed("k", "k", Duration.ofSeconds(30), LEASE)
+                        .ownedByHandle());
                 first.close();
                 first = next.get(30, TimeUnit.SECONDS).orElseThrow();
                 assertThat(engine.holds()).as("round %d", round).hasSize(1);

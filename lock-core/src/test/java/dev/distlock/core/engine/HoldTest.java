@@ -93,7 +93,8 @@ class HoldTest {
 
     @Test
     void aFixedLeaseOnASessionBackendEndsWithItsSessionBoundWhenThatComesFirst() {
-        Hold<Lease> hold = hold(backend, "k", Duration.ofSeconds(10), false, Duration.ofSeconds(2));
+        FakeBackend session = new FakeBackend(LockBackend.LeaseExpiry.SESSION);
+        Hold<Lease> hold = hold(session, "k", Duration.ofSeconds(10), false, Duration.ofSeconds(2));
         long granted = hold.lease.grantRequestedAtNanos();
         assertThat(hold.hasSessionBound()).isTrue();
         assertThat(hold.leaseLeft(granted)).isEqualTo(Duration.ofSeconds(2).toNanos());

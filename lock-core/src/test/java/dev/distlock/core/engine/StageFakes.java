@@ -40,6 +40,8 @@ final class StageFakes {
         final AtomicReference<CountDownLatch> releasedSignal = new AtomicReference<>(new CountDownLatch(1));
         /** Each renewal waits for this latch before it answers, at most 30 s. */
         volatile CountDownLatch renewalAnswer = new CountDownLatch(0);
+        /** What {@link #sessionLeaseTime()} answers. */
+        volatile Duration sessionLease = Duration.ofSeconds(30);
         /** Runs in each release once the key is free on this fake server, before the release returns. */
         volatile Runnable afterRelease = () -> {};
 
@@ -122,7 +124,7 @@ final class StageFakes {
 
         @Override
         public Duration sessionLeaseTime() {
-            return Duration.ofSeconds(30);
+            return sessionLease;
         }
     }
 
@@ -189,7 +191,12 @@ final class StageFakes {
         if (!state.gate.tryAcquire()) {
             throw new IllegalStateException("a new key state's gate is free");
         }
-        return new Hold<>(
-                backend, state, key, backend.grant(key, ago), leaseTime, renewed, leaseTime, sessionPeriod, "test");
+        if (sessionPeriod != null) {
+            backend.sessionLease = sessionPeriod;
+        }
+        Acquisition acquisition = renewed
+                ? Acquisition.renewed(key, key, Duration.ZERO, leaseTime)
+                : Acquisition.fixed(key, key, Duration.ZERO, leaseTime);
+        return new Hold<>(backend, state, acquisition, backend.grant(key, ago));
     }
 }
