@@ -18,12 +18,13 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 # the next "## "; a "### " heading up to the next "### " or "## "; a "**Bold.**" paragraph lead takes its
 # paragraphs up to the next bold lead or heading.
 PAGES = {
-    "index.md": ("distlock", ["__intro__"]),
+    "index.md": ("distlock", ["__intro__", "## Features"]),
     "getting-started.md": ("Getting started", [
-        "## Quick start (Spring Boot)", "### 1. Get the artifacts", "### 2. Dependencies", "### 3. Lock a method",
-        "### 4. Start", "### Web applications: `423 Locked`", "### During an outage"]),
-    "operations.md": ("Operations: metrics, endpoint, health", [
-        "### Operations", "### Properties", "### Ahead-of-time processing (Spring AOT, GraalVM native images)"]),
+        "## Quick start", "## Getting started", "### 1. Get the artifacts", "### 2. Dependencies",
+        "### 3. Lock a method", "### 4. Start", "### Web applications: `423 Locked`", "### The API in one screen"]),
+    "operations.md": ("Operations", [
+        "## Operations", "### During an outage", "### Properties",
+        "### Ahead-of-time processing (Spring AOT, GraalVM native images)"]),
     "scheduled-jobs.md": ("Scheduled jobs", ["## Scheduled jobs across instances"]),
     "beyond-the-mutex.md": ("Beyond the mutex", ["## Beyond the mutex"]),
     "multi-key.md": ("Multi-key locks", ["## Multi-key locks"]),

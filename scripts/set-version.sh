@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets the project version in every POM of the work tree (the modules, distlock-bom, the parent
-# references and tests/virtual-threads) and in the README's quick-start BOM snippet, which a test
-# builds against this version. The README's getting-started coordinates name the latest release
-# and are changed by hand (RELEASING.md).
+# references and tests/virtual-threads) and in the README's BOM snippet (marked quickstart:bom), which a
+# test builds against this version. The README's release coordinates (its quick start and "1. Get the
+# artifacts") name the latest release and are changed by hand (RELEASING.md).
 #
 #   scripts/set-version.sh 1.0.0             # from the current version
 #   scripts/set-version.sh 1.1.0-SNAPSHOT
