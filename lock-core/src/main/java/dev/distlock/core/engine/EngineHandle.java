@@ -71,7 +71,9 @@ final class EngineHandle<L extends BackendLease> implements LockHandle {
         try {
             // A lease that ran out is lost, whether or not the lease keeper said so yet.
             engine.leaseEnds.loseIfExpired(last);
-            engine.releases.release(last);
+            if (!engine.releases.lingers(last)) {
+                engine.releases.end(last, Hold.Ending.RELEASED);
+            }
         } finally {
             engine.keys.unretain(ownership.keyState);
         }

@@ -49,15 +49,13 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
     }
 
     /**
-     * The owner's last release: lingers on the server until a pending minimum hold ends, else ends
-     * now. A lease that ran out has been declared lost before ({@link LeaseEnds#loseIfExpired}).
+     * At the owner's last release: whether the hold stays on the server until a pending minimum hold ends (see
+     * {@link #linger}); when not, the caller ends it now. A lease that ran out has been declared lost before
+     * ({@link LeaseEnds#loseIfExpired}).
      */
-    void release(Hold<L> hold) {
+    boolean lingers(Hold<L> hold) {
         long end = hold.minimumEndNanos();
-        if (end != 0 && hold.state() == Hold.State.HELD && linger(hold, end)) {
-            return;
-        }
-        end(hold, Hold.Ending.RELEASED);
+        return end != 0 && hold.state() == Hold.State.HELD && linger(hold, end);
     }
 
     /**
@@ -171,7 +169,7 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
         }
         boolean freed;
         try {
-            freed = uninterrupted(hold);
+            freed = releaseOnServer(hold);
         } catch (RuntimeException e) {
             events.backendError(hold.keyState.fullKey, e);
             throw e;
@@ -215,7 +213,7 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
 
     boolean quietly(Hold<L> hold) {
         try {
-            return uninterrupted(hold);
+            return releaseOnServer(hold);
         } catch (RuntimeException e) {
             events.backendError(hold.keyState.fullKey, e);
             LockEngine.log.warn(
@@ -228,8 +226,15 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
     }
 
     /** Releases on the server with the caller's interrupt flag cleared, and sets it again afterwards. */
-    private boolean uninterrupted(Hold<L> hold) {
-        return Interrupts.cleared(() -> backend.release(hold.lease));
+    private boolean releaseOnServer(Hold<L> hold) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return backend.release(hold.lease);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** Waits up to {@code bound} for the background releases after {@link #close}. */
