@@ -8,6 +8,9 @@ import dev.distlock.core.memory.MemoryLockStore;
 import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockRegistrySupport;
 import dev.distlock.spring.DistributedLock;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.event.command.CommandListener;
+import io.lettuce.core.event.command.CommandStartedEvent;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -19,6 +22,8 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * How far one {@code @DistributedLock} call travels through distlock before it reaches the backend: the distlock
@@ -52,11 +57,52 @@ class AcquirePathTest {
                 .hasSizeLessThanOrEqualTo(MAX_RELEASE_HOPS);
     }
 
+    @Test
+    void aLockedMethodReachesTheRedisScriptThroughFewClasses() throws Exception {
+        StackRecorder recorder = new StackRecorder();
+        try (RedisServer redis = RedisServer.start()) {
+            LettuceConnectionFactory factory = redis.factory();
+            RedisClient client = (RedisClient) factory.getNativeClient();
+            client.addListener(new CommandListener() {
+                @Override
+                public void commandStarted(CommandStartedEvent event) {
+                    String command = event.getCommand().getType().toString();
+                    if (command.startsWith("EVAL") || command.startsWith("FCALL")) {
+                        recorder.backendCalled(recorder.bodyReached() ? "release" : "tryAcquire");
+                    }
+                }
+            });
+            try (ConfigurableApplicationContext context = start("redis", factory)) {
+                context.getBean(LockedService.class).run("42", recorder::methodBodyReached);
+            } finally {
+                factory.destroy();
+            }
+        }
+        List<String> acquire = recorder.acquire();
+        List<String> release = recorder.releaseHops();
+        System.out.printf(
+                "redis backend: acquire meets %d classes %s; release takes %d hops %s%n",
+                acquire.size(), acquire, release.size(), release);
+        assertThat(acquire)
+                .as("distlock classes on the stack at the script call")
+                .hasSizeLessThanOrEqualTo(MAX_ACQUIRE_CLASSES);
+    }
+
     private static ConfigurableApplicationContext start(LockRegistry registry) {
         return new SpringApplicationBuilder(LockedApplication.class)
                 .web(WebApplicationType.NONE)
                 .properties("distributed-lock.backend=memory", "spring.main.banner-mode=off")
                 .initializers(context -> context.getBeanFactory().registerSingleton("lockRegistry", registry))
+                .run();
+    }
+
+    /** The application on {@code backend}, configured by the starter from {@code connections}. */
+    private static ConfigurableApplicationContext start(String backend, RedisConnectionFactory connections) {
+        return new SpringApplicationBuilder(LockedApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties("distributed-lock.backend=" + backend, "spring.main.banner-mode=off")
+                .initializers(
+                        context -> context.getBeanFactory().registerSingleton("redisConnectionFactory", connections))
                 .run();
     }
 

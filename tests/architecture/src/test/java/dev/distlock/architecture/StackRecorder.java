@@ -12,14 +12,19 @@ import java.util.stream.Collectors;
  */
 final class StackRecorder {
 
-    private static final StackWalker WALKER = StackWalker.getInstance();
+    private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
+    private final Thread caller = Thread.currentThread();
     private volatile boolean bodyReached;
     private List<StackWalker.StackFrame> atTake;
     private List<StackWalker.StackFrame> atRelease;
 
     void methodBodyReached() {
         bodyReached = true;
+    }
+
+    boolean bodyReached() {
+        return bodyReached;
     }
 
     /** Called by the recording backend: keeps the stack of the first take before the body and release after it. */
