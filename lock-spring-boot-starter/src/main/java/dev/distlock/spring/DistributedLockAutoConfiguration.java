@@ -1,11 +1,11 @@
 package dev.distlock.spring;
 
-import dev.distlock.core.LockRegistry;
-import org.springframework.beans.factory.ObjectProvider;
+import dev.distlock.spring.aspect.DistributedLockAspectConfiguration;
+import dev.distlock.spring.backend.LockBackendConfiguration;
+import dev.distlock.spring.semaphore.DistributedSemaphoreConfiguration;
+import dev.distlock.spring.web.DistributedLockWebConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 
@@ -24,25 +24,12 @@ import org.springframework.core.Ordered;
         })
 @EnableConfigurationProperties(DistributedLockProperties.class)
 @Import({
-    LockBackendChoiceRegistrar.class,
-    RedisBackendConfiguration.class,
-    JdbcBackendConfiguration.class,
-    ZooKeeperBackendConfiguration.class,
-    EtcdBackendConfiguration.class,
-    MemoryBackendConfiguration.class,
-    UnresolvedBackendConfiguration.class,
+    LockBackendConfiguration.class,
     DistributedLockAspectConfiguration.class,
     DistributedSemaphoreConfiguration.class,
     DistributedLockWebConfiguration.class
 })
 public final class DistributedLockAutoConfiguration {
-
-    @Bean
-    @ConditionalOnMissingBean
-    LockBackendStartupCheck distributedLockStartupCheck(
-            ObjectProvider<LockRegistry> registries, DistributedLockProperties properties) {
-        return new LockBackendStartupCheck(registries, properties);
-    }
 
     /**
      * Order of the {@link DistributedLock} advisor: before (outside) {@code @Transactional},

@@ -35,12 +35,16 @@ class DistributedLockRuntimeHints implements RuntimeHintsRegistrar {
             "org.springframework.boot.web.client.RestTemplateCustomizer",
             "org.springframework.boot.web.reactive.function.client.WebClientCustomizer");
 
+    /** Package-private in the backend package, so named here. */
+    static final String ETCD_NETTY_FAILURE_ANALYZER = "dev.distlock.spring.backend.EtcdNettyFailureAnalyzer";
+
     @Override
     public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
         RESOURCE_PATTERNS.forEach(pattern -> hints.resources().registerPattern(pattern));
         hints.reflection()
                 .registerType(LockStartupFailureAnalyzer.class, MemberCategory.INVOKE_DECLARED_CONSTRUCTORS)
-                .registerType(EtcdNettyFailureAnalyzer.class, MemberCategory.INVOKE_DECLARED_CONSTRUCTORS)
+                .registerType(
+                        TypeReference.of(ETCD_NETTY_FAILURE_ANALYZER), MemberCategory.INVOKE_DECLARED_CONSTRUCTORS)
                 .registerType(DistributedLock.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         for (String customizer : PROXIED_CUSTOMIZERS) {
             if (ClassUtils.isPresent(customizer, classLoader)) {

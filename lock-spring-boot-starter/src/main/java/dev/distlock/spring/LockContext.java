@@ -3,7 +3,7 @@ package dev.distlock.spring;
 import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.multi.MultiLockHandle;
-import java.util.ArrayDeque;
+import dev.distlock.spring.aspect.HeldLocks;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.Map;
@@ -21,8 +21,6 @@ import java.util.Optional;
 public final class LockContext {
 
     /** Each entry a {@link LockHandle} or, for a method with several keys, a {@link MultiLockHandle}. */
-    private static final ThreadLocal<Deque<Object>> HELD = new ThreadLocal<>();
-
     private LockContext() {}
 
     /**
@@ -82,7 +80,7 @@ public final class LockContext {
      * @throws IllegalStateException when no {@code @DistributedLock} method on this thread holds {@code key}
      */
     public static FencingToken currentToken(String key) {
-        Deque<Object> held = HELD.get();
+        Deque<Object> held = HeldLocks.current();
         if (held != null) {
             for (Iterator<Object> it = held.descendingIterator(); it.hasNext(); ) {
                 Object entry = it.next();
@@ -119,8 +117,7 @@ public final class LockContext {
     }
 
     private static Object innermost() {
-        Deque<Object> held = HELD.get();
-        return held == null ? null : held.peekLast();
+        return HeldLocks.innermost();
     }
 
     private static String heldKeys(Deque<Object> held) {
@@ -132,33 +129,5 @@ public final class LockContext {
             keys.append(entry instanceof MultiLockHandle multi ? multi.keys() : ((LockHandle) entry).key());
         }
         return keys.toString();
-    }
-
-    static void push(LockHandle handle) {
-        pushEntry(handle);
-    }
-
-    static void push(MultiLockHandle handle) {
-        pushEntry(handle);
-    }
-
-    static void pop(Object handle) {
-        Deque<Object> held = HELD.get();
-        if (held == null) {
-            return;
-        }
-        held.removeLastOccurrence(handle);
-        if (held.isEmpty()) {
-            HELD.remove();
-        }
-    }
-
-    private static void pushEntry(Object entry) {
-        Deque<Object> held = HELD.get();
-        if (held == null) {
-            held = new ArrayDeque<>();
-            HELD.set(held);
-        }
-        held.addLast(entry);
     }
 }

@@ -10,12 +10,14 @@ public class LockKeyException extends IllegalArgumentException {
     private final String methodName;
     private final String expression;
 
-    LockKeyException(String methodName, String expression, String problem, Throwable cause) {
-        this("@DistributedLock", methodName, expression, problem, cause);
-    }
-
-    /** @param annotation the annotation whose key failed, e.g. {@code @DistributedSemaphore} */
-    LockKeyException(String annotation, String methodName, String expression, String problem, Throwable cause) {
+    /**
+     * @param annotation the annotation whose key failed, e.g. {@code @DistributedSemaphore}
+     * @param methodName the method, as {@code Class.method()}
+     * @param expression the key expression as written in the annotation
+     * @param problem what went wrong, completing the message's sentence
+     * @param cause the expression's failure, or null
+     */
+    public LockKeyException(String annotation, String methodName, String expression, String problem, Throwable cause) {
         super("The " + annotation + " key '" + expression + "' of " + methodName + " " + problem, cause);
         this.methodName = methodName;
         this.expression = expression;

@@ -12,6 +12,7 @@ import org.springframework.aot.hint.TypeReference;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.aot.test.generate.TestGenerationContext;
 import org.springframework.beans.factory.aot.BeanRegistrationAotContribution;
+import org.springframework.beans.factory.aot.BeanRegistrationAotProcessor;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.beans.factory.support.RegisteredBean;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -84,8 +85,15 @@ class DistributedLockRuntimeHintsTest {
     void lockedMethodsOfBeansCanBeInvokedByReflection() throws Exception {
         DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
         beanFactory.registerBeanDefinition("orders", new RootBeanDefinition(Orders.class));
+        BeanRegistrationAotProcessor processor =
+                SpringFactoriesLoader.forResourceLocation("META-INF/spring/aot.factories")
+                        .load(BeanRegistrationAotProcessor.class)
+                        .stream()
+                        .filter(candidate -> candidate.getClass().getName().startsWith("dev.distlock."))
+                        .findFirst()
+                        .orElseThrow();
         BeanRegistrationAotContribution contribution =
-                new LockedMethodsAotProcessor().processAheadOfTime(RegisteredBean.of(beanFactory, "orders"));
+                processor.processAheadOfTime(RegisteredBean.of(beanFactory, "orders"));
         assertThat(contribution).isNotNull();
         TestGenerationContext generationContext = new TestGenerationContext();
         contribution.applyTo(generationContext, null);

@@ -142,7 +142,7 @@ class LockNotAcquiredProblemDetailTest {
         new WebApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
                 .withPropertyValues("distributed-lock.backend=memory", "distributed-lock.web.problem-details=false")
-                .run(context -> assertThat(context).doesNotHaveBean(LockNotAcquiredProblemHandler.class));
+                .run(context -> assertThat(context).doesNotHaveBean("distributedLockProblemHandler"));
     }
 
     interface Call {

@@ -2,10 +2,10 @@ package dev.distlock.spring.actuate;
 
 import dev.distlock.core.LockRegistry;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
-import dev.distlock.spring.DistributedSemaphores;
 import dev.distlock.spring.leader.LeaderElection;
 import dev.distlock.spring.leader.LeaderObservation;
 import dev.distlock.spring.metrics.LockObserverRegistrar;
+import dev.distlock.spring.semaphore.DistributedSemaphores;
 import java.util.Map;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;

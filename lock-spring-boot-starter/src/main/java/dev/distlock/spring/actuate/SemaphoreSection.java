@@ -2,8 +2,8 @@ package dev.distlock.spring.actuate;
 
 import dev.distlock.core.LockHolder;
 import dev.distlock.core.semaphore.LeasedSemaphore;
-import dev.distlock.spring.DistributedSemaphores;
-import dev.distlock.spring.DistributedSemaphores.Declaration;
+import dev.distlock.spring.semaphore.DistributedSemaphores;
+import dev.distlock.spring.semaphore.DistributedSemaphores.Declaration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

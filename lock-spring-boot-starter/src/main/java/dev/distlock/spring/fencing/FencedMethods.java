@@ -3,6 +3,7 @@ package dev.distlock.spring.fencing;
 import dev.distlock.core.LockHandle;
 import java.lang.reflect.Method;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.aop.support.AopUtils;
@@ -25,10 +26,7 @@ final class FencedMethods {
     private static final boolean REACTOR =
             ClassUtils.isPresent("reactor.core.publisher.Mono", FencedMethods.class.getClassLoader());
 
-    private static final FencedMethod NOT_FENCED =
-            new FencedMethod(null, "", null, Fenced.Access.WRITE, "", Returns.VALUE, false);
-
-    private final Map<MethodClassKey, FencedMethod> cache = new ConcurrentHashMap<>();
+    private final Map<MethodClassKey, Optional<FencedMethod>> cache = new ConcurrentHashMap<>();
     private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
     private final SpelExpressionParser parser = new SpelExpressionParser();
     private final BeanFactoryResolver beanResolver;
@@ -70,12 +68,14 @@ final class FencedMethods {
     }
 
     FencedMethod find(Method method, Class<?> targetClass) {
-        FencedMethod fenced = cache.computeIfAbsent(new MethodClassKey(method, targetClass), k -> {
-            Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-            Fenced annotation = annotation(specific, targetClass);
-            return annotation == null ? NOT_FENCED : parse(specific, targetClass, annotation);
-        });
-        return fenced == NOT_FENCED ? null : fenced;
+        return cache.computeIfAbsent(new MethodClassKey(method, targetClass), k -> {
+                    Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+                    Fenced annotation = annotation(specific, targetClass);
+                    return annotation == null
+                            ? Optional.empty()
+                            : Optional.of(parse(specific, targetClass, annotation));
+                })
+                .orElse(null);
     }
 
     /** The resource the call writes: name and key, or the hold's lock key. */

@@ -2,7 +2,7 @@ package dev.distlock.spring.metrics;
 
 import dev.distlock.spring.DistributedLock;
 import dev.distlock.spring.DistributedLockAutoConfiguration;
-import dev.distlock.spring.DistributedSemaphores;
+import dev.distlock.spring.semaphore.DistributedSemaphores;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.aopalliance.intercept.MethodInterceptor;

@@ -1,7 +1,7 @@
 package dev.distlock.spring.metrics;
 
-import dev.distlock.spring.DistributedSemaphores;
-import dev.distlock.spring.DistributedSemaphores.Declaration;
+import dev.distlock.spring.semaphore.DistributedSemaphores;
+import dev.distlock.spring.semaphore.DistributedSemaphores.Declaration;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
