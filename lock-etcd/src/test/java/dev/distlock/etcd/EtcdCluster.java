@@ -1,9 +1,9 @@
 package dev.distlock.etcd;
 
+import dev.distlock.contract.servers.EtcdProcess;
 import dev.distlock.contract.servers.FaultProxies;
 import dev.distlock.contract.servers.FreePorts;
 import dev.distlock.contract.servers.ManagedProcess;
-import dev.distlock.contract.servers.RequiredServer;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;
 import io.etcd.jetcd.Client;
@@ -74,9 +74,7 @@ final class EtcdCluster implements AutoCloseable {
     }
 
     private static EtcdCluster start(int size, Path dir, boolean linked) {
-        Path etcd = ManagedProcess.findExecutable("etcd").orElse(null);
-        RequiredServer.require(
-                etcd != null, "etcd", "no etcd executable on the PATH or in /usr/bin (Debian package etcd-server)");
+        Path etcd = EtcdProcess.requireExecutable();
         EtcdCluster cluster = new EtcdCluster();
         cluster.logDir = dir;
         List<Integer> clientPorts = new ArrayList<>();
@@ -99,26 +97,18 @@ final class EtcdCluster implements AutoCloseable {
         }
         try {
             for (int i = 0; i < size; i++) {
-                String clientUrl = "http://127.0.0.1:" + clientPorts.get(i);
-                String peerUrl = "http://127.0.0.1:" + peerPorts.get(i);
-                List<String> command = List.of(
-                        etcd.toString(),
-                        "--name=n" + i,
-                        "--data-dir=" + cluster.dataDir.resolve("n" + i + ".etcd"),
-                        "--listen-client-urls=" + clientUrl,
-                        "--advertise-client-urls=" + clientUrl,
-                        "--listen-peer-urls=" + peerUrl,
-                        "--initial-advertise-peer-urls=" + advertisedPeerUrls.get(i),
-                        "--initial-cluster=" + initialCluster,
-                        "--initial-cluster-state=new",
-                        "--initial-cluster-token=distlock-test",
-                        "--heartbeat-interval=50",
-                        "--election-timeout=500",
-                        "--logger=zap",
-                        "--log-outputs=stderr");
-                cluster.clientUrls.add(clientUrl);
-                cluster.members.add(
-                        ManagedProcess.start("etcd-n" + i, command, dir, clientPorts.get(i), Duration.ofSeconds(20)));
+                EtcdProcess member = EtcdProcess.member("n" + i)
+                        .ports(clientPorts.get(i), peerPorts.get(i))
+                        .dataDir(cluster.dataDir.resolve("n" + i + ".etcd"))
+                        .cluster(advertisedPeerUrls.get(i), initialCluster)
+                        .flags(
+                                "--initial-cluster-state=new",
+                                "--initial-cluster-token=distlock-test",
+                                "--heartbeat-interval=50",
+                                "--election-timeout=500")
+                        .start(etcd, "etcd-n" + i, dir);
+                cluster.clientUrls.add(member.clientUrl());
+                cluster.members.add(member.process());
             }
             cluster.awaitReady(Duration.ofSeconds(30));
             return cluster;

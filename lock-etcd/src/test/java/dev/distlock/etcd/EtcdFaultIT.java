@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.distlock.contract.servers.FaultProxy;
 import dev.distlock.contract.timing.TimingBound;
 import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.FencingToken;
@@ -71,12 +72,14 @@ class EtcdFaultIT {
         TimingBound.of("EtcdFaultIT.holderCutOffFromEtcdLosesTheKeyToAWaiterWithALargerToken", SLACK)
                 .check(() -> {
                     try (EtcdCluster etcd = EtcdCluster.start(1, fresh());
-                            TcpProxy proxy = new TcpProxy(etcd.member(0).port());
-                            Client holderClient =
-                                    Client.builder().endpoints(proxy.url()).build();
+                            FaultProxy proxy =
+                                    FaultProxy.to("127.0.0.1", etcd.member(0).port());
+                            Client holderClient = Client.builder()
+                                    .endpoints("http://" + proxy.address())
+                                    .build();
                             EtcdLockRegistry holder = EtcdLockRegistry.builder(holderClient)
                                     .options(OPTIONS)
-                                    .address(proxy.url())
+                                    .address("http://" + proxy.address())
                                     .requestTimeout(Duration.ofSeconds(1))
                                     .build();
                             LockRegistry waiter = etcd.newRegistry(OPTIONS)) {
@@ -93,7 +96,7 @@ class EtcdFaultIT {
                         Timed timed;
                         try (StderrCapture log = new StderrCapture()) {
                             long start = System.nanoTime();
-                            proxy.cut();
+                            proxy.close();
                             LockHandle taken = next.get(30, TimeUnit.SECONDS);
                             timed = Timed.since(start, LEASE.multipliedBy(3).plus(SLACK));
                             assertThat(held.isValid())

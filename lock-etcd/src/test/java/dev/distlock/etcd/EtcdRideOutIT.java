@@ -3,6 +3,7 @@ package dev.distlock.etcd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.distlock.contract.servers.FaultProxy;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
@@ -53,9 +54,10 @@ class EtcdRideOutIT {
     void callStartedWhileEtcdIsSilentWaitsItOutAndGetsTheKey() throws Exception {
         String key = "silent-etcd";
         try (EtcdCluster etcd = EtcdCluster.start(1, dir);
-                TcpProxy proxy = new TcpProxy(etcd.member(0).port());
+                FaultProxy proxy = FaultProxy.to("127.0.0.1", etcd.member(0).port());
                 LockRegistry holder = etcd.newRegistry(OPTIONS);
-                Client waiterClient = Client.builder().endpoints(proxy.url()).build();
+                Client waiterClient =
+                        Client.builder().endpoints("http://" + proxy.address()).build();
                 EtcdLockRegistry waiter = EtcdLockRegistry.builder(waiterClient)
                         .options(OPTIONS)
                         .requestTimeout(REQUEST_TIMEOUT)
@@ -82,11 +84,12 @@ class EtcdRideOutIT {
         String key = "outage-outlasts-wait";
         Duration wait = REQUEST_TIMEOUT.multipliedBy(3);
         try (EtcdCluster etcd = EtcdCluster.start(1, dir);
-                TcpProxy proxy = new TcpProxy(etcd.member(0).port());
-                Client waiterClient = Client.builder().endpoints(proxy.url()).build();
+                FaultProxy proxy = FaultProxy.to("127.0.0.1", etcd.member(0).port());
+                Client waiterClient =
+                        Client.builder().endpoints("http://" + proxy.address()).build();
                 EtcdLockRegistry waiter = EtcdLockRegistry.builder(waiterClient)
                         .options(OPTIONS)
-                        .address(proxy.url())
+                        .address("http://" + proxy.address())
                         .requestTimeout(REQUEST_TIMEOUT)
                         .build()) {
             waiter.verify(Duration.ofSeconds(10));
@@ -95,7 +98,7 @@ class EtcdRideOutIT {
             assertThatThrownBy(() -> waiter.obtain(key).tryAcquire(wait))
                     .isInstanceOf(LockBackendException.class)
                     .hasMessageContaining(key)
-                    .hasMessageContaining(proxy.url())
+                    .hasMessageContaining("http://" + proxy.address())
                     .hasMessageContaining("got no answer");
             assertThat(Duration.ofNanos(System.nanoTime() - start))
                     .as("tried again until the wait ended")

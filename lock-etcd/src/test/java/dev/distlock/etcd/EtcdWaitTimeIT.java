@@ -2,6 +2,7 @@ package dev.distlock.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.contract.servers.FaultProxy;
 import dev.distlock.contract.timing.TimingBound;
 import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.LockBackendException;
@@ -71,16 +72,16 @@ class EtcdWaitTimeIT {
         String key = "withdrawal-lost";
         try (EtcdCluster etcd = EtcdCluster.start(1, dir);
                 Client admin = etcd.newClient();
-                TcpProxy proxy = new TcpProxy(etcd.member(0).port());
+                FaultProxy proxy = FaultProxy.to("127.0.0.1", etcd.member(0).port());
                 // Requests fail instead of queueing in the client while etcd is out of reach, so jetcd's own
                 // retries of the withdrawal run out and only the backend's clean-up can remove the entry.
                 Client waiterClient = Client.builder()
-                        .endpoints(proxy.url())
+                        .endpoints("http://" + proxy.address())
                         .waitForReady(false)
                         .build();
                 EtcdLockRegistry waiter = EtcdLockRegistry.builder(waiterClient)
                         .options(LONG_LEASE)
-                        .address(proxy.url())
+                        .address("http://" + proxy.address())
                         .build();
                 LockRegistry holder = etcd.newRegistry(LONG_LEASE);
                 LockRegistry third = etcd.newRegistry(LONG_LEASE)) {

@@ -3,6 +3,7 @@ package dev.distlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.contract.servers.FaultProxy;
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.BackendLease;
 import dev.distlock.core.spi.Deadline;
@@ -64,14 +65,14 @@ class ColdSetUpLeaseIT {
                         .tableName(table)
                         .initializeSchema(true)
                         .build());
-                StallingProxy proxy = new StallingProxy(database.host(), database.port());
+                FaultProxy proxy = FaultProxy.to(database.host(), database.port());
                 HikariDataSource viaProxy = database.poolThrough("distlock-via-proxy", proxy.port(), null)) {
             try {
                 creator.readWriteLock("created").writeLock().acquire().close(); // both tables exist
                 try (LockTableSetup setup = new LockTableSetup(
                         viaProxy, null, new TableName(table), false, false, Duration.ofMinutes(1), Clock.systemUTC())) {
                     LockBackend<?> backend = backendOf.apply(setup);
-                    proxy.delayMessageContaining(PROBE, SLOW_SET_UP.toMillis());
+                    proxy.delayMessageContaining(PROBE, SLOW_SET_UP);
                     long called = System.nanoTime();
                     BackendLease lease = backend.tryAcquire(new LockRequest(
                                     key, new OwnerId("cold", 1, 1), LEASE, Deadline.after(Duration.ofSeconds(10))))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.contract.servers.FaultProxy;
 import dev.distlock.contract.timing.TimingBound;
 import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.LockBackendException;
@@ -37,7 +38,7 @@ class DatabaseOutageIT {
     private static final Duration NOISE = Duration.ofMillis(250);
 
     /** A key held through a direct pool, and a registry that waits for it through a proxy that can cut it off. */
-    private record Outage(JdbcLockRegistry holder, JdbcLockRegistry waiter, StallingProxy proxy, String key) {}
+    private record Outage(JdbcLockRegistry holder, JdbcLockRegistry waiter, FaultProxy proxy, String key) {}
 
     @FunctionalInterface
     private interface Scenario {
@@ -68,14 +69,14 @@ class DatabaseOutageIT {
                         .tableName(table)
                         .initializeSchema(true)
                         .build());
-                StallingProxy proxy = new StallingProxy(database.host(), database.port());
+                FaultProxy proxy = FaultProxy.to(database.host(), database.port());
                 HikariDataSource viaProxy = database.poolThrough("distlock-via-proxy", proxy.port(), null);
                 JdbcLockRegistry waiter = TestDatabase.created(
                         JdbcLockRegistry.builder(viaProxy).tableName(table).build())) {
             try {
                 scenario.run(new Outage(holder, waiter, proxy, key));
             } finally {
-                proxy.admit();
+                proxy.restore();
                 database.dropTable(direct, table);
             }
         }
@@ -98,7 +99,7 @@ class DatabaseOutageIT {
                 assertThat(waiting.isDone())
                         .as("the waiter still waits during the outage")
                         .isFalse();
-                outage.proxy().admit();
+                outage.proxy().restore();
                 Thread.sleep(500);
                 held.close();
 

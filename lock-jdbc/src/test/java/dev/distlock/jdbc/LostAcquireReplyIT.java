@@ -3,6 +3,7 @@ package dev.distlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.contract.servers.FaultProxy;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +33,7 @@ class LostAcquireReplyIT {
         onTwoRegistries(database, "latetake", (other, proxy, unlucky, key) -> {
             // The take reaches the database after the caller's zero wait gave up on it and freed what it may
             // have taken: that free finds nothing, and the take commits after it.
-            proxy.delayMessageContaining(key.getBytes(StandardCharsets.UTF_8), DELAY.toMillis());
+            proxy.delayMessageContaining(key.getBytes(StandardCharsets.UTF_8), DELAY);
             try {
                 Optional<LockHandle> attempt = unlucky.obtain(key).tryAcquire(Duration.ZERO, LONG_LEASE);
                 attempt.ifPresent(LockHandle::close); // a machine slow enough to wait it out holds it properly
@@ -78,7 +79,7 @@ class LostAcquireReplyIT {
 
     /** What a test does with a registry reaching the database directly and one reaching it through a proxy. */
     private interface Scenario {
-        void run(JdbcLockRegistry other, StallingProxy proxy, JdbcLockRegistry unlucky, String key) throws Exception;
+        void run(JdbcLockRegistry other, FaultProxy proxy, JdbcLockRegistry unlucky, String key) throws Exception;
     }
 
     /** Runs {@code scenario} on a new table, with a key both registries have set up; drops the table afterwards. */
@@ -91,7 +92,7 @@ class LostAcquireReplyIT {
                         .tableName(table)
                         .initializeSchema(true)
                         .build();
-                StallingProxy proxy = new StallingProxy(database.host(), database.port());
+                FaultProxy proxy = FaultProxy.to(database.host(), database.port());
                 HikariDataSource viaProxy = database.poolThrough("distlock-via-proxy", proxy.port(), null);
                 JdbcLockRegistry unlucky =
                         JdbcLockRegistry.builder(viaProxy).tableName(table).build()) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.contract.servers.FaultProxy;
 import dev.distlock.contract.timing.TimingBound;
 import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.LockBackendException;
@@ -174,7 +175,7 @@ class OperatorCallsIT {
                                 "OperatorCallsIT.verifyFailsWithinItsTimeoutWhenTheDatabaseIsSilent[" + database + "]",
                                 bound.minus(promise))
                         .check(() -> {
-                            try (StallingProxy proxy = new StallingProxy(database.host(), database.port());
+                            try (FaultProxy proxy = FaultProxy.to(database.host(), database.port());
                                     HikariDataSource viaProxy =
                                             database.poolThrough("distlock-via-proxy", proxy.port(), null);
                                     JdbcLockBackend backend = backend(viaProxy, table)) {

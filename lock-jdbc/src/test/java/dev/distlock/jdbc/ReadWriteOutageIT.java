@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.contract.servers.FaultProxy;
 import dev.distlock.contract.timing.TimingBound;
 import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.FencedLock;
@@ -42,7 +43,7 @@ class ReadWriteOutageIT {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-    private record Outage(JdbcLockRegistry holder, JdbcLockRegistry waiter, StallingProxy proxy, String key) {}
+    private record Outage(JdbcLockRegistry holder, JdbcLockRegistry waiter, FaultProxy proxy, String key) {}
 
     @FunctionalInterface
     private interface Scenario {
@@ -86,7 +87,7 @@ class ReadWriteOutageIT {
                         .options(RegistryOptions.defaults().withAnswerBudget(SLACK))
                         .initializeSchema(true)
                         .build());
-                StallingProxy proxy = new StallingProxy(database.host(), database.port());
+                FaultProxy proxy = FaultProxy.to(database.host(), database.port());
                 HikariDataSource viaProxy = database.poolThrough("distlock-via-proxy", proxy.port(), null);
                 JdbcLockRegistry waiter = TestDatabase.created(JdbcLockRegistry.builder(viaProxy)
                         .tableName(table)
@@ -98,7 +99,7 @@ class ReadWriteOutageIT {
                 waiter.readWriteLock(key + "-setup").readLock().acquire().close();
                 scenario.run(new Outage(holder, waiter, proxy, key));
             } finally {
-                proxy.admit();
+                proxy.restore();
                 database.dropTable(direct, table);
                 database.dropTable(direct, table + "_rw");
             }
@@ -140,7 +141,7 @@ class ReadWriteOutageIT {
                 assertThat(writer.isDone())
                         .as("the writer still waits during the outage")
                         .isFalse();
-                outage.proxy().admit();
+                outage.proxy().restore();
                 Thread.sleep(500);
                 heldForRead.close();
                 heldForWrite.close();

@@ -3,6 +3,7 @@ package dev.distlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.contract.servers.FaultProxy;
 import dev.distlock.contract.timing.TimingBound;
 import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.LockBackendException;
@@ -208,7 +209,7 @@ class SmallPoolIT {
                 TimingBound.of("SmallPoolIT.threadsQueuedOnAKeyEndNearTheirWaitTime", NOISE)
                         .check(() -> {
                             String measured = key + "-" + System.nanoTime();
-                            try (StallingProxy proxy = new StallingProxy(database.host(), database.port());
+                            try (FaultProxy proxy = FaultProxy.to(database.host(), database.port());
                                     HikariDataSource viaProxy = database.poolThrough(
                                             "distlock-silent-pool", proxy.port(), "cancelSignalTimeout=1");
                                     JdbcLockRegistry waiter = JdbcLockRegistry.builder(viaProxy)
@@ -233,7 +234,7 @@ class SmallPoolIT {
 
     /** Eight threads queue on {@code key} one after another once the database fell silent: the longest call. */
     private Timed waitersOnASilentDatabase(
-            JdbcLockRegistry waiter, StallingProxy proxy, String key, Duration wait, LockHandle held) throws Exception {
+            JdbcLockRegistry waiter, FaultProxy proxy, String key, Duration wait, LockHandle held) throws Exception {
         assertThat(waiter.obtain(key).tryAcquire(Duration.ZERO)).isEmpty();
         proxy.stall();
         List<Future<Duration>> waiters = new ArrayList<>();

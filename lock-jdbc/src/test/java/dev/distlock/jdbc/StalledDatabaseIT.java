@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.contract.servers.FaultProxy;
 import dev.distlock.contract.timing.TimingBound;
 import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.FencedLock;
@@ -72,7 +73,7 @@ class StalledDatabaseIT {
     }
 
     /** A key held through a direct pool, and a registry that waits for it through a proxy that can stall. */
-    private record Stalling(JdbcLockRegistry waiter, StallingProxy proxy, LockHandle held, String key, Kind kind) {
+    private record Stalling(JdbcLockRegistry waiter, FaultProxy proxy, LockHandle held, String key, Kind kind) {
 
         FencedLock awaited() {
             return kind.awaited.apply(waiter, key);
@@ -114,7 +115,7 @@ class StalledDatabaseIT {
                         .tableName(table)
                         .initializeSchema(true)
                         .build();
-                StallingProxy proxy = new StallingProxy(database.host(), database.port());
+                FaultProxy proxy = FaultProxy.to(database.host(), database.port());
                 HikariDataSource viaProxy = database.poolThrough("distlock-via-proxy", proxy.port(), null);
                 JdbcLockRegistry waiter = JdbcLockRegistry.builder(viaProxy)
                         .tableName(table)
@@ -190,7 +191,9 @@ class StalledDatabaseIT {
                     assertThat(stalling.awaited().tryAcquire(Duration.ZERO)).isEmpty();
                     // The statement after the anchor's row lock never reaches the server; then every connection goes
                     // silent.
-                    stalling.proxy().delayMessageContaining("owner <> '' AND expires_us <=".getBytes(UTF_8), 30_000);
+                    stalling.proxy()
+                            .delayMessageContaining(
+                                    "owner <> '' AND expires_us <=".getBytes(UTF_8), Duration.ofSeconds(30));
                     Duration wait = Duration.ofMillis(900);
                     AtomicLong took = new AtomicLong();
                     ExecutorService caller = Executors.newSingleThreadExecutor();

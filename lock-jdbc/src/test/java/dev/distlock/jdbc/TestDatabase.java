@@ -2,65 +2,39 @@ package dev.distlock.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.distlock.contract.servers.RequiredServer;
+import dev.distlock.contract.servers.JdbcServer;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Properties;
-import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** The databases the tests run against: H2 in-process, PostgreSQL and MariaDB on loopback (or where env vars say). */
+/** The databases the tests run against: H2 in-process, PostgreSQL and MariaDB on loopback (see {@link JdbcServer}). */
 enum TestDatabase {
-    H2("H2", "jdbc:h2:mem:distlock;DB_CLOSE_DELAY=-1", "sa", "", "SET TIME ZONE '%s'"),
-    POSTGRESQL(
-            "PostgreSQL",
-            env("DISTLOCK_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?connectTimeout=3"),
-            env("DISTLOCK_POSTGRES_USER", "postgres"),
-            env("DISTLOCK_POSTGRES_PASSWORD", ""),
-            "SET TIME ZONE '%s'"),
-    MARIADB(
-            "MariaDB",
-            env("DISTLOCK_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test?connectTimeout=3000"),
-            env("DISTLOCK_MARIADB_USER", "root"),
-            env("DISTLOCK_MARIADB_PASSWORD", ""),
-            "SET time_zone = '%s'");
-
-    private static final Pattern HOST_PORT = Pattern.compile("//([^:/?;]+):(\\d+)");
+    H2(JdbcServer.h2("distlock"), "SET TIME ZONE '%s'"),
+    POSTGRESQL(JdbcServer.POSTGRESQL, "SET TIME ZONE '%s'"),
+    MARIADB(JdbcServer.MARIADB, "SET time_zone = '%s'");
 
     final String server;
     final String url;
     final String user;
     final String password;
+    private final JdbcServer jdbc;
     private final String setTimeZone;
-    private Boolean available;
-    private String reason;
 
-    TestDatabase(String server, String url, String user, String password, String setTimeZone) {
-        this.server = server;
-        this.url = url;
-        this.user = user;
-        this.password = password;
+    TestDatabase(JdbcServer jdbc, String setTimeZone) {
+        this.jdbc = jdbc;
+        this.server = jdbc.name();
+        this.url = jdbc.url();
+        this.user = jdbc.user();
+        this.password = jdbc.password();
         this.setTimeZone = setTimeZone;
     }
 
     /** Skips the test (fails it with CI=true) when the server cannot be reached. */
-    synchronized void require() {
-        if (available == null) {
-            Properties credentials = new Properties();
-            credentials.setProperty("user", user);
-            credentials.setProperty("password", password);
-            try (Connection ignored = DriverManager.getConnection(url, credentials)) {
-                available = true;
-            } catch (SQLException e) {
-                available = false;
-                reason = e.getMessage();
-            }
-        }
-        RequiredServer.require(available, server + " at " + url, "cannot connect: " + reason);
+    void require() {
+        jdbc.require();
     }
 
     /** The registry with its lock table set up (created, when it was built to), as the start-up check does. */
@@ -71,8 +45,7 @@ enum TestDatabase {
 
     /** A table name no other test run uses. */
     static String uniqueTableName(String purpose) {
-        return "distlock_" + purpose + "_"
-                + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+        return JdbcServer.uniqueName("distlock_" + purpose);
     }
 
     HikariDataSource pool(String name, int size) {
@@ -111,7 +84,7 @@ enum TestDatabase {
     HikariDataSource poolThrough(String name, int port, String urlProperty) {
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
-        String proxied = HOST_PORT.matcher(url).replaceFirst("//127.0.0.1:" + port);
+        String proxied = jdbc.urlThrough(port);
         if (urlProperty != null) {
             proxied += (proxied.contains("?") ? "&" : "?") + urlProperty;
         }
@@ -132,7 +105,7 @@ enum TestDatabase {
     HikariDataSource lazyPoolThrough(String name, int port, Duration connectionTimeout) {
         HikariDataSource pool = new HikariDataSource();
         pool.setPoolName(name);
-        pool.setJdbcUrl(HOST_PORT.matcher(url).replaceFirst("//127.0.0.1:" + port));
+        pool.setJdbcUrl(jdbc.urlThrough(port));
         pool.setUsername(user);
         pool.setPassword(password);
         pool.setMaximumPoolSize(2);
@@ -143,20 +116,12 @@ enum TestDatabase {
 
     /** The server's host, from the URL. */
     String host() {
-        return hostAndPort().group(1);
+        return jdbc.host();
     }
 
     /** The server's port, from the URL. */
     int port() {
-        return Integer.parseInt(hostAndPort().group(2));
-    }
-
-    private Matcher hostAndPort() {
-        Matcher matcher = HOST_PORT.matcher(url);
-        if (!matcher.find()) {
-            throw new IllegalStateException(server + " URL has no //host:port: " + url);
-        }
-        return matcher;
+        return jdbc.port();
     }
 
     void dropTable(javax.sql.DataSource dataSource, String table) {
@@ -175,10 +140,5 @@ enum TestDatabase {
     String hostPart() {
         Matcher matcher = Pattern.compile("^jdbc:[a-z0-9]+:(//[^:/?;]+|[^;?]+)").matcher(url);
         return matcher.find() ? matcher.group() : url;
-    }
-
-    private static String env(String name, String fallback) {
-        String value = System.getenv(name);
-        return value == null || value.isBlank() ? fallback : value;
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.contract.servers.FaultProxy;
 import dev.distlock.contract.timing.TimingBound;
 import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.LockBackendException;
@@ -42,7 +43,7 @@ class UnreachableDatabaseIT {
         database.require();
         String table = TestDatabase.uniqueTableName("down");
         String key = "down-" + System.nanoTime();
-        try (StallingProxy proxy = new StallingProxy(database.host(), database.port());
+        try (FaultProxy proxy = FaultProxy.to(database.host(), database.port());
                 HikariDataSource viaProxy =
                         database.lazyPoolThrough("distlock-down", proxy.port(), CONNECTION_TIMEOUT)) {
             proxy.refuse();
@@ -77,7 +78,7 @@ class UnreachableDatabaseIT {
                             });
                 }
 
-                proxy.admit();
+                proxy.restore();
                 Optional<LockHandle> handle = registry.obtain(key).tryAcquire(Duration.ofSeconds(10));
                 assertThat(handle)
                         .as("the first call after the database is back locks")

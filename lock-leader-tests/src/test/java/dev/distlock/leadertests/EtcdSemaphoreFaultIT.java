@@ -1,18 +1,20 @@
 package dev.distlock.leadertests;
 
-import dev.distlock.contract.servers.ManagedProcess;
+import dev.distlock.contract.servers.EtcdProcess;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** One etcd member on free ports; etcd leases count whole seconds. */
 class EtcdSemaphoreFaultIT extends SemaphoreFaultKit {
 
-    private static ManagedProcess server;
+    private static EtcdProcess server;
 
     @BeforeAll
     static void startEtcd() throws Exception {
-        server = EtcdMember.start();
+        server = EtcdProcess.start("etcd", Files.createTempDirectory("distlock-leader-etcd-"));
     }
 
     @AfterAll
@@ -24,6 +26,6 @@ class EtcdSemaphoreFaultIT extends SemaphoreFaultKit {
 
     @Override
     protected BackendClients newClients() {
-        return new BackendClients(EtcdMember.spec(server), Duration.ofSeconds(2));
+        return new BackendClients(List.of("etcd", server.clientUrl()), Duration.ofSeconds(2));
     }
 }

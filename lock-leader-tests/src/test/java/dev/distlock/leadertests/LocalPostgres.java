@@ -1,52 +1,26 @@
 package dev.distlock.leadertests;
 
-import dev.distlock.contract.servers.RequiredServer;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
+import dev.distlock.contract.servers.JdbcServer;
 import java.util.List;
-import java.util.UUID;
 
-/**
- * The local PostgreSQL server that the test script ensures ({@code DISTLOCK_POSTGRES_URL}, {@code _USER} and {@code
- * _PASSWORD} override where it is), with a lock table of its own per test class.
- */
+/** A lock table of its own per test class on the local PostgreSQL server ({@link JdbcServer#POSTGRESQL}). */
 final class LocalPostgres {
 
-    private static final String URL =
-            env("DISTLOCK_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?connectTimeout=3");
-    private static final String USER = env("DISTLOCK_POSTGRES_USER", "postgres");
-    private static final String PASSWORD = env("DISTLOCK_POSTGRES_PASSWORD", "");
+    private static final JdbcServer SERVER = JdbcServer.POSTGRESQL;
 
-    private final String table =
-            "distlock_leader_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private final String table = JdbcServer.uniqueName("distlock_leader");
 
     /** Fails (or skips, outside CI) when the server cannot be reached. */
     LocalPostgres() {
-        String reason = null;
-        try (Connection ignored = DriverManager.getConnection(URL, USER, PASSWORD)) {
-            // reachable
-        } catch (SQLException e) {
-            reason = e.getMessage();
-        }
-        RequiredServer.require(reason == null, "PostgreSQL at " + URL, "cannot connect: " + reason);
+        SERVER.require();
     }
 
     /** The backend words of {@link BackendClients}. */
     List<String> spec() {
-        return List.of("postgresql", URL, USER, PASSWORD, table);
+        return List.of("postgresql", SERVER.url(), SERVER.user(), SERVER.password(), table);
     }
 
-    void dropTable() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(URL, USER, PASSWORD);
-                Statement statement = connection.createStatement()) {
-            statement.execute("DROP TABLE IF EXISTS " + table);
-        }
-    }
-
-    private static String env(String name, String fallback) {
-        String value = System.getenv(name);
-        return value == null || value.isBlank() ? fallback : value;
+    void dropTable() {
+        SERVER.execute("DROP TABLE IF EXISTS " + table);
     }
 }

@@ -1,16 +1,11 @@
 package dev.distlock.redis;
 
-import dev.distlock.contract.servers.FreePorts;
 import dev.distlock.contract.servers.ManagedProcess;
-import dev.distlock.contract.servers.RequiredServer;
+import dev.distlock.contract.servers.RedisProcesses;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,114 +16,33 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * redis-server processes for tests and benchmarks: free loopback ports, temporary directories,
- * no persistence. Everything started is stopped by {@link #close()}. Published in lock-redis's
- * test-jar for the starter's tests and the Redis benchmark.
+ * redis-server processes for tests and benchmarks ({@link RedisProcesses}) and started Lettuce factories for them.
+ * Everything started is stopped by {@link #close()}. Published in lock-redis's test-jar for the starter's tests and the
+ * Redis benchmark.
  */
 public final class RedisServers implements AutoCloseable {
 
-    private final List<ManagedProcess> processes = new ArrayList<>();
+    private final RedisProcesses processes = new RedisProcesses();
     private final List<LettuceConnectionFactory> factories = new ArrayList<>();
     private final List<ClientResources> resources = new ArrayList<>();
-    private final Path root;
-
-    /** Fails (CI=true) or skips the calling test when redis-server is not installed. */
-    public RedisServers() {
-        RequiredServer.require(
-                ManagedProcess.findExecutable("redis-server").isPresent(),
-                "redis-server",
-                "no redis-server executable on the PATH");
-        try {
-            root = Files.createTempDirectory("distlock-redis-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     /** A standalone server without persistence. */
     public ManagedProcess start() {
-        return start(List.of());
+        return processes.start();
     }
 
     public ManagedProcess start(List<String> extraArgs) {
-        return start(FreePorts.next(), extraArgs);
+        return processes.start(extraArgs);
     }
 
-    private ManagedProcess start(int port, List<String> extraArgs) {
-        List<String> command = new ArrayList<>(List.of(
-                ManagedProcess.findExecutable("redis-server").orElseThrow().toString(),
-                "--port",
-                Integer.toString(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no"));
-        command.addAll(extraArgs);
-        ManagedProcess process = ManagedProcess.start(
-                "redis-" + port, command, root.resolve("redis-" + port), port, Duration.ofSeconds(20));
-        processes.add(process);
-        return process;
-    }
-
-    /** Three masters with their slots assigned; returns once the cluster reports ok. */
+    /** Three masters with their hash slots assigned; returns once the cluster reports ok. */
     public List<ManagedProcess> startCluster() throws Exception {
-        RequiredServer.require(
-                ManagedProcess.findExecutable("redis-cli").isPresent(),
-                "redis-cli",
-                "needed to create a Redis Cluster");
-        List<ManagedProcess> masters = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            // A cluster node also listens on its port + 10000 (the cluster bus).
-            masters.add(start(
-                    FreePorts.nextWithPartner(10_000),
-                    List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")));
-        }
-        List<String> create = new ArrayList<>(
-                List.of(ManagedProcess.findExecutable("redis-cli").orElseThrow().toString(), "--cluster", "create"));
-        masters.forEach(master -> create.add(master.address()));
-        create.add("--cluster-yes");
-        run(create);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        for (ManagedProcess master : masters) {
-            while (!run(List.of(
-                            ManagedProcess.findExecutable("redis-cli")
-                                    .orElseThrow()
-                                    .toString(),
-                            "-p",
-                            Integer.toString(master.port()),
-                            "cluster",
-                            "info"))
-                    .contains("cluster_state:ok")) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("Redis Cluster did not reach cluster_state:ok within 30s");
-                }
-                Thread.sleep(100);
-            }
-        }
-        return masters;
+        return processes.startCluster();
     }
 
     /** Runs redis-cli against {@code port}; returns its output. */
     public static String cli(int port, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                ManagedProcess.findExecutable("redis-cli").orElseThrow().toString(), "-p", Integer.toString(port)));
-        command.addAll(List.of(args));
-        return run(command);
-    }
-
-    private static String run(List<String> command) throws Exception {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes());
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new IllegalStateException("Timed out: " + command);
-        }
-        if (process.exitValue() != 0) {
-            throw new IllegalStateException(command + " failed: " + output);
-        }
-        return output;
+        return RedisProcesses.cli(port, args);
     }
 
     /** A started Lettuce factory for one server, with Lettuce's default client options. */
@@ -188,6 +102,6 @@ public final class RedisServers implements AutoCloseable {
     public void close() {
         factories.forEach(LettuceConnectionFactory::destroy);
         resources.forEach(ClientResources::shutdown);
-        processes.forEach(ManagedProcess::close);
+        processes.close();
     }
 }

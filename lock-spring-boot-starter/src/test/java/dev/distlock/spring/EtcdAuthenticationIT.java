@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.distlock.contract.servers.FreePorts;
+import dev.distlock.contract.servers.EtcdProcess;
 import dev.distlock.contract.servers.ManagedProcess;
-import dev.distlock.contract.servers.RequiredServer;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockBackendException;
 import dev.distlock.core.LockHandle;
@@ -17,7 +16,6 @@ import io.etcd.jetcd.options.GetOption;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -49,31 +47,9 @@ class EtcdAuthenticationIT {
 
     @BeforeAll
     static void startEtcdWithAuthentication(@TempDir Path dir) throws Exception {
-        Path executable = ManagedProcess.findExecutable("etcd").orElse(null);
-        RequiredServer.require(
-                executable != null,
-                "etcd",
-                "no etcd executable on the PATH or in /usr/bin (Debian package etcd-server)");
-        int clientPort = FreePorts.next();
-        int peerPort = FreePorts.next();
-        clientUrl = "http://127.0.0.1:" + clientPort;
-        String peerUrl = "http://127.0.0.1:" + peerPort;
-        etcd = ManagedProcess.start(
-                "etcd-auth",
-                List.of(
-                        executable.toString(),
-                        "--name=n1",
-                        "--data-dir=" + dir.resolve("n1.etcd"),
-                        "--listen-client-urls=" + clientUrl,
-                        "--advertise-client-urls=" + clientUrl,
-                        "--listen-peer-urls=" + peerUrl,
-                        "--initial-advertise-peer-urls=" + peerUrl,
-                        "--initial-cluster=n1=" + peerUrl,
-                        "--logger=zap",
-                        "--log-outputs=stderr"),
-                dir,
-                clientPort,
-                Duration.ofSeconds(20));
+        EtcdProcess started = EtcdProcess.start("etcd-auth", dir);
+        etcd = started.process();
+        clientUrl = started.clientUrl();
         // etcd refuses to enable authentication until a root user with the root role exists.
         try (Client admin = Client.builder().endpoints(clientUrl).build()) {
             ByteSequence root = bytes("root");

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.contract.servers.JdbcServer;
 import dev.distlock.contract.servers.ManagedProcess;
-import dev.distlock.contract.servers.RequiredServer;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.leader.LeaderLog;
 import dev.distlock.core.memory.MemoryLockRegistry;
@@ -14,13 +14,11 @@ import dev.distlock.jdbc.JdbcLockRegistry;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisServers;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -182,8 +180,7 @@ class LeadershipAfterLostLeaseTest {
     @Nested
     class Postgres extends Scenarios {
 
-        private final String table =
-                "distlock_si_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+        private final String table = JdbcServer.uniqueName("distlock_si");
         private final HikariDataSource dataSource = connect();
 
         Postgres() {
@@ -209,27 +206,15 @@ class LeadershipAfterLostLeaseTest {
         }
 
         private static HikariDataSource connect() {
-            String url = env("DISTLOCK_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?connectTimeout=3");
+            JdbcServer postgresql = JdbcServer.POSTGRESQL;
+            postgresql.require();
             HikariConfig config = new HikariConfig();
-            config.setJdbcUrl(url);
-            config.setUsername(env("DISTLOCK_POSTGRES_USER", "postgres"));
-            config.setPassword(env("DISTLOCK_POSTGRES_PASSWORD", ""));
+            config.setJdbcUrl(postgresql.url());
+            config.setUsername(postgresql.user());
+            config.setPassword(postgresql.password());
             config.setMaximumPoolSize(10);
             config.setInitializationFailTimeout(-1);
-            HikariDataSource dataSource = new HikariDataSource(config);
-            String reason = null;
-            try (Connection ignored = dataSource.getConnection()) {
-                // reachable
-            } catch (SQLException e) {
-                reason = e.getMessage();
-            }
-            RequiredServer.require(reason == null, "PostgreSQL at " + url, "cannot connect: " + reason);
-            return dataSource;
-        }
-
-        private static String env(String name, String fallback) {
-            String value = System.getenv(name);
-            return value == null || value.isBlank() ? fallback : value;
+            return new HikariDataSource(config);
         }
     }
 }

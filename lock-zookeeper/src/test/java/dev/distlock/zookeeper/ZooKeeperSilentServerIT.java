@@ -2,6 +2,7 @@ package dev.distlock.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.distlock.contract.servers.FaultProxy;
 import dev.distlock.contract.timing.TimingBound;
 import dev.distlock.contract.timing.TimingBound.Timed;
 import dev.distlock.core.LockBackendException;
@@ -41,7 +42,7 @@ class ZooKeeperSilentServerIT {
     private final CuratorClients clients = new CuratorClients();
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private TestingServer server;
-    private SilentProxy proxy;
+    private FaultProxy proxy;
     private ZooKeeperLockBackend partitionedBackend;
     private LockRegistry partitioned;
     private LockRegistry healthy;
@@ -57,9 +58,8 @@ class ZooKeeperSilentServerIT {
 
     /** A proxy of its own and a registry connected through it, warm: what each measurement silences. */
     private void connectThroughANewProxy() throws Exception {
-        proxy = new SilentProxy(server.getPort());
-        partitionedBackend =
-                new ZooKeeperLockBackend(clients.connect(proxy.connectString()), new LockPaths("/distlock"));
+        proxy = FaultProxy.to("127.0.0.1", server.getPort());
+        partitionedBackend = new ZooKeeperLockBackend(clients.connect(proxy.address()), new LockPaths("/distlock"));
         partitioned = new ZooKeeperLockRegistry(partitionedBackend, RegistryOptions.defaults());
         // One round trip through the proxy, so the client is known to be connected and warm.
         partitioned

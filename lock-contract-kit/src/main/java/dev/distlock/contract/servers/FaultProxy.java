@@ -1,33 +1,27 @@
 package dev.distlock.contract.servers;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A TCP proxy on loopback in front of a server under test that delays what passes each way, as a slow network or a
- * busy server looks to a client. A delay applies to the bytes read after it is set; bytes keep their order.
+ * A TCP proxy on loopback in front of a server under test that plays the network's and the server's faults as a
+ * client sees them: delays, a stall or silence (connections stay open, nothing comes back), a refusal (a server that
+ * is down), and one-off faults on the message that carries a marker. Closing it cuts every connection.
  */
 public final class FaultProxy implements AutoCloseable {
 
     private final ServerSocket listener;
     private final String targetHost;
     private final int targetPort;
-    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
-    private volatile long requestDelayNanos;
-    private volatile long replyDelayNanos;
-    private volatile long requestsHeldUntilNanos = System.nanoTime();
+    private final ProxyFaults faults = new ProxyFaults();
+    private final Set<ProxiedConnection> connections = ConcurrentHashMap.newKeySet();
+    private volatile boolean refusing;
     private volatile boolean closed;
 
     private FaultProxy(String targetHost, int targetPort) {
@@ -38,7 +32,7 @@ public final class FaultProxy implements AutoCloseable {
         }
         this.targetHost = targetHost;
         this.targetPort = targetPort;
-        daemon("fault-proxy-accept-" + port(), this::accept);
+        ProxiedConnection.daemon("fault-proxy-accept-" + port(), this::accept);
     }
 
     /** A proxy that forwards to {@code host:port}, listening on a free loopback port. */
@@ -55,9 +49,14 @@ public final class FaultProxy implements AutoCloseable {
         return listener.getLocalPort();
     }
 
+    /** {@code host:port} of the proxy, as clients take a server's address. */
+    public String address() {
+        return host() + ":" + port();
+    }
+
     /** From now on, each chunk the client sends reaches the server {@code delay} after it was read. */
     public void delayRequests(Duration delay) {
-        requestDelayNanos = delay.toNanos();
+        faults.requestDelayNanos = delay.toNanos();
     }
 
     /**
@@ -65,105 +64,90 @@ public final class FaultProxy implements AutoCloseable {
      * request (of however many round trips) that leaves the client {@code duration} late.
      */
     public void holdRequests(Duration duration) {
-        requestsHeldUntilNanos = System.nanoTime() + duration.toNanos();
+        faults.requestsHeldUntilNanos = System.nanoTime() + duration.toNanos();
     }
 
     /** From now on, each chunk the server answers reaches the client {@code delay} after it was read. */
     public void delayReplies(Duration delay) {
-        replyDelayNanos = delay.toNanos();
+        faults.replyDelayNanos = delay.toNanos();
     }
 
+    /**
+     * Once: the next client message containing {@code marker} is held back for {@code delay} before it is passed on,
+     * as a server too busy to start on it, which then runs it although the client may have given up meanwhile.
+     */
+    public void delayMessageContaining(byte[] marker, Duration delay) {
+        faults.delayMessageContaining(marker, delay);
+    }
+
+    /**
+     * Once: the next client message containing {@code marker} reaches the server, but the server's answer to it is
+     * dropped and the connection closed, as a network that fails after the server acted and before its reply arrived.
+     */
+    public void dropReplyToMessageContaining(byte[] marker) {
+        faults.dropReplyToMessageContaining(marker);
+    }
+
+    /** From now on, bytes are read but held back in both directions, connections open: a frozen server. */
+    public void stall() {
+        faults.stalled = true;
+    }
+
+    /** From now on, bytes in both directions are dropped without a word, as by a network that black-holes packets. */
+    public void silence() {
+        faults.silent = true;
+    }
+
+    /** Resets every connection and refuses new ones until {@link #restore()}: a server that is down. */
+    public void refuse() {
+        refusing = true;
+        faults.silent = false;
+        resetConnections();
+    }
+
+    /** Ends {@link #stall()}, {@link #silence()} and {@link #refuse()}: connections that lost bytes are reset. */
+    public void restore() {
+        refusing = false;
+        faults.silent = false;
+        faults.stalled = false;
+        resetConnections();
+    }
+
+    /** Closes every relayed connection and stops accepting new ones. */
     @Override
     public void close() {
         closed = true;
-        try {
-            listener.close();
-        } catch (IOException ignored) {
-            // closing anyway
-        }
-        for (Socket socket : sockets) {
-            closeQuietly(socket);
-        }
-        sockets.clear();
+        ProxiedConnection.closeQuietly(listener);
+        resetConnections();
+    }
+
+    private void resetConnections() {
+        connections.forEach(ProxiedConnection::close);
+        connections.clear();
     }
 
     private void accept() {
         while (!closed) {
+            Socket client;
             try {
-                Socket client = listener.accept();
+                client = listener.accept();
+            } catch (IOException e) {
+                continue;
+            }
+            if (refusing || closed) {
+                ProxiedConnection.closeQuietly(client);
+                continue;
+            }
+            try {
                 Socket server = new Socket(targetHost, targetPort);
                 client.setTcpNoDelay(true);
                 server.setTcpNoDelay(true);
-                sockets.add(client);
-                sockets.add(server);
-                pipe(client, server, true);
-                pipe(server, client, false);
+                ProxiedConnection connection = new ProxiedConnection(client, server, faults);
+                connections.add(connection);
+                connection.start("fault-proxy-" + port());
             } catch (IOException e) {
-                if (!closed) {
-                    System.err.println("Fault proxy to " + targetHost + ":" + targetPort + ": " + e);
-                }
+                ProxiedConnection.closeQuietly(client);
             }
         }
-    }
-
-    /** Copies {@code from} to {@code to} through a queue, so that a delay holds back chunks without holding reads. */
-    private void pipe(Socket from, Socket to, boolean requests) {
-        BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
-        String name = "fault-proxy-" + port() + (requests ? "-requests" : "-replies");
-        daemon(name + "-read", () -> {
-            byte[] buffer = new byte[16 * 1024];
-            try (InputStream in = from.getInputStream()) {
-                for (int n; (n = in.read(buffer)) >= 0; ) {
-                    queue.add(new Chunk(Arrays.copyOf(buffer, n), dueNanos(requests)));
-                }
-            } catch (IOException e) {
-                // the connection ended
-            }
-            queue.add(Chunk.END);
-        });
-        daemon(name + "-write", () -> {
-            try (OutputStream out = to.getOutputStream()) {
-                for (Chunk chunk = queue.take(); chunk != Chunk.END; chunk = queue.take()) {
-                    long wait = chunk.dueNanos - System.nanoTime();
-                    if (wait > 0) {
-                        TimeUnit.NANOSECONDS.sleep(wait);
-                    }
-                    out.write(chunk.bytes);
-                    out.flush();
-                }
-            } catch (IOException | InterruptedException e) {
-                // the connection ended
-            } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-            }
-        });
-    }
-
-    private long dueNanos(boolean request) {
-        long now = System.nanoTime();
-        if (!request) {
-            return now + replyDelayNanos;
-        }
-        long held = requestsHeldUntilNanos;
-        return Math.max(now + requestDelayNanos, held - now > 0 ? held : now);
-    }
-
-    private record Chunk(byte[] bytes, long dueNanos) {
-        static final Chunk END = new Chunk(new byte[0], 0);
-    }
-
-    private static void closeQuietly(Socket socket) {
-        try {
-            socket.close();
-        } catch (IOException ignored) {
-            // closing anyway
-        }
-    }
-
-    private static void daemon(String name, Runnable task) {
-        Thread thread = new Thread(task, name);
-        thread.setDaemon(true);
-        thread.start();
     }
 }

@@ -1,5 +1,6 @@
 package dev.distlock.spring.actuate;
 
+import dev.distlock.contract.servers.EtcdProcess;
 import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.RegistryOptions;

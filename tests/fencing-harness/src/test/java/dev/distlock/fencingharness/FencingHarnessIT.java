@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.distlock.contract.servers.FreePorts;
+import dev.distlock.contract.servers.EtcdProcess;
 import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.contract.servers.RequiredServer;
 import dev.distlock.redis.RedisServers;
@@ -230,31 +230,15 @@ class FencingHarnessIT {
     }
 
     private static ManagedProcess startEtcd() throws IOException {
-        Path executable = ManagedProcess.findExecutable("etcd").orElse(null);
-        RequiredServer.require(executable != null, "etcd", "no etcd executable on the PATH");
-        int client = FreePorts.next();
-        int peer = FreePorts.next();
         Path dir = Files.createTempDirectory("fencing-harness-etcd");
-        String clientUrl = "http://127.0.0.1:" + client;
-        String peerUrl = "http://127.0.0.1:" + peer;
-        return ManagedProcess.start(
-                "etcd",
-                List.of(
-                        executable.toString(),
-                        "--name=harness",
-                        "--data-dir=" + dir.resolve("data"),
-                        "--listen-client-urls=" + clientUrl,
-                        "--advertise-client-urls=" + clientUrl,
-                        "--listen-peer-urls=" + peerUrl,
-                        "--initial-advertise-peer-urls=" + peerUrl,
-                        "--initial-cluster=harness=" + peerUrl,
+        return EtcdProcess.member("harness")
+                .flags(
                         "--initial-cluster-state=new",
                         "--heartbeat-interval=50",
                         "--election-timeout=500",
-                        "--log-level=error"),
-                dir,
-                client,
-                Duration.ofSeconds(30));
+                        "--log-level=error")
+                .start(EtcdProcess.requireExecutable(), "etcd", dir)
+                .process();
     }
 
     private static void writeResults(List<LedgerRun.Figures> results, boolean longRun, int ops, Instant began)

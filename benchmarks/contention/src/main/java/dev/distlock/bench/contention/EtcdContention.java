@@ -1,7 +1,7 @@
 package dev.distlock.bench.contention;
 
 import dev.distlock.bench.Benchmark.Operation;
-import dev.distlock.contract.servers.FreePorts;
+import dev.distlock.contract.servers.EtcdProcess;
 import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockRegistry;
@@ -10,7 +10,6 @@ import io.etcd.jetcd.Client;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,26 +29,9 @@ final class EtcdContention implements Backend {
 
     EtcdContention() throws IOException {
         Path work = Files.createTempDirectory("distlock-etcd-contention");
-        int clientPort = FreePorts.next();
-        int peerPort = FreePorts.next();
-        clientUrl = "http://127.0.0.1:" + clientPort;
-        String peerUrl = "http://127.0.0.1:" + peerPort;
-        server = ManagedProcess.start(
-                "etcd",
-                List.of(
-                        etcd.toString(),
-                        "--name=bench",
-                        "--data-dir=" + work.resolve("data"),
-                        "--listen-client-urls=" + clientUrl,
-                        "--advertise-client-urls=" + clientUrl,
-                        "--listen-peer-urls=" + peerUrl,
-                        "--initial-advertise-peer-urls=" + peerUrl,
-                        "--initial-cluster=bench=" + peerUrl,
-                        "--logger=zap",
-                        "--log-outputs=stderr"),
-                work,
-                clientPort,
-                Duration.ofSeconds(20));
+        EtcdProcess started = EtcdProcess.start(etcd, "etcd", work);
+        clientUrl = started.clientUrl();
+        server = started.process();
     }
 
     @Override

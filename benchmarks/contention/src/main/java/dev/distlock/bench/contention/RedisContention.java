@@ -2,10 +2,10 @@ package dev.distlock.bench.contention;
 
 import dev.distlock.bench.Benchmark.Operation;
 import dev.distlock.contract.servers.ManagedProcess;
+import dev.distlock.contract.servers.RedisProcesses;
 import dev.distlock.core.FencedLock;
 import dev.distlock.redis.RedisLockRegistry;
 import dev.distlock.redis.RedisServers;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -142,18 +142,7 @@ final class RedisContention implements Backend {
     }
 
     private static String serverVersion() {
-        try {
-            Process process = new ProcessBuilder(
-                            ManagedProcess.findExecutable("redis-server")
-                                    .orElseThrow()
-                                    .toString(),
-                            "--version")
-                    .start();
-            String version = new String(process.getInputStream().readAllBytes()).trim();
-            return "redis-server " + version.replaceAll(".*v=([0-9.]+).*", "$1");
-        } catch (IOException | RuntimeException e) {
-            return "redis-server ?";
-        }
+        return RedisProcesses.version();
     }
 
     @Override

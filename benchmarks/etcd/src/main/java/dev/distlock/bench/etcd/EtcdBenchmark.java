@@ -1,7 +1,7 @@
 package dev.distlock.bench.etcd;
 
 import dev.distlock.bench.Benchmark;
-import dev.distlock.contract.servers.FreePorts;
+import dev.distlock.contract.servers.EtcdProcess;
 import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.LockHandle;
@@ -51,28 +51,14 @@ public final class EtcdBenchmark {
         Path etcd = ManagedProcess.findExecutable("etcd")
                 .orElseThrow(() -> new IllegalStateException("etcd is not installed (apt-get install etcd-server)"));
         Path work = Files.createTempDirectory("distlock-etcd-bench");
-        int clientPort = FreePorts.next();
-        int peerPort = FreePorts.next();
-        String clientUrl = "http://127.0.0.1:" + clientPort;
-        String peerUrl = "http://127.0.0.1:" + peerPort;
-        List<String> command = List.of(
-                etcd.toString(),
-                "--name=bench",
-                "--data-dir=" + work.resolve("data"),
-                "--listen-client-urls=" + clientUrl,
-                "--advertise-client-urls=" + clientUrl,
-                "--listen-peer-urls=" + peerUrl,
-                "--initial-advertise-peer-urls=" + peerUrl,
-                "--initial-cluster=bench=" + peerUrl,
-                "--logger=zap",
-                "--log-outputs=stderr");
         Map<String, List<Benchmark.Result>> rounds = new LinkedHashMap<>();
-        try (ManagedProcess server = ManagedProcess.start("etcd", command, work, clientPort, Duration.ofSeconds(20));
+        try (EtcdProcess server = EtcdProcess.start(etcd, "etcd", work);
                 Client client = EtcdLockRegistry.requireLeader(Client.builder())
-                        .endpoints(clientUrl)
+                        .endpoints(server.clientUrl())
                         .build();
-                EtcdLockRegistry registry =
-                        EtcdLockRegistry.builder(client).address(clientUrl).build()) {
+                EtcdLockRegistry registry = EtcdLockRegistry.builder(client)
+                        .address(server.clientUrl())
+                        .build()) {
             Lock locks = client.getLockClient();
             // jetcd's usual long-lived lease: granted once and kept alive by its keep-alive stream.
             long sharedLease = client.getLeaseClient().grant(30).get().getID();

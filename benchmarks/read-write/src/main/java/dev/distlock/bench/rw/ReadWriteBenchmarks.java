@@ -3,7 +3,7 @@ package dev.distlock.bench.rw;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.bench.Benchmark;
-import dev.distlock.contract.servers.FreePorts;
+import dev.distlock.contract.servers.EtcdProcess;
 import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.core.LockRegistry;
 import dev.distlock.core.memory.MemoryLockRegistry;
@@ -16,7 +16,6 @@ import dev.distlock.zookeeper.ZooKeeperLockRegistry;
 import io.etcd.jetcd.Client;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -106,28 +105,15 @@ public final class ReadWriteBenchmarks {
         Path etcd = ManagedProcess.findExecutable("etcd")
                 .orElseThrow(() -> new IllegalStateException("etcd is not installed (apt-get install etcd-server)"));
         Path work = Files.createTempDirectory("distlock-etcd-rw-bench");
-        int clientPort = FreePorts.next();
-        int peerPort = FreePorts.next();
-        String clientUrl = "http://127.0.0.1:" + clientPort;
-        String peerUrl = "http://127.0.0.1:" + peerPort;
-        List<String> command = List.of(
-                etcd.toString(),
-                "--name=bench",
-                "--data-dir=" + work.resolve("data"),
-                "--listen-client-urls=" + clientUrl,
-                "--advertise-client-urls=" + clientUrl,
-                "--listen-peer-urls=" + peerUrl,
-                "--initial-advertise-peer-urls=" + peerUrl,
-                "--initial-cluster=bench=" + peerUrl,
-                "--logger=zap",
-                "--log-outputs=stderr");
-        try (ManagedProcess server = ManagedProcess.start("etcd", command, work, clientPort, Duration.ofSeconds(20));
-                Client clientA = Client.builder().endpoints(clientUrl).build();
-                Client clientB = Client.builder().endpoints(clientUrl).build();
-                EtcdLockRegistry a =
-                        EtcdLockRegistry.builder(clientA).address(clientUrl).build();
-                EtcdLockRegistry b =
-                        EtcdLockRegistry.builder(clientB).address(clientUrl).build()) {
+        try (EtcdProcess server = EtcdProcess.start(etcd, "etcd", work);
+                Client clientA = Client.builder().endpoints(server.clientUrl()).build();
+                Client clientB = Client.builder().endpoints(server.clientUrl()).build();
+                EtcdLockRegistry a = EtcdLockRegistry.builder(clientA)
+                        .address(server.clientUrl())
+                        .build();
+                EtcdLockRegistry b = EtcdLockRegistry.builder(clientB)
+                        .address(server.clientUrl())
+                        .build()) {
             return ReadWriteBenchmark.run("etcd", a, b);
         }
     }

@@ -1,8 +1,7 @@
 package dev.distlock.bench.redis;
 
-import dev.distlock.contract.servers.ManagedProcess;
+import dev.distlock.contract.servers.RedisProcesses;
 import dev.distlock.redis.RedisServers;
-import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -236,17 +235,6 @@ public final class RedisBenchmark {
     }
 
     private static String serverVersion() {
-        try {
-            Process process = new ProcessBuilder(
-                            ManagedProcess.findExecutable("redis-server")
-                                    .orElseThrow()
-                                    .toString(),
-                            "--version")
-                    .start();
-            String version = new String(process.getInputStream().readAllBytes()).trim();
-            return "redis-server " + version.replaceAll(".*v=([0-9.]+).*", "$1");
-        } catch (IOException | RuntimeException e) {
-            return "redis-server ?";
-        }
+        return RedisProcesses.version();
     }
 }

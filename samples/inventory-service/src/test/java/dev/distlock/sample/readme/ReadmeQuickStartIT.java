@@ -2,7 +2,7 @@ package dev.distlock.sample.readme;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.distlock.contract.servers.FreePorts;
+import dev.distlock.contract.servers.EtcdProcess;
 import dev.distlock.contract.servers.ManagedProcess;
 import dev.distlock.contract.servers.RequiredServer;
 import dev.distlock.redis.RedisServers;
@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.List;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
@@ -118,27 +117,7 @@ class ReadmeQuickStartIT {
     }
 
     private ManagedProcess startEtcd() {
-        Path executable = ManagedProcess.findExecutable("etcd").orElse(null);
-        RequiredServer.require(
-                executable != null, "etcd", "no etcd executable on the PATH or in /usr/bin (package etcd-server)");
-        int clientPort = FreePorts.next();
-        int peerPort = FreePorts.next();
-        String clientUrl = "http://127.0.0.1:" + clientPort;
-        String peerUrl = "http://127.0.0.1:" + peerPort;
-        return ManagedProcess.start(
-                "etcd-quickstart",
-                List.of(
-                        executable.toString(),
-                        "--name=n1",
-                        "--data-dir=" + dir.resolve("etcd-data"),
-                        "--listen-client-urls=" + clientUrl,
-                        "--advertise-client-urls=" + clientUrl,
-                        "--listen-peer-urls=" + peerUrl,
-                        "--initial-advertise-peer-urls=" + peerUrl,
-                        "--initial-cluster=n1=" + peerUrl),
-                dir,
-                clientPort,
-                Duration.ofSeconds(20));
+        return EtcdProcess.start("etcd-quickstart", dir).process();
     }
 
     private static boolean tableExists(String table) throws Exception {
