@@ -62,7 +62,7 @@ final class Hold<L extends BackendLease> {
     final String ownerName;
 
     /** The lease keeper's bookkeeping for this hold; only the keeper reads or writes it. */
-    final LeaseKeeper.Entries keeping = new LeaseKeeper.Entries();
+    final LeaseKeeper.Schedule keeping = new LeaseKeeper.Schedule();
 
     private State state = State.HELD;
     private boolean gateFreed;

@@ -14,19 +14,19 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Keeps leases: one sweep thread takes due work from a queue ordered by time (renewals, checks
  * of a lease's end, ends of fixed leases) and hands calls to the backend to a pool, so a slow
- * renewal never delays another hold's. Each hold has at most one entry per {@link Slot}; a new
- * entry replaces the slot's old one, and a hold that ends takes its entries out, so the queue
+ * renewal never delays another hold's. Each hold has at most one job of each {@link Job} kind; a new
+ * job replaces the old one of its kind, and a hold that ends takes its jobs out, so the queue
  * holds only live holds' work.
  *
- * <p>A hold's first entry ({@link #atFirst}) stays on the hold itself: the sweep thread looks
- * through the live holds once a second, and when a first entry is due, and moves the first
- * entries it finds into the queue. Most holds end long before their first renewal is
+ * <p>A hold's first job ({@link #atFirst}) stays on the hold itself: the sweep thread looks
+ * through the live holds once a second, and when a first job is due, and moves the first
+ * jobs it finds into the queue. Most holds end long before their first renewal is
  * due; taking and ending those writes nothing that other threads share, and takes no lock.
  */
 final class LeaseKeeper implements AutoCloseable {
 
-    /** The kinds of work a hold has queued: at most one entry of each. */
-    enum Slot {
+    /** The kinds of work a hold has queued: at most one of each. */
+    enum Job {
         /** The next renewal, or the end of a fixed lease or of a minimum hold. */
         TIMER,
         /** The check that the lease (or a fixed lease's session bound) has not run out without a confirmation. */
@@ -44,19 +44,19 @@ final class LeaseKeeper implements AutoCloseable {
         }
     }
 
-    /** A hold's first entry, kept on its {@link Entries} until the sweep thread queues it (see {@link #atFirst}). */
-    record Arrival(Slot slot, long atNanos, Runnable task) {}
+    /** A hold's first job, kept on its {@link Schedule} until the sweep thread queues it (see {@link #atFirst}). */
+    record Arrival(Job job, long atNanos, Runnable task) {}
 
     /**
-     * The keeper's bookkeeping for one hold: what it has queued, one entry per slot, and the first
-     * entry until the sweep thread queues it. Each hold carries one; only the keeper reads or writes it.
+     * The keeper's bookkeeping for one hold: what it has queued, one per kind, and the first
+     * job until the sweep thread queues it. Each hold carries one; only the keeper reads or writes it.
      */
-    static final class Entries {
-        /** What is queued, one entry per slot; guarded by the keeper's lock. */
-        private final Due[] dues = new Due[Slot.values().length];
-        /** The first entry until the keeper queues it, else null. */
+    static final class Schedule {
+        /** What is queued, one per kind; guarded by the keeper's lock. */
+        private final Due[] dues = new Due[Job.values().length];
+        /** The first job until the keeper queues it, else null. */
         private volatile Arrival arrival;
-        /** True once the keeper may have queued entries. */
+        /** True once the keeper may have queued jobs. */
         private volatile boolean queued;
 
         /** Whether the keeper may hold work for this hold (tests). */
@@ -68,15 +68,15 @@ final class LeaseKeeper implements AutoCloseable {
     /** The longest the sweep thread sleeps. */
     private static final long LONGEST_SLEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private static final AtomicReferenceFieldUpdater<Entries, Arrival> ARRIVAL =
-            AtomicReferenceFieldUpdater.newUpdater(Entries.class, Arrival.class, "arrival");
+    private static final AtomicReferenceFieldUpdater<Schedule, Arrival> ARRIVAL =
+            AtomicReferenceFieldUpdater.newUpdater(Schedule.class, Arrival.class, "arrival");
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final TreeSet<Due> queue = new TreeSet<>();
     private final AtomicLong sequence = new AtomicLong();
-    private final Iterable<Entries> live;
-    /** No first entry still on its hold is due before this (System.nanoTime); reset by each look. */
+    private final Iterable<Schedule> live;
+    /** No first job still on its hold is due before this (System.nanoTime); reset by each look. */
     private final AtomicLong arrivalsDueFrom = new AtomicLong(System.nanoTime() + LONGEST_SLEEP_NANOS);
 
     private final ExecutorService pool;
@@ -88,8 +88,8 @@ final class LeaseKeeper implements AutoCloseable {
      */
     private volatile long sweepWakesAt;
 
-    /** @param live the entries of the engine's live holds, each among them before its {@link #atFirst} */
-    LeaseKeeper(String backend, Iterable<Entries> live) {
+    /** @param live the schedules of the engine's live holds, each among them before its {@link #atFirst} */
+    LeaseKeeper(String backend, Iterable<Schedule> live) {
         this.live = live;
         AtomicInteger threads = new AtomicInteger();
         pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
@@ -104,17 +104,17 @@ final class LeaseKeeper implements AutoCloseable {
 
     /**
      * Runs {@code task} on the sweep thread at {@code atNanos} (System.nanoTime), in place of what
-     * {@code hold} had queued in {@code slot}; the task must not block.
+     * {@code hold} had queued in {@code job}; the task must not block.
      */
-    void at(Entries hold, Slot slot, long atNanos, Runnable task) {
+    void at(Schedule hold, Job job, long atNanos, Runnable task) {
         lock.lock();
         try {
             Arrival arriving = hold.arrival;
-            if (arriving != null && arriving.slot == slot) {
+            if (arriving != null && arriving.job == job) {
                 ARRIVAL.compareAndSet(hold, arriving, null); // replaced before it arrived
             }
-            queue(hold, slot, atNanos, task);
-            // Wake the sweep thread only when it would otherwise sleep past the new entry.
+            queue(hold, job, atNanos, task);
+            // Wake the sweep thread only when it would otherwise sleep past the new job.
             if (atNanos - sweepWakesAt < 0) {
                 changed.signal();
             }
@@ -125,17 +125,17 @@ final class LeaseKeeper implements AutoCloseable {
 
     /**
      * Like {@link #at}, for a hold that has nothing queued yet and is among the live holds,
-     * without taking the lock or writing anything shared: the entry goes into the queue when
+     * without taking the lock or writing anything shared: the job goes into the queue when
      * the sweep thread next looks through the holds, which is before it is due.
      */
-    void atFirst(Entries hold, Slot slot, long atNanos, Runnable task) {
-        hold.arrival = new Arrival(slot, atNanos, task);
+    void atFirst(Schedule hold, Job job, long atNanos, Runnable task) {
+        hold.arrival = new Arrival(job, atNanos, task);
         long dueFrom = arrivalsDueFrom.get();
         while (atNanos - dueFrom < 0 && !arrivalsDueFrom.compareAndSet(dueFrom, atNanos)) {
             dueFrom = arrivalsDueFrom.get();
         }
         // The sweep thread publishes when it will wake before it reads arrivalsDueFrom: either it
-        // sees this entry's time, or this sees the time it sleeps until.
+        // sees this job's time, or this sees the time it sleeps until.
         if (atNanos - sweepWakesAt < 0) {
             lock.lock();
             try {
@@ -146,40 +146,40 @@ final class LeaseKeeper implements AutoCloseable {
         }
     }
 
-    /** Queues {@code task} in {@code slot} of {@code hold}, replacing what was there; under {@code lock}. */
-    private void queue(Entries hold, Slot slot, long atNanos, Runnable task) {
+    /** Queues {@code task} as {@code hold}'s {@code job}, replacing the one queued before; under {@code lock}. */
+    private void queue(Schedule hold, Job job, long atNanos, Runnable task) {
         hold.queued = true;
         Due due = new Due(atNanos, sequence.incrementAndGet(), task);
-        Due replaced = hold.dues[slot.ordinal()];
+        Due replaced = hold.dues[job.ordinal()];
         if (replaced != null) {
             queue.remove(replaced);
         }
-        hold.dues[slot.ordinal()] = due;
+        hold.dues[job.ordinal()] = due;
         queue.add(due);
     }
 
-    /** Queues the first entries still on the live holds; under {@code lock}. */
+    /** Queues the first jobs still on the live holds; under {@code lock}. */
     private void moveArrivals(long now) {
         arrivalsDueFrom.set(now + LONGEST_SLEEP_NANOS);
-        for (Entries hold : live) {
+        for (Schedule hold : live) {
             Arrival arrival = hold.arrival;
             if (arrival == null) {
                 continue;
             }
-            // Marked queued before the entry is claimed: a forget() that finds the entry claimed
+            // Marked queued before the job is claimed: a forget() that finds the job claimed
             // finds the mark too, and takes the lock to remove what this queues.
             hold.queued = true;
             if (ARRIVAL.compareAndSet(hold, arrival, null)) {
-                queue(hold, arrival.slot, arrival.atNanos, arrival.task);
+                queue(hold, arrival.job, arrival.atNanos, arrival.task);
             }
         }
     }
 
     /** Takes out everything {@code hold} has queued. */
-    void forget(Entries hold) {
+    void forget(Schedule hold) {
         hold.arrival = null;
         if (!hold.queued) {
-            return; // nothing was queued: the first entry was still on the hold
+            return; // nothing was queued: the first job was still on the hold
         }
         lock.lock();
         try {
@@ -212,7 +212,7 @@ final class LeaseKeeper implements AutoCloseable {
             try {
                 long now = System.nanoTime();
                 if (arrivalsDueFrom.get() - now <= 0) {
-                    // A first entry is due, or a second has passed since the last look.
+                    // A first job is due, or a second has passed since the last look.
                     moveArrivals(now);
                 }
                 due = queue.isEmpty() ? null : queue.first();

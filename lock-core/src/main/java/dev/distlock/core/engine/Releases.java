@@ -23,7 +23,7 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
 
     /**
      * How many background releases may wait at once; past it they are dropped, which costs only
-     * time: a lost hold's entry on the server ends with its lease or session anyway.
+     * time: a lost hold's job on the server ends with its lease or session anyway.
      */
     private static final int MOST_WAITING = 10_000;
 
@@ -86,7 +86,7 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
         keeper.forget(hold.keeping);
         keeper.at(
                 hold.keeping,
-                LeaseKeeper.Slot.TIMER,
+                LeaseKeeper.Job.TIMER,
                 endNanos,
                 () -> keeper.run(() -> end(hold, Hold.Ending.MINIMUM_HOLD_OVER)));
         return true;

@@ -32,13 +32,13 @@ final class Renewals<L extends BackendLease> {
     }
 
     void start(Hold<L> hold) {
-        // The hold's only entry until its first renewal (or its fixed lease's end) is due; the check
+        // The hold's only job until its first renewal (or its fixed lease's end) is due; the check
         // of the lease's end is queued when that renewal starts (see renewalDue), so a hold
         // released before then takes no lock of the keeper at all.
         if (hold.renewed) {
             keeper.atFirst(
                     hold.keeping,
-                    LeaseKeeper.Slot.TIMER,
+                    LeaseKeeper.Job.TIMER,
                     renewalAfter(hold, hold.lease.grantRequestedAtNanos()),
                     () -> renewalDue(hold));
         } else {
@@ -46,9 +46,9 @@ final class Renewals<L extends BackendLease> {
             long confirmation = confirmationAfter(hold, hold.lease.grantRequestedAtNanos());
             if (hold.hasSessionBound() && end - confirmation > 0) {
                 // The fixed end is queued when the first confirmation is (see confirmationDue).
-                keeper.atFirst(hold.keeping, LeaseKeeper.Slot.CONFIRMATION, confirmation, () -> confirmationDue(hold));
+                keeper.atFirst(hold.keeping, LeaseKeeper.Job.CONFIRMATION, confirmation, () -> confirmationDue(hold));
             } else {
-                keeper.atFirst(hold.keeping, LeaseKeeper.Slot.TIMER, end, fixedLeaseEnd(hold, end));
+                keeper.atFirst(hold.keeping, LeaseKeeper.Job.TIMER, end, fixedLeaseEnd(hold, end));
             }
         }
     }
@@ -59,7 +59,7 @@ final class Renewals<L extends BackendLease> {
     }
 
     private void scheduleConfirmation(Hold<L> hold, long atNanos) {
-        keeper.at(hold.keeping, LeaseKeeper.Slot.CONFIRMATION, atNanos, () -> confirmationDue(hold));
+        keeper.at(hold.keeping, LeaseKeeper.Job.CONFIRMATION, atNanos, () -> confirmationDue(hold));
     }
 
     /** On the sweep thread: a fixed lease's session is to be confirmed (as a watchdog lease's renewal is). */
@@ -74,7 +74,7 @@ final class Renewals<L extends BackendLease> {
 
     private void scheduleSessionEndCheck(Hold<L> hold) {
         long end = hold.sessionEndNanos();
-        keeper.at(hold.keeping, LeaseKeeper.Slot.LEASE_END, end, () -> {
+        keeper.at(hold.keeping, LeaseKeeper.Job.LEASE_END, end, () -> {
             if (hold.sessionEndNanos() == end && hold.state() == Hold.State.HELD) {
                 ends.lose(hold, LeaseEnds.SESSION_UNCONFIRMED);
             }
@@ -119,7 +119,7 @@ final class Renewals<L extends BackendLease> {
 
     private void scheduleFixedLeaseEnd(Hold<L> hold) {
         long end = hold.leaseEndNanos();
-        keeper.at(hold.keeping, LeaseKeeper.Slot.TIMER, end, fixedLeaseEnd(hold, end));
+        keeper.at(hold.keeping, LeaseKeeper.Job.TIMER, end, fixedLeaseEnd(hold, end));
     }
 
     private Runnable fixedLeaseEnd(Hold<L> hold, long end) {
@@ -173,7 +173,7 @@ final class Renewals<L extends BackendLease> {
     }
 
     private void scheduleRenewal(Hold<L> hold, long fromNanos) {
-        keeper.at(hold.keeping, LeaseKeeper.Slot.TIMER, renewalAfter(hold, fromNanos), () -> renewalDue(hold));
+        keeper.at(hold.keeping, LeaseKeeper.Job.TIMER, renewalAfter(hold, fromNanos), () -> renewalDue(hold));
     }
 
     /** When a renewal is due for a lease granted or last renewed at {@code fromNanos}: a third of its period later. */
@@ -186,7 +186,7 @@ final class Renewals<L extends BackendLease> {
         long now = System.nanoTime();
         keeper.at(
                 hold.keeping,
-                LeaseKeeper.Slot.TIMER,
+                LeaseKeeper.Job.TIMER,
                 now + Math.min(retry, Math.max(0, hold.leaseLeft(now))),
                 () -> renewalDue(hold));
     }
@@ -210,10 +210,10 @@ final class Renewals<L extends BackendLease> {
      */
     private void scheduleLeaseEndCheck(Hold<L> hold) {
         long end = hold.leaseEndNanos();
-        keeper.at(hold.keeping, LeaseKeeper.Slot.LEASE_END, end, () -> {
+        keeper.at(hold.keeping, LeaseKeeper.Job.LEASE_END, end, () -> {
             if (hold.awaitingRenewalAt(end)) {
                 keeper.at(
-                        hold.keeping, LeaseKeeper.Slot.LEASE_END, end + answerGrace(hold), () -> leaseEnded(hold, end));
+                        hold.keeping, LeaseKeeper.Job.LEASE_END, end + answerGrace(hold), () -> leaseEnded(hold, end));
             } else {
                 leaseEnded(hold, end);
             }

@@ -10,8 +10,8 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link LeaseKeeper} alone: it runs what is due in time order, keeps one entry per slot and
- * forgets what a hold had queued. Order is checked, never timing: a later entry is the witness.
+ * {@link LeaseKeeper} alone: it runs what is due in time order, keeps one per kind and
+ * forgets what a hold had queued. Order is checked, never timing: a later job is the witness.
  */
 class LeaseKeeperTest {
 
@@ -19,44 +19,44 @@ class LeaseKeeperTest {
 
     @Test
     void aFirstEntryLeftOnItsHoldIsQueuedAndRuns() throws Exception {
-        LeaseKeeper.Entries entries = new LeaseKeeper.Entries();
-        try (LeaseKeeper keeper = new LeaseKeeper("test", List.of(entries))) {
+        LeaseKeeper.Schedule schedules = new LeaseKeeper.Schedule();
+        try (LeaseKeeper keeper = new LeaseKeeper("test", List.of(schedules))) {
             CountDownLatch ran = new CountDownLatch(1);
-            keeper.atFirst(entries, LeaseKeeper.Slot.TIMER, System.nanoTime() + SOON, ran::countDown);
+            keeper.atFirst(schedules, LeaseKeeper.Job.TIMER, System.nanoTime() + SOON, ran::countDown);
             assertThat(awaited(ran)).isTrue();
         }
     }
 
     @Test
     void aNewEntryReplacesItsSlotsOldOneAndOtherSlotsStay() throws Exception {
-        LeaseKeeper.Entries entries = new LeaseKeeper.Entries();
-        try (LeaseKeeper keeper = new LeaseKeeper("test", List.of(entries))) {
+        LeaseKeeper.Schedule schedules = new LeaseKeeper.Schedule();
+        try (LeaseKeeper keeper = new LeaseKeeper("test", List.of(schedules))) {
             List<String> ran = new CopyOnWriteArrayList<>();
             CountDownLatch last = new CountDownLatch(1);
             long now = System.nanoTime();
-            keeper.at(entries, LeaseKeeper.Slot.TIMER, now + SOON, () -> ran.add("replaced"));
-            keeper.at(entries, LeaseKeeper.Slot.LEASE_END, now + SOON, () -> ran.add("other slot"));
-            keeper.at(entries, LeaseKeeper.Slot.TIMER, now + 2 * SOON, () -> {
+            keeper.at(schedules, LeaseKeeper.Job.TIMER, now + SOON, () -> ran.add("replaced"));
+            keeper.at(schedules, LeaseKeeper.Job.LEASE_END, now + SOON, () -> ran.add("other job"));
+            keeper.at(schedules, LeaseKeeper.Job.TIMER, now + 2 * SOON, () -> {
                 ran.add("replacement");
                 last.countDown();
             });
             assertThat(awaited(last)).isTrue();
-            assertThat(ran).containsExactly("other slot", "replacement");
+            assertThat(ran).containsExactly("other job", "replacement");
         }
     }
 
     @Test
     void forgettingAHoldTakesOutEverythingItQueued() throws Exception {
-        LeaseKeeper.Entries forgotten = new LeaseKeeper.Entries();
-        LeaseKeeper.Entries witness = new LeaseKeeper.Entries();
+        LeaseKeeper.Schedule forgotten = new LeaseKeeper.Schedule();
+        LeaseKeeper.Schedule witness = new LeaseKeeper.Schedule();
         try (LeaseKeeper keeper = new LeaseKeeper("test", List.of(forgotten, witness))) {
             List<String> ran = new CopyOnWriteArrayList<>();
             CountDownLatch last = new CountDownLatch(1);
             long now = System.nanoTime();
-            keeper.atFirst(forgotten, LeaseKeeper.Slot.TIMER, now + SOON, () -> ran.add("first entry"));
-            keeper.at(forgotten, LeaseKeeper.Slot.LEASE_END, now + SOON, () -> ran.add("queued entry"));
+            keeper.atFirst(forgotten, LeaseKeeper.Job.TIMER, now + SOON, () -> ran.add("first job"));
+            keeper.at(forgotten, LeaseKeeper.Job.LEASE_END, now + SOON, () -> ran.add("queued job"));
             keeper.forget(forgotten);
-            keeper.at(witness, LeaseKeeper.Slot.TIMER, now + 2 * SOON, last::countDown);
+            keeper.at(witness, LeaseKeeper.Job.TIMER, now + 2 * SOON, last::countDown);
             assertThat(awaited(last)).isTrue();
             assertThat(ran).isEmpty();
         }

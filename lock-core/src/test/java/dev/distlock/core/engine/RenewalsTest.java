@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class RenewalsTest {
 
     private final RecordingEvents events = new RecordingEvents();
-    private final List<LeaseKeeper.Entries> live = new CopyOnWriteArrayList<>();
+    private final List<LeaseKeeper.Schedule> live = new CopyOnWriteArrayList<>();
     private final LeaseKeeper keeper = new LeaseKeeper("test", live);
 
     @AfterEach
