@@ -60,7 +60,7 @@ class AcquirePathTest {
     @Test
     void aLockedMethodReachesTheRedisScriptThroughFewClasses() throws Exception {
         StackRecorder recorder = new StackRecorder();
-        try (RedisServer redis = RedisServer.start()) {
+        try (RedisServer redis = new RedisServer()) {
             LettuceConnectionFactory factory = redis.factory();
             RedisClient client = (RedisClient) factory.getNativeClient();
             client.addListener(new CommandListener() {
@@ -81,11 +81,14 @@ class AcquirePathTest {
         List<String> acquire = recorder.acquire();
         List<String> release = recorder.releaseHops();
         System.out.printf(
-                "redis backend: acquire meets %d classes %s; release takes %d hops %s%n",
-                acquire.size(), acquire, release.size(), release);
+                "redis backend: acquire meets %d classes %s; release takes %d hops %s, then %s to the script call%n",
+                acquire.size(), acquire, release.size(), release, recorder.releaseToClient());
         assertThat(acquire)
                 .as("distlock classes on the stack at the script call")
                 .hasSizeLessThanOrEqualTo(MAX_ACQUIRE_CLASSES);
+        assertThat(release)
+                .as("calls from the handle's release to the backend's")
+                .hasSizeLessThanOrEqualTo(MAX_RELEASE_HOPS);
     }
 
     private static ConfigurableApplicationContext start(LockRegistry registry) {

@@ -1,50 +1,17 @@
 package dev.distlock.architecture;
 
-import dev.distlock.contract.servers.FreePorts;
 import dev.distlock.contract.servers.ManagedProcess;
-import dev.distlock.contract.servers.RequiredServer;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.distlock.contract.servers.RedisProcesses;
 import java.time.Duration;
-import java.util.List;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-/** A redis-server child process on a free loopback port, for the path test on Redis. */
+/** A redis-server child process on a free loopback port and a Lettuce connection factory for it. */
 final class RedisServer implements AutoCloseable {
 
-    private final ManagedProcess process;
-
-    private RedisServer(ManagedProcess process) {
-        this.process = process;
-    }
-
-    static RedisServer start() throws Exception {
-        RequiredServer.require(
-                ManagedProcess.findExecutable("redis-server").isPresent(),
-                "redis-server",
-                "no redis-server executable on the PATH");
-        int port = FreePorts.next();
-        Path dir = Files.createTempDirectory("distlock-architecture-redis");
-        return new RedisServer(ManagedProcess.start(
-                "redis-" + port,
-                List.of(
-                        ManagedProcess.findExecutable("redis-server")
-                                .orElseThrow()
-                                .toString(),
-                        "--port",
-                        Integer.toString(port),
-                        "--bind",
-                        "127.0.0.1",
-                        "--save",
-                        "",
-                        "--appendonly",
-                        "no"),
-                dir.resolve("redis-" + port),
-                port,
-                Duration.ofSeconds(20)));
-    }
+    private final RedisProcesses processes = new RedisProcesses();
+    private final ManagedProcess process = processes.start();
 
     /** A started Lettuce connection factory for this server. */
     LettuceConnectionFactory factory() {
@@ -60,6 +27,6 @@ final class RedisServer implements AutoCloseable {
 
     @Override
     public void close() {
-        process.close();
+        processes.close();
     }
 }

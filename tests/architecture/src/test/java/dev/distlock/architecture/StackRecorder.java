@@ -1,5 +1,6 @@
 package dev.distlock.architecture;
 
+import dev.distlock.core.spi.LockBackend;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -52,19 +53,35 @@ final class StackRecorder {
     }
 
     /**
-     * The calls from the release of the hold (the first frame of lock-core's engine) to the backend: one hop per
-     * distlock frame from there down.
+     * The calls from the release of the hold (the handle's {@code close} or the lock's {@code unlock} in lock-core's
+     * engine) to the backend's {@code release}: one hop per distlock frame from there down to the backend.
      */
     synchronized List<String> releaseHops() {
+        return releaseFrames().stream()
+                .takeWhile(frame -> !LockBackend.class.isAssignableFrom(frame.getDeclaringClass()))
+                .map(StackRecorder::describe)
+                .toList();
+    }
+
+    /** The distlock frames from the release of the hold down to the call into the server's client. */
+    synchronized List<String> releaseToClient() {
+        return releaseFrames().stream().map(StackRecorder::describe).toList();
+    }
+
+    private List<StackWalker.StackFrame> releaseFrames() {
         assertRecorded(atRelease, "release");
-        List<String> hops = new ArrayList<>();
+        List<StackWalker.StackFrame> frames = new ArrayList<>();
         for (StackWalker.StackFrame frame : atRelease) {
-            hops.add(0, simpleName(frame.getClassName()) + "." + frame.getMethodName());
+            frames.add(0, frame);
             if (frame.getClassName().startsWith("dev.distlock.core.engine.") && isEngineEntry(frame)) {
                 break;
             }
         }
-        return hops;
+        return frames;
+    }
+
+    private static String describe(StackWalker.StackFrame frame) {
+        return simpleName(frame.getClassName()) + "." + frame.getMethodName();
     }
 
     private static boolean isEngineEntry(StackWalker.StackFrame frame) {
