@@ -184,8 +184,8 @@ public final class TestLockServer {
         return Optional.of(hold.lease.token());
     }
 
-    /** Takes {@code fullKey} for another instance until released, or for {@code time} on the clock when not null. */
-    FencingToken holdElsewhere(String fullKey, String appKey, String holder, Duration time) {
+    /** Takes {@code fullKey} for another instance until released, or for {@code time} on the clock when present. */
+    FencingToken holdElsewhere(String fullKey, String appKey, String holder, Optional<Duration> time) {
         lock.lock();
         try {
             long now = now();
@@ -198,10 +198,10 @@ public final class TestLockServer {
             long token = state.nextToken();
             ServerHold taken =
                     ServerHold.elsewhere(new ServerHold.Held(fullKey, appKey, "elsewhere:" + holder, holder, token));
-            if (time == null) {
+            if (time.isEmpty()) {
                 taken.forever = true;
             } else {
-                taken.expiresAt = now + time.toNanos();
+                taken.expiresAt = now + time.get().toNanos();
             }
             holds.put(fullKey, taken);
             record(LockEvent.Kind.HELD_ELSEWHERE, appKey, FencingToken.of(token), taken.owner, holder);
@@ -257,5 +257,10 @@ public final class TestLockServer {
 
     void record(LockEvent.Kind kind, String appKey, FencingToken token, String owner, String detail) {
         state.record(kind, appKey, token, owner, detail);
+    }
+
+    /** Records a call that concerned no hold (no token, no owner). */
+    void recordCall(LockEvent.Kind kind, String appKey, String detail) {
+        state.record(kind, appKey, null, "", detail);
     }
 }

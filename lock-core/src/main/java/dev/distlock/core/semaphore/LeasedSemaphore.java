@@ -130,7 +130,7 @@ public final class LeasedSemaphore {
      */
     public Optional<Permits> tryAcquire(int count, Duration waitTime) throws InterruptedException {
         checkRequest(count, waitTime);
-        return SemaphoreAcquisition.runHere(this, count, waitTime, null);
+        return SemaphoreAcquisition.runHere(this, count, waitTime, Optional.empty());
     }
 
     /**
@@ -140,21 +140,21 @@ public final class LeasedSemaphore {
     public Optional<Permits> tryAcquire(int count, Duration waitTime, Duration leaseTime) throws InterruptedException {
         check(leaseTime, "leaseTime", false);
         checkRequest(count, waitTime);
-        return SemaphoreAcquisition.runHere(this, count, waitTime, leaseTime);
+        return SemaphoreAcquisition.runHere(this, count, waitTime, Optional.of(leaseTime));
     }
 
     /**
      * As {@link #tryAcquire(int, Duration)}, without blocking the caller. Cancelling the future before it completes
-     * abandons the acquisition and releases whatever it took.
+     * withdraws the acquisition and releases whatever it took.
      */
     public CompletableFuture<Optional<Permits>> acquireAsync(int count, Duration waitTime) {
-        return start(count, waitTime, null);
+        return start(count, waitTime, Optional.empty());
     }
 
     /** As {@link #tryAcquire(int, Duration, Duration)}, without blocking the caller; cancellable likewise. */
     public CompletableFuture<Optional<Permits>> acquireAsync(int count, Duration waitTime, Duration leaseTime) {
         check(leaseTime, "leaseTime", false);
-        return start(count, waitTime, leaseTime);
+        return start(count, waitTime, Optional.of(leaseTime));
     }
 
     /**
@@ -174,7 +174,7 @@ public final class LeasedSemaphore {
         return "LeasedSemaphore[" + name + ", " + permits + " permits on " + registry.backend() + "]";
     }
 
-    private CompletableFuture<Optional<Permits>> start(int count, Duration waitTime, Duration leaseTime) {
+    private CompletableFuture<Optional<Permits>> start(int count, Duration waitTime, Optional<Duration> leaseTime) {
         checkRequest(count, waitTime);
         return SemaphoreAcquisition.start(this, count, waitTime, leaseTime);
     }

@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The permits of one semaphore that the threads of one registry may be acquiring or holding at once: a fair local
  * semaphore of the declared count, taken before an acquisition asks the server and given back as each permit ends.
- * Threads of one registry line up here, in this JVM, instead of contending for the slots through the server (as
- * threads of one registry line up on a lock key's local gate), so a registry never has more acquisitions at the
+ * Threads of one registry queue here, in this JVM, instead of contending for the slots through the server (as
+ * threads of one registry queue on a lock key's local gate), so a registry never has more acquisitions at the
  * server than the semaphore has permits. Which threads of other registries hold permits is still the server's to
  * say: a local permit is no permit, only leave to ask for one.
  *

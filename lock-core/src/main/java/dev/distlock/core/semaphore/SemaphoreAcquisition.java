@@ -23,7 +23,9 @@ final class SemaphoreAcquisition implements Runnable {
     private final LeasedSemaphore semaphore;
     private final int wanted;
     private final boolean zeroWait;
-    private final Duration leaseTime;
+    /** The permits' fixed lease; empty: renewed by the watchdog. */
+    private final Optional<Duration> leaseTime;
+
     private final long deadline;
     private final CompletableFuture<Optional<Permits>> result = new CompletableFuture<>();
     /** True when the caller's own thread runs this acquisition ({@link #runHere}). */
@@ -41,7 +43,8 @@ final class SemaphoreAcquisition implements Runnable {
     /** The thread running this acquisition, interrupted when the caller cancels; guarded by {@code this}. */
     private Thread worker;
 
-    private SemaphoreAcquisition(LeasedSemaphore semaphore, int wanted, Duration waitTime, Duration leaseTime) {
+    private SemaphoreAcquisition(
+            LeasedSemaphore semaphore, int wanted, Duration waitTime, Optional<Duration> leaseTime) {
         this.semaphore = semaphore;
         this.wanted = wanted;
         this.zeroWait = waitTime.isZero();
@@ -51,7 +54,7 @@ final class SemaphoreAcquisition implements Runnable {
     }
 
     static CompletableFuture<Optional<Permits>> start(
-            LeasedSemaphore semaphore, int wanted, Duration waitTime, Duration leaseTime) {
+            LeasedSemaphore semaphore, int wanted, Duration waitTime, Optional<Duration> leaseTime) {
         SemaphoreAcquisition acquisition = new SemaphoreAcquisition(semaphore, wanted, waitTime, leaseTime);
         acquisition.result.whenComplete((permits, failure) -> {
             if (acquisition.result.isCancelled()) {
@@ -66,7 +69,8 @@ final class SemaphoreAcquisition implements Runnable {
      * Runs an acquisition on the calling thread and returns its outcome. Its steps are the same as on a thread of its
      * own; the caller's interrupt does what a cancellation does there, and is thrown as {@link InterruptedException}.
      */
-    static Optional<Permits> runHere(LeasedSemaphore semaphore, int wanted, Duration waitTime, Duration leaseTime)
+    static Optional<Permits> runHere(
+            LeasedSemaphore semaphore, int wanted, Duration waitTime, Optional<Duration> leaseTime)
             throws InterruptedException {
         SemaphoreAcquisition acquisition = new SemaphoreAcquisition(semaphore, wanted, waitTime, leaseTime);
         acquisition.onCallersThread = true;

@@ -17,7 +17,7 @@ import java.util.concurrent.ExecutionException;
 final class SlotTakes {
 
     private final LeasedSemaphore semaphore;
-    private final Duration leaseTime;
+    private final Optional<Duration> leaseTime;
     private final boolean onCallersThread;
     private final LocalPermits local;
     private final TakenSlots slots;
@@ -25,10 +25,10 @@ final class SlotTakes {
     /** True while the acquisition tries slots before queueing: a held slot's note is checked once it queues. */
     private boolean passing;
 
-    /** @param leaseTime the permits' fixed lease, or null for the watchdog */
+    /** @param leaseTime the permits' fixed lease; empty: renewed by the watchdog */
     SlotTakes(
             LeasedSemaphore semaphore,
-            Duration leaseTime,
+            Optional<Duration> leaseTime,
             boolean onCallersThread,
             LocalPermits local,
             TakenSlots slots) {
@@ -74,7 +74,7 @@ final class SlotTakes {
         local.claim(slot);
         Optional<LockHandle> granted;
         try {
-            granted = lock.tryAcquireUnlessHeld(semaphore.waitingKey(), leaseTime);
+            granted = lock.tryAcquireUnlessHeld(semaphore.waitingKey(), leaseTime.orElse(null));
         } catch (UnsupportedOperationException e) {
             local.unclaim(slot);
             semaphore.cannotGuardTakes();
@@ -93,9 +93,9 @@ final class SlotTakes {
         FencedLock lock = semaphore.lock(semaphore.slotKey(slot));
         Optional<LockHandle> granted;
         try {
-            granted = leaseTime == null
+            granted = leaseTime.isEmpty()
                     ? lock.tryAcquireDetached(Duration.ZERO)
-                    : lock.tryAcquireDetached(Duration.ZERO, leaseTime);
+                    : lock.tryAcquireDetached(Duration.ZERO, leaseTime.get());
         } catch (RuntimeException e) {
             local.unclaim(slot);
             slots.failed(e);
@@ -110,7 +110,9 @@ final class SlotTakes {
         for (int slot : slots) {
             FencedLock lock = semaphore.lock(semaphore.slotKey(slot));
             tries.add(
-                    leaseTime == null ? lock.acquireAsync(Duration.ZERO) : lock.acquireAsync(Duration.ZERO, leaseTime));
+                    leaseTime.isEmpty()
+                            ? lock.acquireAsync(Duration.ZERO)
+                            : lock.acquireAsync(Duration.ZERO, leaseTime.get()));
         }
         return tries;
     }

@@ -23,12 +23,12 @@ final class SlotWaits {
     record Ended(int slot, CompletableFuture<Optional<LockHandle>> attempt) {}
 
     private final LeasedSemaphore semaphore;
-    private final Duration leaseTime;
+    private final Optional<Duration> leaseTime;
     private final BlockingQueue<Ended> ended = new LinkedBlockingQueue<>();
     private final Map<Integer, CompletableFuture<Optional<LockHandle>>> pending = new HashMap<>();
 
-    /** @param leaseTime the permits' fixed lease, or null for the watchdog */
-    SlotWaits(LeasedSemaphore semaphore, Duration leaseTime) {
+    /** @param leaseTime the permits' fixed lease; empty: renewed by the watchdog */
+    SlotWaits(LeasedSemaphore semaphore, Optional<Duration> leaseTime) {
         this.semaphore = semaphore;
         this.leaseTime = leaseTime;
     }
@@ -72,7 +72,7 @@ final class SlotWaits {
         FencedLock lock = semaphore.lock(semaphore.slotKey(slot));
         Duration wait = Duration.ofNanos(waitNanos);
         CompletableFuture<Optional<LockHandle>> attempt =
-                leaseTime == null ? lock.acquireAsync(wait) : lock.acquireAsync(wait, leaseTime);
+                leaseTime.isEmpty() ? lock.acquireAsync(wait) : lock.acquireAsync(wait, leaseTime.get());
         pending.put(slot, attempt);
         attempt.whenComplete((handle, failure) -> ended.add(new Ended(slot, attempt)));
     }
