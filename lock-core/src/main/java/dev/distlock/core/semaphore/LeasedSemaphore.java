@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A counting semaphore over any {@link LockRegistry}: at most {@link #permits()} permits of one name are held at a
- * time, across threads, registries and JVMs. Permit {@code i} is the lock on key {@code <name>:permit:<i>}, a key that
+ * time, across threads, registries and JVMs. Slot {@code i} is the lock on key {@code <name>:permit:<i>}, a key that
  * {@link LockRegistry#obtain} refuses (see {@link SemaphoreKeys}); a granted
  * permit is a hold of that key owned by its {@link Permit} (not by a thread), with its own lease, fencing token and
  * loss notice, so the permit of a crashed holder returns when its lease ends on the server. An acquisition takes free
@@ -91,7 +91,7 @@ public final class LeasedSemaphore {
         return registry.backend();
     }
 
-    /** The lock key of permit {@code slot} ({@code <name>:permit:<slot>}), e.g. to force-release it. */
+    /** The lock key of slot {@code slot} ({@code <name>:permit:<slot>}), e.g. to force-release it. */
     public String slotKey(int slot) {
         if (slot < 0 || slot >= permits) {
             throw new IllegalArgumentException("Semaphore '" + name + "' on " + registry.backend()

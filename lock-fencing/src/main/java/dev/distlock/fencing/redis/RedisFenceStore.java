@@ -23,8 +23,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * earlier holder cannot overtake.
  *
  * <p>A resource's fence is the hash {@code <prefix>{<resource>}} (fields {@code backend}, {@code
- * lock}, {@code token}); the braces put it in the slot of the key named like the resource, so on a
- * Redis Cluster a fenced value and its fence share a slot. A resource name that carries a hash tag
+ * lock}, {@code token}); the braces put it in the hash slot of the key named like the resource, so
+ * on a Redis Cluster a fenced value and its fence share a hash slot. A resource name that carries a hash tag
  * of its own keeps it ({@code <prefix><resource>}).
  */
 public final class RedisFenceStore implements FenceStore {
@@ -170,7 +170,7 @@ public final class RedisFenceStore implements FenceStore {
             if (prefix == null || prefix.contains("{") || prefix.contains("}")) {
                 throw new IllegalArgumentException(
                         "The fence key prefix must not be null or contain braces (they would change the Redis"
-                                + " Cluster slot), was '" + prefix + "'");
+                                + " Cluster hash slot), was '" + prefix + "'");
             }
             this.prefix = prefix;
             return this;
