@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
  */
 final class Campaign {
 
-    private static final Logger log = LoggerFactory.getLogger(Campaign.class);
+    /** The category {@code docs/telemetry.md} lists for these messages. */
+    private static final Logger log = LoggerFactory.getLogger(Leadership.class);
+
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
     private final LockRegistry registry;

@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
  */
 final class KeyHolders {
 
-    private static final Logger log = LoggerFactory.getLogger(KeyHolders.class);
+    /** The category {@code docs/telemetry.md} lists for these messages. */
+    private static final Logger log = LoggerFactory.getLogger(LeasedSemaphore.class);
 
     private final LockRegistry registry;
     private final String name;

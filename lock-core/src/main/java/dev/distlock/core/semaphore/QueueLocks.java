@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  */
 final class QueueLocks {
 
-    private static final Logger log = LoggerFactory.getLogger(QueueLocks.class);
+    /** The category {@code docs/telemetry.md} lists for these messages. */
+    private static final Logger log = LoggerFactory.getLogger(SemaphoreAcquisition.class);
 
     private final LeasedSemaphore semaphore;
     private final boolean zeroWait;

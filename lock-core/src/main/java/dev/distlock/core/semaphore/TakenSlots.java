@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  */
 final class TakenSlots {
 
-    private static final Logger log = LoggerFactory.getLogger(TakenSlots.class);
+    /** The category {@code docs/telemetry.md} lists for these messages. */
+    private static final Logger log = LoggerFactory.getLogger(SemaphoreAcquisition.class);
 
     private final LeasedSemaphore semaphore;
     private final int wanted;
