@@ -35,10 +35,6 @@ final class TakenSlots {
         this.localOwed = wanted;
     }
 
-    int wanted() {
-        return wanted;
-    }
-
     /** True once as many slots as wanted are held. */
     boolean enough() {
         return taken.size() >= wanted;
