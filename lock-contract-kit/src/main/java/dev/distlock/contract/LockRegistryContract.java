@@ -209,6 +209,15 @@ public abstract class LockRegistryContract extends ContractSupport {
         }
     }
 
+    @Nested
+    @Order(13)
+    @DisplayName("14. Multi-key locks: handles")
+    class Rule14Handles extends Rule14MultiKeyHandles {
+        Rule14Handles() {
+            super(LockRegistryContract.this);
+        }
+    }
+
     /** Tagged, so that {@code -Dgroups=semaphores} runs this group alone. */
     @Nested
     @Order(14)
@@ -216,6 +225,17 @@ public abstract class LockRegistryContract extends ContractSupport {
     @Tag("semaphores")
     class Rule15 extends Rule15Semaphores {
         Rule15() {
+            super(LockRegistryContract.this);
+        }
+    }
+
+    /** Tagged, so that {@code -Dgroups=semaphores} runs it with the group above. */
+    @Nested
+    @Order(14)
+    @DisplayName("15. Semaphores: declarations")
+    @Tag("semaphores")
+    class Rule15Declarations extends Rule15SemaphoreDeclarations {
+        Rule15Declarations() {
             super(LockRegistryContract.this);
         }
     }

@@ -104,7 +104,7 @@ public suspend fun currentLockHold(): LockHold? {
     context[LockHold]?.let { return it }
     val reactor = context[kotlinx.coroutines.reactor.ReactorContext]?.context ?: return null
     val handle = reactor.getOrDefault<LockHandle>(SPRING_CONTEXT_KEY, null) ?: return null
-    return LockHold(handle, "", null)
+    return LockHold(handle, backend = "", outer = null)
 }
 
 /** The Reactor context key of the starter's `ReactiveLockContext.KEY` (a test checks they agree). */

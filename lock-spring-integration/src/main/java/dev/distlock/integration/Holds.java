@@ -27,12 +27,14 @@ final class Holds {
      * so it keeps that hold's lease time.
      */
     void push(String key, LockHandle handle, Duration leaseTime) {
-        held.compute(new Owner(key, Thread.currentThread()), (owner, stack) -> {
-            Deque<Held> handles = stack == null ? new ArrayDeque<>() : stack;
-            Duration lease = handles.isEmpty() ? leaseTime : handles.peekFirst().leaseTime();
-            handles.addLast(new Held(handle, lease));
-            return handles;
-        });
+        held.compute(new Owner(key, Thread.currentThread()), (owner, stack) -> pushed(stack, handle, leaseTime));
+    }
+
+    private static Deque<Held> pushed(Deque<Held> stack, LockHandle handle, Duration leaseTime) {
+        Deque<Held> handles = stack == null ? new ArrayDeque<>() : stack;
+        Duration lease = handles.isEmpty() ? leaseTime : handles.peekFirst().leaseTime();
+        handles.addLast(new Held(handle, lease));
+        return handles;
     }
 
     /** The current thread's latest acquisition of {@code key}, or null when it holds none. */

@@ -33,23 +33,23 @@ final class IntegrationLock implements DistributedLock {
 
     @Override
     public void lock() {
-        lockUninterruptibly(null);
+        lockUninterruptibly(Optional.empty());
     }
 
     @Override
     public void lock(Duration ttl) {
-        lockUninterruptibly(ttl);
+        lockUninterruptibly(Optional.ofNullable(ttl));
     }
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        acquire(FOREVER, null);
+        acquire(FOREVER, Optional.empty());
     }
 
     @Override
     public boolean tryLock() {
         try {
-            return acquire(Duration.ZERO, null);
+            return acquire(Duration.ZERO, Optional.empty());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -58,12 +58,12 @@ final class IntegrationLock implements DistributedLock {
 
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        return acquire(Duration.ofNanos(Math.max(0, unit.toNanos(time))), null);
+        return acquire(Duration.ofNanos(Math.max(0, unit.toNanos(time))), Optional.empty());
     }
 
     @Override
     public boolean tryLock(Duration waitTime, Duration ttl) throws InterruptedException {
-        return acquire(waitTime, ttl);
+        return acquire(waitTime, Optional.ofNullable(ttl));
     }
 
     /**
@@ -87,7 +87,7 @@ final class IntegrationLock implements DistributedLock {
         return lock.newCondition();
     }
 
-    private void lockUninterruptibly(Duration ttl) {
+    private void lockUninterruptibly(Optional<Duration> ttl) {
         boolean interrupted = false;
         try {
             while (true) {
@@ -112,10 +112,11 @@ final class IntegrationLock implements DistributedLock {
      * When the attempt succeeds, the fresh hold takes the lost one's place (its count goes on), as
      * the initiator's heartbeat expects of a leader that acquires again and unlocks once.
      */
-    private boolean acquire(Duration waitTime, Duration ttl) throws InterruptedException {
-        Optional<LockHandle> handle = ttl == null ? lock.tryAcquire(waitTime) : lock.tryAcquire(waitTime, ttl);
+    /** @param ttl a fixed lease; empty: renewed by the watchdog */
+    private boolean acquire(Duration waitTime, Optional<Duration> ttl) throws InterruptedException {
+        Optional<LockHandle> handle = ttl.isEmpty() ? lock.tryAcquire(waitTime) : lock.tryAcquire(waitTime, ttl.get());
         if (handle.isPresent()) {
-            holds.push(lock.key(), handle.get(), ttl);
+            holds.push(lock.key(), handle.get(), ttl.orElse(null));
             return true;
         }
         holds.dropLost(lock.key()).forEach(lost -> lost.handle().close());

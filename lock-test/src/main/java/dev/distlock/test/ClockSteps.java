@@ -17,10 +17,10 @@ final class ClockSteps {
 
     private static final long RENEWAL_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final ServerSlots state;
+    private final ServerState state;
     private final Faults faults;
 
-    ClockSteps(ServerSlots state, Faults faults) {
+    ClockSteps(ServerState state, Faults faults) {
         this.state = state;
         this.faults = faults;
     }
@@ -34,74 +34,87 @@ final class ClockSteps {
         for (ControlledBackend backend : backends) {
             renewed.addAll(backend.watchdogTokens());
         }
-        List<ServerSlot> lost = new ArrayList<>();
+        List<ServerHold> lost = new ArrayList<>();
         state.lock.lock();
         try {
             long target = state.now() + time.toNanos();
-            while (true) {
-                ServerSlot next = null;
-                long at = target;
-                boolean renewal = false;
-                for (ServerSlot slot : state.slots.values()) {
-                    boolean watchdog = slot.backend != null && renewed.contains(slot.lease.token());
-                    if (watchdog && slot.nextRenewalAt - at < 0) {
-                        next = slot;
-                        at = slot.nextRenewalAt;
-                        renewal = true;
-                    }
-                    if (!slot.forever && slot.expiresAt - at <= 0) {
-                        next = slot;
-                        at = slot.expiresAt;
-                        renewal = false;
-                    }
-                }
-                state.clock.moveTo(at);
-                if (next == null) {
-                    break;
-                }
-                if (renewal) {
-                    renewOnClock(next, at);
+            for (Due due = nextDue(target, renewed); due != null; due = nextDue(target, renewed)) {
+                if (due.renewal()) {
+                    renewOnClock(due.hold(), due.at());
                 } else {
-                    state.free(next.fullKey);
-                    if (next.backend == null) {
-                        state.record(
-                                LockEvent.Kind.FREED_ELSEWHERE,
-                                next.appKey,
-                                FencingToken.of(next.token),
-                                next.owner,
-                                "its time ran out");
-                    } else {
-                        state.record(
-                                LockEvent.Kind.LOST,
-                                next.appKey,
-                                next.lease.token(),
-                                next.owner,
-                                "the lease ran out on the test clock");
-                        lost.add(next);
-                    }
+                    expire(due.hold(), lost);
                 }
             }
             state.changed.signalAll();
         } finally {
             state.lock.unlock();
         }
-        for (ServerSlot slot : lost) {
-            slot.backend.leaseLost(slot.lease, "its lease ran out on the test clock without a renewal");
+        for (ServerHold hold : lost) {
+            hold.backend.leaseLost(hold.lease, "its lease ran out on the test clock without a renewal");
         }
     }
 
-    private void renewOnClock(ServerSlot slot, long at) {
+    /** A renewal or an expiry due on the clock. */
+    private record Due(ServerHold hold, long at, boolean renewal) {}
+
+    /**
+     * Moves the clock to the first renewal or expiry before {@code target} and returns it, or to {@code target} and
+     * returns null when none is due. Under the state's lock.
+     */
+    private Due nextDue(long target, Set<FencingToken> renewed) {
+        ServerHold next = null;
+        long at = target;
+        boolean renewal = false;
+        for (ServerHold hold : state.holds.values()) {
+            boolean watchdog = hold.backend != null && renewed.contains(hold.lease.token());
+            if (watchdog && hold.nextRenewalAt - at < 0) {
+                next = hold;
+                at = hold.nextRenewalAt;
+                renewal = true;
+            }
+            if (!hold.forever && hold.expiresAt - at <= 0) {
+                next = hold;
+                at = hold.expiresAt;
+                renewal = false;
+            }
+        }
+        state.clock.moveTo(at);
+        return next == null ? null : new Due(next, at, renewal);
+    }
+
+    /** Frees {@code hold}, whose time ran out; this application's is added to {@code lost}. Under the state's lock. */
+    private void expire(ServerHold hold, List<ServerHold> lost) {
+        state.free(hold.fullKey);
+        if (hold.backend == null) {
+            state.record(
+                    LockEvent.Kind.FREED_ELSEWHERE,
+                    hold.appKey,
+                    FencingToken.of(hold.token),
+                    hold.owner,
+                    "its time ran out");
+        } else {
+            state.record(
+                    LockEvent.Kind.LOST,
+                    hold.appKey,
+                    hold.lease.token(),
+                    hold.owner,
+                    "the lease ran out on the test clock");
+            lost.add(hold);
+        }
+    }
+
+    private void renewOnClock(ServerHold hold, long at) {
         if (faults.fails(at)) {
-            slot.nextRenewalAt = at + Math.min(RENEWAL_RETRY_NANOS, slot.leaseNanos / 10);
+            hold.nextRenewalAt = at + Math.min(RENEWAL_RETRY_NANOS, hold.leaseNanos / 10);
             state.record(
                     LockEvent.Kind.BACKEND_FAILED,
-                    slot.appKey,
-                    slot.lease.token(),
-                    slot.owner,
+                    hold.appKey,
+                    hold.lease.token(),
+                    hold.owner,
                     "renewal failed: backend unreachable (simulated)");
             return;
         }
-        slot.leasedFor(at, slot.leaseNanos);
-        state.record(LockEvent.Kind.RENEWED, slot.appKey, slot.lease.token(), slot.owner, "by the watchdog");
+        hold.leasedFor(at, hold.leaseNanos);
+        state.record(LockEvent.Kind.RENEWED, hold.appKey, hold.lease.token(), hold.owner, "by the watchdog");
     }
 }

@@ -111,7 +111,7 @@ final class ControlledBackend implements LockBackend<ControlledLease> {
 
     @Override
     public void verify(Duration timeout) {
-        call(null);
+        call(Optional.empty());
     }
 
     @Override
@@ -148,20 +148,24 @@ final class ControlledBackend implements LockBackend<ControlledLease> {
         return fullKey.startsWith(keyPrefix) ? fullKey.substring(keyPrefix.length()) : fullKey;
     }
 
-    /** One call to the server: held up while the backend is slow, failed while it is unreachable. */
+    /** One call to the server about {@code fullKey}: held up while the backend is slow, failed while it is unreachable. */
     private void call(String fullKey) {
+        call(Optional.ofNullable(fullKey));
+    }
+
+    private void call(Optional<String> fullKey) {
         long delay = server.faults().delay(server.now());
         long end = System.nanoTime() + delay;
         for (long left = delay; left > 0; left = end - System.nanoTime()) {
             LockSupport.parkNanos(left); // as a slow server: the call takes the delay whatever interrupts it
         }
         if (server.faults().fails(server.now())) {
-            String key = fullKey == null ? null : appKey(fullKey);
-            server.record(LockEvent.Kind.BACKEND_FAILED, key == null ? "" : key, null, "", "connection refused");
+            Optional<String> key = fullKey.map(this::appKey);
+            server.recordCall(LockEvent.Kind.BACKEND_FAILED, key.orElse(""), "connection refused");
             throw new LockBackendException(
                     NAME,
                     address(),
-                    key,
+                    key.orElse(null),
                     "connection refused (an outage simulated by LockControl)",
                     new ConnectException("Connection refused"));
         }

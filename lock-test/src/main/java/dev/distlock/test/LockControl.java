@@ -4,6 +4,7 @@ import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockRegistry;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What a test steers and inspects in a {@link ControlledLockRegistry}: other instances' holds,
@@ -35,12 +36,12 @@ public final class LockControl {
      * @throws IllegalStateException when the key is held
      */
     public FencingToken holdElsewhere(String key, String holder) {
-        return server.holdElsewhere(fullKey(key), key, checkHolder(holder), null);
+        return server.holdElsewhere(fullKey(key), key, checkHolder(holder), Optional.empty());
     }
 
     /** Another instance takes {@code key} for {@code time} on the test clock (see {@link #advance}). */
     public FencingToken holdElsewhere(String key, String holder, Duration time) {
-        return server.holdElsewhere(fullKey(key), key, checkHolder(holder), positive(time, "time"));
+        return server.holdElsewhere(fullKey(key), key, checkHolder(holder), Optional.of(positive(time, "time")));
     }
 
     /** The other instance lets {@code key} go; waiters of this application may take it. False when it held nothing. */
@@ -131,7 +132,7 @@ public final class LockControl {
     public void assertHeld(String key) {
         if (!isHeld(key)) {
             String thread = Thread.currentThread().getName();
-            server.record(LockEvent.Kind.UNHELD_CALL, key, null, "", "called without the lock");
+            server.recordCall(LockEvent.Kind.UNHELD_CALL, key, "called without the lock");
             throw new AssertionError("Thread '" + thread + "' ran without holding lock '" + key + "' (it must hold it"
                     + " here); history of the key: " + history().events(key));
         }

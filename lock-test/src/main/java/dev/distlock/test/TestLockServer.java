@@ -24,11 +24,11 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class TestLockServer {
 
-    private final ServerSlots state = new ServerSlots();
+    private final ServerState state = new ServerState();
     // The state's parts that every operation here uses, under their usual names.
     private final ReentrantLock lock = state.lock;
     private final Condition changed = state.changed;
-    private final Map<String, ServerSlot> slots = state.slots;
+    private final Map<String, ServerHold> holds = state.holds;
     private final List<ControlledBackend> backends = new CopyOnWriteArrayList<>();
     private final Faults faults = new Faults();
     private final ClockSteps clockSteps = new ClockSteps(state, faults);
@@ -74,15 +74,17 @@ public final class TestLockServer {
                 // Read each time the key is looked at: a waiter's lease counts from its grant, not from its call.
                 long requestedAt = System.nanoTime();
                 long now = now();
-                ServerSlot slot = slots.get(request.key());
-                if (slot == null || !slot.live(now)) {
+                ServerHold hold = holds.get(request.key());
+                if (hold == null || !hold.live(now)) {
                     long token = state.nextToken();
                     ControlledLease lease = new ControlledLease(
                             request.key(), request.owner().value(), FencingToken.of(token), requestedAt);
-                    ServerSlot taken = new ServerSlot(
-                            request.key(), appKey, lease.owner(), request.holder(), token, backend, lease);
+                    ServerHold taken = new ServerHold(
+                            new ServerHold.Held(request.key(), appKey, lease.owner(), request.holder(), token),
+                            backend,
+                            lease);
                     taken.leasedFor(now, request.leaseTime().toNanos());
-                    slots.put(request.key(), taken);
+                    holds.put(request.key(), taken);
                     record(LockEvent.Kind.ACQUIRED, appKey, lease.token(), lease.owner(), "");
                     return lease;
                 }
@@ -91,7 +93,7 @@ public final class TestLockServer {
                     return null;
                 }
                 // Woken by a release or a jump of the clock; bounded by the holder's lease otherwise.
-                changed.awaitNanos(slot.forever ? remaining : Math.min(remaining, slot.expiresAt - now));
+                changed.awaitNanos(hold.forever ? remaining : Math.min(remaining, hold.expiresAt - now));
             }
         } finally {
             lock.unlock();
@@ -101,13 +103,13 @@ public final class TestLockServer {
     boolean renew(ControlledLease lease, Duration leaseTime) {
         lock.lock();
         try {
-            ServerSlot slot = slots.get(lease.key());
+            ServerHold hold = holds.get(lease.key());
             long now = now();
-            if (slot == null || !slot.owner.equals(lease.owner()) || !slot.live(now)) {
+            if (hold == null || !hold.owner.equals(lease.owner()) || !hold.live(now)) {
                 return false;
             }
-            slot.leasedFor(now, leaseTime.toNanos());
-            record(LockEvent.Kind.RENEWED, slot.appKey, slot.lease.token(), slot.owner, "lease " + leaseTime);
+            hold.leasedFor(now, leaseTime.toNanos());
+            record(LockEvent.Kind.RENEWED, hold.appKey, hold.lease.token(), hold.owner, "lease " + leaseTime);
             return true;
         } finally {
             lock.unlock();
@@ -117,14 +119,14 @@ public final class TestLockServer {
     boolean release(ControlledLease lease) {
         lock.lock();
         try {
-            ServerSlot slot = slots.get(lease.key());
-            if (slot == null || !slot.owner.equals(lease.owner())) {
+            ServerHold hold = holds.get(lease.key());
+            if (hold == null || !hold.owner.equals(lease.owner())) {
                 return false;
             }
-            boolean live = slot.live(now());
+            boolean live = hold.live(now());
             state.free(lease.key());
             if (live) {
-                record(LockEvent.Kind.RELEASED, slot.appKey, lease.token(), lease.owner(), "");
+                record(LockEvent.Kind.RELEASED, hold.appKey, lease.token(), lease.owner(), "");
             }
             return live;
         } finally {
@@ -135,14 +137,14 @@ public final class TestLockServer {
     Optional<LockHolder> holderOf(String fullKey) {
         lock.lock();
         try {
-            ServerSlot slot = slots.get(fullKey);
+            ServerHold hold = holds.get(fullKey);
             long now = now();
-            if (slot == null || !slot.live(now)) {
+            if (hold == null || !hold.live(now)) {
                 return Optional.empty();
             }
             Optional<Duration> left =
-                    slot.forever ? Optional.empty() : Optional.of(Duration.ofNanos(slot.expiresAt - now));
-            return Optional.of(new LockHolder(fullKey, slot.holder, FencingToken.of(slot.token), left));
+                    hold.forever ? Optional.empty() : Optional.of(Duration.ofNanos(hold.expiresAt - now));
+            return Optional.of(new LockHolder(fullKey, hold.holder, FencingToken.of(hold.token), left));
         } finally {
             lock.unlock();
         }
@@ -152,12 +154,12 @@ public final class TestLockServer {
     boolean forceRelease(String fullKey) {
         lock.lock();
         try {
-            ServerSlot slot = slots.get(fullKey);
-            if (slot == null || !slot.live(now())) {
+            ServerHold hold = holds.get(fullKey);
+            if (hold == null || !hold.live(now())) {
                 return false;
             }
             state.free(fullKey);
-            record(LockEvent.Kind.LOST, slot.appKey, FencingToken.of(slot.token), slot.owner, "force-released");
+            record(LockEvent.Kind.LOST, hold.appKey, FencingToken.of(hold.token), hold.owner, "force-released");
             return true;
         } finally {
             lock.unlock();
@@ -166,41 +168,42 @@ public final class TestLockServer {
 
     /** Ends the lease of this application's hold of {@code fullKey} now, and tells its registry at once. */
     Optional<FencingToken> loseLease(String fullKey, String reason) {
-        ServerSlot slot;
+        ServerHold hold;
         lock.lock();
         try {
-            slot = slots.get(fullKey);
-            if (slot == null || slot.backend == null || !slot.live(now())) {
+            hold = holds.get(fullKey);
+            if (hold == null || hold.backend == null || !hold.live(now())) {
                 return Optional.empty();
             }
             state.free(fullKey);
-            record(LockEvent.Kind.LOST, slot.appKey, slot.lease.token(), slot.owner, reason);
+            record(LockEvent.Kind.LOST, hold.appKey, hold.lease.token(), hold.owner, reason);
         } finally {
             lock.unlock();
         }
-        slot.backend.leaseLost(slot.lease, reason);
-        return Optional.of(slot.lease.token());
+        hold.backend.leaseLost(hold.lease, reason);
+        return Optional.of(hold.lease.token());
     }
 
-    /** Takes {@code fullKey} for another instance until released, or for {@code time} on the clock when not null. */
-    FencingToken holdElsewhere(String fullKey, String appKey, String holder, Duration time) {
+    /** Takes {@code fullKey} for another instance until released, or for {@code time} on the clock when present. */
+    FencingToken holdElsewhere(String fullKey, String appKey, String holder, Optional<Duration> time) {
         lock.lock();
         try {
             long now = now();
-            ServerSlot slot = slots.get(fullKey);
-            if (slot != null && slot.live(now)) {
-                throw new IllegalStateException("Lock '" + appKey + "' is held by " + slot.holder + " (token "
-                        + slot.token + "); release it, or lose its lease with loseLease, before another instance"
+            ServerHold hold = holds.get(fullKey);
+            if (hold != null && hold.live(now)) {
+                throw new IllegalStateException("Lock '" + appKey + "' is held by " + hold.holder + " (token "
+                        + hold.token + "); release it, or lose its lease with loseLease, before another instance"
                         + " takes it");
             }
             long token = state.nextToken();
-            ServerSlot taken = new ServerSlot(fullKey, appKey, "elsewhere:" + holder, holder, token, null, null);
-            if (time == null) {
+            ServerHold taken =
+                    ServerHold.elsewhere(new ServerHold.Held(fullKey, appKey, "elsewhere:" + holder, holder, token));
+            if (time.isEmpty()) {
                 taken.forever = true;
             } else {
-                taken.expiresAt = now + time.toNanos();
+                taken.expiresAt = now + time.get().toNanos();
             }
-            slots.put(fullKey, taken);
+            holds.put(fullKey, taken);
             record(LockEvent.Kind.HELD_ELSEWHERE, appKey, FencingToken.of(token), taken.owner, holder);
             return FencingToken.of(token);
         } finally {
@@ -211,12 +214,12 @@ public final class TestLockServer {
     boolean releaseElsewhere(String fullKey) {
         lock.lock();
         try {
-            ServerSlot slot = slots.get(fullKey);
-            if (slot == null || slot.backend != null || !slot.live(now())) {
+            ServerHold hold = holds.get(fullKey);
+            if (hold == null || hold.backend != null || !hold.live(now())) {
                 return false;
             }
             state.free(fullKey);
-            record(LockEvent.Kind.FREED_ELSEWHERE, slot.appKey, FencingToken.of(slot.token), slot.owner, "released");
+            record(LockEvent.Kind.FREED_ELSEWHERE, hold.appKey, FencingToken.of(hold.token), hold.owner, "released");
             return true;
         } finally {
             lock.unlock();
@@ -233,26 +236,31 @@ public final class TestLockServer {
 
     /** Empties the server: other instances' holds go, and this application's holds are lost. */
     void clear() {
-        List<ServerSlot> lost = new ArrayList<>();
+        List<ServerHold> lost = new ArrayList<>();
         lock.lock();
         try {
             long now = now();
-            for (ServerSlot slot : slots.values()) {
-                if (slot.backend != null && slot.live(now)) {
-                    lost.add(slot);
+            for (ServerHold hold : holds.values()) {
+                if (hold.backend != null && hold.live(now)) {
+                    lost.add(hold);
                 }
             }
-            slots.clear();
+            holds.clear();
             changed.signalAll();
         } finally {
             lock.unlock();
         }
-        for (ServerSlot slot : lost) {
-            slot.backend.leaseLost(slot.lease, "the test's lock control was reset");
+        for (ServerHold hold : lost) {
+            hold.backend.leaseLost(hold.lease, "the test's lock control was reset");
         }
     }
 
     void record(LockEvent.Kind kind, String appKey, FencingToken token, String owner, String detail) {
         state.record(kind, appKey, token, owner, detail);
+    }
+
+    /** Records a call that concerned no hold (no token, no owner). */
+    void recordCall(LockEvent.Kind kind, String appKey, String detail) {
+        state.record(kind, appKey, null, "", detail);
     }
 }

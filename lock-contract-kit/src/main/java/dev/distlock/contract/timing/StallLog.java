@@ -16,9 +16,9 @@ final class StallLog {
     private long count;
 
     synchronized void add(long endEpochMillis, long late) {
-        int slot = (int) (count % CAPACITY);
-        endMillis[slot] = endEpochMillis;
-        lateMicros[slot] = late;
+        int index = (int) (count % CAPACITY);
+        endMillis[index] = endEpochMillis;
+        lateMicros[index] = late;
         count++;
     }
 

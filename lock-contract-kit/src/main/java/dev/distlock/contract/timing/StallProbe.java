@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,12 +30,14 @@ public final class StallProbe implements StallSource, AutoCloseable {
     private static StallProbe shared;
 
     private final StallLog log = new StallLog();
-    private final Writer report;
+    /** Where this JVM's stalls are appended for a parent JVM; empty when none reads them. */
+    private final Optional<Writer> report;
+
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean probing;
 
-    private StallProbe(Writer report) {
+    private StallProbe(Optional<Writer> report) {
         this.report = report;
         line(0, 0); // links the string concatenation now rather than when the first stall is reported
         this.thread = new Thread(this::run, "distlock-stall-probe");
@@ -62,7 +65,8 @@ public final class StallProbe implements StallSource, AutoCloseable {
     public static synchronized StallProbe shared() {
         if (shared == null) {
             String file = System.getProperty(FILE_PROPERTY);
-            shared = new StallProbe(file == null || file.isBlank() ? null : appendingTo(Path.of(file)));
+            shared = new StallProbe(
+                    Optional.ofNullable(file).filter(f -> !f.isBlank()).map(f -> appendingTo(Path.of(f))));
         }
         return shared;
     }
@@ -74,7 +78,7 @@ public final class StallProbe implements StallSource, AutoCloseable {
 
     /** A probe of its own, measuring when this returns, for tests of the probe; close it after use. */
     static StallProbe start() {
-        return new StallProbe(null);
+        return new StallProbe(Optional.empty());
     }
 
     @Override
@@ -107,10 +111,10 @@ public final class StallProbe implements StallSource, AutoCloseable {
 
     private void record(long endMillis, long lateMicros) {
         log.add(endMillis, lateMicros);
-        if (report != null) {
+        if (report.isPresent()) {
             try {
-                report.write(line(endMillis, lateMicros));
-                report.flush(); // the parent reads the file while this JVM runs, or after it was killed
+                report.get().write(line(endMillis, lateMicros));
+                report.get().flush(); // the parent reads the file while this JVM runs, or after it was killed
             } catch (IOException e) {
                 // The parent removed the file or the disk is full: the stalls stay in this JVM's log.
             }

@@ -2,14 +2,9 @@ package dev.distlock.core.leader;
 
 import dev.distlock.core.FencedLock;
 import dev.distlock.core.FencingToken;
-import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockRegistry;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One candidate's campaign for the leadership of a name: it leads while it holds the lock on key
@@ -28,33 +23,18 @@ import org.slf4j.LoggerFactory;
  */
 public final class Leadership implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(Leadership.class);
-    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
-
-    private final LockRegistry registry;
     private final String name;
-    private final LeadershipListener listener;
-    private final CampaignOptions options;
-    private final Thread thread;
-    private final Object monitor = new Object();
-
-    /** The lock campaigned with, and the value its holds record; replaced by {@link #changeValue}. */
-    private volatile Ballot ballot;
-
-    private volatile Term term;
-    private volatile boolean closed;
-    private volatile boolean resignRequested;
-    /** True while the campaign thread waits for the name: the only time close() interrupts it. */
-    private boolean acquiring;
+    private final LockRegistry registry;
+    private final Campaign campaign;
 
     private Leadership(LockRegistry registry, String name, LeadershipListener listener, CampaignOptions options) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.name = name;
-        this.listener = Objects.requireNonNull(listener, "listener");
-        this.options = Objects.requireNonNull(options, "options");
-        this.ballot = ballot(registry, name, options.value());
-        this.thread = new Thread(this::campaign, "distlock-leader-" + name);
-        this.thread.setDaemon(true);
+        this.campaign = new Campaign(
+                registry,
+                name,
+                Objects.requireNonNull(listener, "listener"),
+                Objects.requireNonNull(options, "options"));
     }
 
     /**
@@ -71,7 +51,7 @@ public final class Leadership implements AutoCloseable {
     public static Leadership campaign(
             LockRegistry registry, String name, LeadershipListener listener, CampaignOptions options) {
         Leadership leadership = new Leadership(registry, name, listener, options);
-        leadership.thread.start();
+        leadership.campaign.start();
         return leadership;
     }
 
@@ -114,7 +94,7 @@ public final class Leadership implements AutoCloseable {
     }
 
     /** The lock key of the leadership of {@code name}: every candidate and observer derives it here. */
-    private static String keyOf(String name) {
+    static String keyOf(String name) {
         return name;
     }
 
@@ -128,12 +108,12 @@ public final class Leadership implements AutoCloseable {
      * {@link #resign()} or {@link #close()} is called.
      */
     public boolean isLeader() {
-        return currentTerm() != null;
+        return campaign.currentTerm() != null;
     }
 
     /** The fencing token of the current term while this candidate leads; empty otherwise. */
     public Optional<FencingToken> epoch() {
-        Term current = currentTerm();
+        Campaign.Term current = campaign.currentTerm();
         return current == null ? Optional.empty() : Optional.of(current.handle().token());
     }
 
@@ -142,7 +122,7 @@ public final class Leadership implements AutoCloseable {
      * instance); empty when it does not lead or publishes none.
      */
     public Optional<String> value() {
-        Term current = currentTerm();
+        Campaign.Term current = campaign.currentTerm();
         return current == null ? Optional.empty() : current.value();
     }
 
@@ -155,27 +135,7 @@ public final class Leadership implements AutoCloseable {
      * @throws IllegalArgumentException if the value cannot be recorded (not printable ASCII, too long)
      */
     public void changeValue(String value) {
-        ballot = ballot(registry, name, Optional.ofNullable(value));
-    }
-
-    private Term currentTerm() {
-        Term current = term;
-        return current != null && current.handle().isValid() && !resignRequested && !closed ? current : null;
-    }
-
-    private static Ballot ballot(LockRegistry registry, String name, Optional<String> value) {
-        FencedLock plain = registry.obtain(keyOf(name));
-        if (value.isEmpty()) {
-            return new Ballot(plain, value);
-        }
-        try {
-            return new Ballot(plain.withNote(value.get()), value);
-        } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            throw new IllegalArgumentException(
-                    "Leadership of '" + name + "' on " + registry.backend() + " cannot publish its value: "
-                            + e.getMessage(),
-                    e);
-        }
+        campaign.changeValue(Optional.ofNullable(value));
     }
 
     /**
@@ -184,12 +144,7 @@ public final class Leadership implements AutoCloseable {
      * Returns without waiting for the hand-over.
      */
     public void resign() {
-        synchronized (monitor) {
-            if (term != null) {
-                resignRequested = true;
-                monitor.notifyAll();
-            }
-        }
+        campaign.resign();
     }
 
     /**
@@ -198,160 +153,11 @@ public final class Leadership implements AutoCloseable {
      */
     @Override
     public void close() {
-        synchronized (monitor) {
-            closed = true;
-            monitor.notifyAll();
-            if (acquiring) {
-                thread.interrupt();
-            }
-        }
-        if (Thread.currentThread() == thread) {
-            return;
-        }
-        try {
-            thread.join(CLOSE_WAIT.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (thread.isAlive()) {
-            log.warn(
-                    "Leadership of '{}' on {} did not stop within {}: a listener callback or a release is still"
-                            + " running on thread {}",
-                    name,
-                    registry.backend(),
-                    CLOSE_WAIT,
-                    thread.getName());
-        }
-    }
-
-    private void campaign() {
-        while (!closed) {
-            Ballot current = ballot;
-            Optional<LockHandle> granted = acquire(current.lock());
-            if (granted.isPresent() && lead(new Term(granted.get(), current.value())) && !closed) {
-                pause(options.rejoinDelay());
-            }
-        }
-    }
-
-    /** Waits for the name; empty when closed, or after a pause when the backend failed. */
-    private Optional<LockHandle> acquire(FencedLock lock) {
-        synchronized (monitor) {
-            if (closed) {
-                return Optional.empty();
-            }
-            acquiring = true;
-        }
-        try {
-            return Optional.of(lock.acquire());
-        } catch (InterruptedException e) {
-            return Optional.empty();
-        } catch (IllegalStateException e) {
-            if (!closed) {
-                log.warn("Leadership of '{}' stops campaigning: {}", name, e.getMessage());
-                closed = true;
-            }
-            return Optional.empty();
-        } catch (RuntimeException e) {
-            log.warn(
-                    "Leadership of '{}' could not campaign on {}; retrying in {}: {}",
-                    name,
-                    registry.backend(),
-                    options.retryDelay(),
-                    e.getMessage());
-            pause(options.retryDelay());
-            return Optional.empty();
-        } finally {
-            synchronized (monitor) {
-                acquiring = false;
-                // An interrupt from close() that came as the name was granted must not reach the release.
-                Thread.interrupted();
-            }
-        }
-    }
-
-    /**
-     * One term, from grant to revocation and release.
-     *
-     * @return true when the term ended because this candidate resigned
-     */
-    private boolean lead(Term granted) {
-        LockHandle handle = granted.handle();
-        FencingToken epoch = handle.token();
-        handle.onLost(this::wake);
-        term = granted;
-        log.info("Leadership of '{}' on {} granted, epoch {}", name, registry.backend(), epoch);
-        Observations.termChanged(registry, name);
-        notifyListener("granted", () -> listener.granted(epoch, granted.value()));
-        boolean resigned = awaitEnd(handle);
-        term = null;
-        resignRequested = false;
-        log.info("Leadership of '{}' on {} revoked, epoch {}", name, registry.backend(), epoch);
-        notifyListener("revoked", () -> listener.revoked(epoch));
-        try {
-            handle.close();
-        } catch (RuntimeException e) {
-            log.warn(
-                    "Leadership of '{}' on {} could not release its name; other candidates take over when its lease"
-                            + " ends: {}",
-                    name,
-                    registry.backend(),
-                    e.getMessage());
-        }
-        Observations.termChanged(registry, name);
-        return resigned;
-    }
-
-    /** Waits until the term must end; true when that is because of a resignation. */
-    private boolean awaitEnd(LockHandle handle) {
-        synchronized (monitor) {
-            try {
-                while (!closed && !resignRequested && handle.isValid()) {
-                    monitor.wait(options.checkInterval().toMillis());
-                }
-            } catch (InterruptedException e) {
-                // close() interrupts: the flag it set ends the term.
-            }
-            return resignRequested;
-        }
-    }
-
-    private void wake() {
-        synchronized (monitor) {
-            monitor.notifyAll();
-        }
-    }
-
-    private void pause(Duration duration) {
-        long end = System.nanoTime() + duration.toNanos();
-        synchronized (monitor) {
-            long left;
-            while (!closed && (left = end - System.nanoTime()) > 0) {
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(monitor, left);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }
-    }
-
-    private void notifyListener(String event, Runnable call) {
-        try {
-            call.run();
-        } catch (RuntimeException e) {
-            log.warn("The leadership listener of '{}' failed when {}", name, event, e);
-        }
+        campaign.close();
     }
 
     @Override
     public String toString() {
         return "Leadership[" + name + " on " + registry.backend() + ", leader=" + isLeader() + "]";
     }
-
-    /** The lock a campaign acquires and the value its holds record. */
-    private record Ballot(FencedLock lock, Optional<String> value) {}
-
-    /** One term: its hold and the value recorded with it. */
-    private record Term(LockHandle handle, Optional<String> value) {}
 }

@@ -23,7 +23,9 @@ final class AsyncMultiAcquisition {
 
     private final MultiLock multi;
     private final Duration waitTime;
-    private final Duration leaseTime;
+    /** The keys' fixed lease; empty: renewed by the watchdog. */
+    private final Optional<Duration> leaseTime;
+
     private final long startNanos = System.nanoTime();
     private final CompletableFuture<Optional<MultiLockHandle>> result = new CompletableFuture<>();
 
@@ -36,7 +38,7 @@ final class AsyncMultiAcquisition {
     /** Guarded by this: true once the outcome is decided (every key, nothing, or cancelled). */
     private boolean over;
 
-    AsyncMultiAcquisition(MultiLock multi, Duration waitTime, Duration leaseTime) {
+    AsyncMultiAcquisition(MultiLock multi, Duration waitTime, Optional<Duration> leaseTime) {
         this.multi = multi;
         this.waitTime = waitTime;
         this.leaseTime = leaseTime;
@@ -45,7 +47,7 @@ final class AsyncMultiAcquisition {
     CompletableFuture<Optional<MultiLockHandle>> start() {
         result.whenComplete((value, error) -> {
             if (result.isCancelled()) {
-                abandon();
+                withdraw();
             }
         });
         request(0);
@@ -61,21 +63,17 @@ final class AsyncMultiAcquisition {
                 return;
             }
             if (wait == null) {
-                attempt = null;
+                attempt = CompletableFuture.completedFuture(Optional.empty()); // no time left to ask for this key
             } else {
                 try {
-                    attempt = leaseTime == null ? lock.acquireAsync(wait) : lock.acquireAsync(wait, leaseTime);
+                    attempt = leaseTime.isEmpty() ? lock.acquireAsync(wait) : lock.acquireAsync(wait, leaseTime.get());
                 } catch (RuntimeException e) {
                     attempt = CompletableFuture.failedFuture(e);
                 }
                 pending = attempt;
             }
         }
-        if (attempt == null) {
-            granted(index, Optional.empty(), null); // no time left to ask for this key
-        } else {
-            attempt.whenComplete((acquired, error) -> granted(index, acquired, error));
-        }
+        attempt.whenComplete((acquired, error) -> granted(index, acquired, error));
     }
 
     /** The attempt for key {@code index} ended: go on to the next key, or end the whole call. */
@@ -106,12 +104,12 @@ final class AsyncMultiAcquisition {
             request(index + 1);
         } else if (whole != null) {
             if (!result.complete(Optional.of(whole))) {
-                releaseAbandoned(List.of(whole::close)); // cancelled just before the last grant came
+                releaseWithdrawn(List.of(whole::close)); // cancelled just before the last grant came
             }
         } else if (!result.isDone()) {
             end(release, error);
         } else {
-            releaseAbandoned(closers(release));
+            releaseWithdrawn(closers(release));
         }
     }
 
@@ -131,8 +129,8 @@ final class AsyncMultiAcquisition {
         }
     }
 
-    /** The caller cancelled the result: stop the attempt in flight and release what was taken. */
-    private void abandon() {
+    /** The caller cancelled the result: withdraw the attempt in flight and release what was taken. */
+    private void withdraw() {
         CompletableFuture<Optional<LockHandle>> inFlight;
         List<LockHandle> release;
         synchronized (this) {
@@ -147,10 +145,10 @@ final class AsyncMultiAcquisition {
         if (inFlight != null) {
             inFlight.cancel(true); // the attempt releases a grant that comes after this
         }
-        releaseAbandoned(closers(release));
+        releaseWithdrawn(closers(release));
     }
 
-    private void releaseAbandoned(List<Runnable> closers) {
+    private void releaseWithdrawn(List<Runnable> closers) {
         for (int i = closers.size() - 1; i >= 0; i--) {
             try {
                 closers.get(i).run();

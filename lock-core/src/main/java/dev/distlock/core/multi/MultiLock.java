@@ -103,7 +103,7 @@ public final class MultiLock {
      */
     public Optional<MultiLockHandle> tryAcquire(Duration waitTime) throws InterruptedException {
         checkDuration("waitTime", waitTime, true);
-        return acquire(waitTime, null, new Progress());
+        return acquire(waitTime, Optional.empty(), new Progress());
     }
 
     /**
@@ -114,26 +114,26 @@ public final class MultiLock {
     public Optional<MultiLockHandle> tryAcquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
         checkDuration("waitTime", waitTime, true);
         checkDuration("leaseTime", leaseTime, false);
-        return acquire(waitTime, leaseTime, new Progress());
+        return acquire(waitTime, Optional.of(leaseTime), new Progress());
     }
 
     /**
      * Acquires every key without blocking the calling thread; the hold belongs to the returned handle, which any
      * thread may close, and is not reentrant (contract 12). Each key's lease is renewed by the watchdog.
-     * Cancelling the returned future before it completes abandons the attempt and releases whatever it took.
+     * Cancelling the returned future before it completes withdraws the attempt and releases whatever it took.
      *
      * @return the hold of every key, or empty when one was not acquired within {@code waitTime}
      */
     public CompletableFuture<Optional<MultiLockHandle>> acquireAsync(Duration waitTime) {
         checkDuration("waitTime", waitTime, true);
-        return new AsyncMultiAcquisition(this, waitTime, null).start();
+        return new AsyncMultiAcquisition(this, waitTime, Optional.empty()).start();
     }
 
     /** As {@link #acquireAsync(Duration)}, with fixed leases that are not renewed. */
     public CompletableFuture<Optional<MultiLockHandle>> acquireAsync(Duration waitTime, Duration leaseTime) {
         checkDuration("waitTime", waitTime, true);
         checkDuration("leaseTime", leaseTime, false);
-        return new AsyncMultiAcquisition(this, waitTime, leaseTime).start();
+        return new AsyncMultiAcquisition(this, waitTime, Optional.of(leaseTime)).start();
     }
 
     /**
@@ -143,7 +143,7 @@ public final class MultiLock {
      *     while waiting (the interrupt flag is set again); nothing is held then
      */
     public <T, E extends Throwable> T executeLocked(Duration waitTime, MultiLockedTask<T, E> task) throws E {
-        return executeLocked(waitTime, null, task);
+        return run(waitTime, Optional.empty(), task);
     }
 
     /**
@@ -152,9 +152,14 @@ public final class MultiLock {
      */
     public <T, E extends Throwable> T executeLocked(Duration waitTime, Duration leaseTime, MultiLockedTask<T, E> task)
             throws E {
+        return run(waitTime, Optional.ofNullable(leaseTime), task);
+    }
+
+    private <T, E extends Throwable> T run(Duration waitTime, Optional<Duration> leaseTime, MultiLockedTask<T, E> task)
+            throws E {
         checkDuration("waitTime", waitTime, true);
-        if (leaseTime != null) {
-            checkDuration("leaseTime", leaseTime, false);
+        if (leaseTime.isPresent()) {
+            checkDuration("leaseTime", leaseTime.get(), false);
         }
         Progress progress = new Progress();
         Optional<MultiLockHandle> acquired;
@@ -171,7 +176,7 @@ public final class MultiLock {
     }
 
     /** Takes the keys in order on the calling thread; releases what it took on any way out but success. */
-    private Optional<MultiLockHandle> acquire(Duration waitTime, Duration leaseTime, Progress progress)
+    private Optional<MultiLockHandle> acquire(Duration waitTime, Optional<Duration> leaseTime, Progress progress)
             throws InterruptedException {
         long start = System.nanoTime();
         List<LockHandle> taken = new ArrayList<>(locks.size());
@@ -184,7 +189,7 @@ public final class MultiLock {
                     break;
                 }
                 Optional<LockHandle> handle =
-                        leaseTime == null ? lock.tryAcquire(wait) : lock.tryAcquire(wait, leaseTime);
+                        leaseTime.isEmpty() ? lock.tryAcquire(wait) : lock.tryAcquire(wait, leaseTime.get());
                 if (handle.isEmpty()) {
                     break;
                 }

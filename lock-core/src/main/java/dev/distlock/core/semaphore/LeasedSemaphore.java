@@ -17,11 +17,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A counting semaphore over any {@link LockRegistry}: at most {@link #permits()} permits of one name are held at a
- * time, across threads, registries and JVMs. Permit {@code i} is the lock on key {@code <name>:permit:<i>}, a key that
+ * time, across threads, registries and JVMs. Slot {@code i} is the lock on key {@code <name>:permit:<i>}, a key that
  * {@link LockRegistry#obtain} refuses (see {@link SemaphoreKeys}); a granted
  * permit is a hold of that key owned by its {@link Permit} (not by a thread), with its own lease, fencing token and
  * loss notice, so the permit of a crashed holder returns when its lease ends on the server. An acquisition takes free
- * permits at once while nobody waits for releases; one that finds too few lines up on the lock {@code <name>:permit:queue},
+ * permits at once while nobody waits for releases; one that finds too few queues on the lock {@code <name>:permit:queue},
  * and the one at its head, holding the lock {@code <name>:permit:waiting} meanwhile, waits for the permits it lacks, so a
  * waiter for several permits is never overtaken by a later one. Semantics, order and costs: {@code
  * docs/semaphores.md}.
@@ -43,8 +43,7 @@ public final class LeasedSemaphore {
     private final int permits;
     private final String note;
     private final boolean notes;
-    /** False once the registry showed it cannot read a key's holder: every acquisition queues then. */
-    private volatile boolean readsHolders = true;
+    private final KeyHolders holders;
     /** False once the registry said it cannot take a slot on the condition that {@code <name>:permit:waiting} is free. */
     private volatile boolean guardsTakes = true;
 
@@ -54,6 +53,7 @@ public final class LeasedSemaphore {
         this.permits = permits;
         this.note = NOTE_PREFIX + permits;
         this.notes = checkKeys();
+        this.holders = new KeyHolders(registry, name, permits, notes);
     }
 
     /**
@@ -91,7 +91,7 @@ public final class LeasedSemaphore {
         return registry.backend();
     }
 
-    /** The lock key of permit {@code slot} ({@code <name>:permit:<slot>}), e.g. to force-release it. */
+    /** The lock key of slot {@code slot} ({@code <name>:permit:<slot>}), e.g. to force-release it. */
     public String slotKey(int slot) {
         if (slot < 0 || slot >= permits) {
             throw new IllegalArgumentException("Semaphore '" + name + "' on " + registry.backend()
@@ -100,7 +100,7 @@ public final class LeasedSemaphore {
         return SemaphoreKeys.slot(name, slot);
     }
 
-    /** The lock key on which acquisitions line up ({@code <name>:permit:queue}). */
+    /** The lock key on which acquisitions queue ({@code <name>:permit:queue}). */
     public String queueKey() {
         return SemaphoreKeys.queue(name);
     }
@@ -130,7 +130,7 @@ public final class LeasedSemaphore {
      */
     public Optional<Permits> tryAcquire(int count, Duration waitTime) throws InterruptedException {
         checkRequest(count, waitTime);
-        return SemaphoreAcquisition.runHere(this, count, waitTime, null);
+        return SemaphoreAcquisition.runHere(this, count, waitTime, Optional.empty());
     }
 
     /**
@@ -140,21 +140,21 @@ public final class LeasedSemaphore {
     public Optional<Permits> tryAcquire(int count, Duration waitTime, Duration leaseTime) throws InterruptedException {
         check(leaseTime, "leaseTime", false);
         checkRequest(count, waitTime);
-        return SemaphoreAcquisition.runHere(this, count, waitTime, leaseTime);
+        return SemaphoreAcquisition.runHere(this, count, waitTime, Optional.of(leaseTime));
     }
 
     /**
      * As {@link #tryAcquire(int, Duration)}, without blocking the caller. Cancelling the future before it completes
-     * abandons the acquisition and releases whatever it took.
+     * withdraws the acquisition and releases whatever it took.
      */
     public CompletableFuture<Optional<Permits>> acquireAsync(int count, Duration waitTime) {
-        return start(count, waitTime, null);
+        return start(count, waitTime, Optional.empty());
     }
 
     /** As {@link #tryAcquire(int, Duration, Duration)}, without blocking the caller; cancellable likewise. */
     public CompletableFuture<Optional<Permits>> acquireAsync(int count, Duration waitTime, Duration leaseTime) {
         check(leaseTime, "leaseTime", false);
-        return start(count, waitTime, leaseTime);
+        return start(count, waitTime, Optional.of(leaseTime));
     }
 
     /**
@@ -174,7 +174,7 @@ public final class LeasedSemaphore {
         return "LeasedSemaphore[" + name + ", " + permits + " permits on " + registry.backend() + "]";
     }
 
-    private CompletableFuture<Optional<Permits>> start(int count, Duration waitTime, Duration leaseTime) {
+    private CompletableFuture<Optional<Permits>> start(int count, Duration waitTime, Optional<Duration> leaseTime) {
         checkRequest(count, waitTime);
         return SemaphoreAcquisition.start(this, count, waitTime, leaseTime);
     }
@@ -230,24 +230,6 @@ public final class LeasedSemaphore {
     }
 
     /**
-     * What a read of a key's holder found: who holds it ({@code holder} empty: nobody), unless it could not be read
-     * ({@code known} false).
-     */
-    record HolderRead(boolean known, Optional<LockHolder> holder) {
-
-        static final HolderRead UNKNOWN = new HolderRead(false, Optional.empty());
-        static final HolderRead NOBODY = new HolderRead(true, Optional.empty());
-
-        boolean free() {
-            return known && holder.isEmpty();
-        }
-
-        boolean held() {
-            return known && holder.isPresent();
-        }
-    }
-
-    /**
      * Whether a slot can be taken on the condition that nobody holds {@code <name>:permit:waiting}, both checked in one step
      * on the server ({@link FencedLock#tryAcquireUnlessHeld}); true until the registry says it cannot.
      */
@@ -259,81 +241,18 @@ public final class LeasedSemaphore {
         guardsTakes = false;
     }
 
-    /**
-     * Who holds {@code <name>:permit:waiting} on the server, read in two steps ({@link LockRegistry#holderOfLater}): the read is sent now,
-     * where the registry can, and {@code get()} gives what it found (see {@link #readHolder}).
-     */
+    /** Who holds {@code <name>:permit:waiting}, read in two steps ({@link KeyHolders#readLater}). */
     Supplier<HolderRead> readWaitingLater() {
-        return readHolderLater(waitingKey());
+        return holders.readLater(waitingKey());
     }
 
-    /**
-     * Who holds {@code key} on the server now; unknown after a passing failure (the next acquisition that meets a hold
-     * reads again), and on a registry that cannot read holders (which is asked only once).
-     */
-    private HolderRead readHolder(String key) {
-        return readHolderLater(key).get();
-    }
-
-    private Supplier<HolderRead> readHolderLater(String key) {
-        if (!readsHolders) {
-            return () -> HolderRead.UNKNOWN;
-        }
-        Supplier<Optional<LockHolder>> read;
-        try {
-            read = registry.holderOfLater(key);
-        } catch (RuntimeException e) {
-            HolderRead failed = unread(key, e);
-            return () -> failed;
-        }
-        return () -> {
-            try {
-                return new HolderRead(true, read.get());
-            } catch (RuntimeException e) {
-                return unread(key, e);
-            }
-        };
-    }
-
-    private HolderRead unread(String key, RuntimeException e) {
-        if (e instanceof UnsupportedOperationException) {
-            readsHolders = false;
-        } else {
-            log.debug("Could not read the holder of '{}' for semaphore '{}'", key, name, e);
-        }
-        return HolderRead.UNKNOWN;
-    }
-
-    /**
-     * Reads the note of whoever holds {@code key} and fails when it declares another permit count, or is no
-     * semaphore's hold at all. Nobody holding the key, or a backend that cannot tell, passes.
-     */
+    /** Fails when the holder of {@code key} declares another permit count ({@link KeyHolders#checkHolderOf}). */
     void checkHolderOf(String key) {
-        if (notes) {
-            checkHolder(key, readHolder(key).holder());
-        }
+        holders.checkHolderOf(key);
     }
 
     /** As {@link #checkHolderOf}, for a holder of {@code key} read already. */
     void checkHolder(String key, Optional<LockHolder> holder) {
-        if (!notes || holder.isEmpty()) {
-            return;
-        }
-        Optional<String> theirs = holder.get().note();
-        if (theirs.isPresent() && theirs.get().equals(note)) {
-            return;
-        }
-        Integer declared = theirs.filter(text -> text.startsWith(NOTE_PREFIX))
-                .map(text -> parse(text.substring(NOTE_PREFIX.length())))
-                .orElse(null);
-        throw new PermitCountConflictException(name, registry.backend(), permits, declared, key, holder.get());
-    }
-
-    private static Integer parse(String digits) {
-        try {
-            return Integer.valueOf(digits);
-        } catch (NumberFormatException e) {
-            return null;
-        }
+        holders.checkHolder(key, holder);
     }
 }

@@ -11,19 +11,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The permits of one semaphore that the threads of one registry may be acquiring or holding at once: a fair local
- * semaphore of the declared count, taken before an acquisition asks the server and given back as each permit ends.
- * Threads of one registry line up here, in this JVM, instead of contending for the slots through the server (as
- * threads of one registry line up on a lock key's local gate), so a registry never has more acquisitions at the
- * server than the semaphore has permits. Which threads of other registries hold permits is still the server's to
- * say: a local permit is no permit, only leave to ask for one.
- *
- * <p>An entry lives while acquisitions or granted permits of its registry, name and count use it, so churning
- * many names keeps nothing behind. Declarations of one name with different counts get different entries: their
- * conflict is found where they meet on the server.
- *
- * <p>It also counts which slots this registry's acquisitions are trying or holding, so that an acquisition tries
- * the others first: threads of one registry then do not meet on one slot at the server while another is free. The
- * counts are a hint of where to look, never a claim: the server decides who holds a slot.
+ * semaphore of the declared count, taken before an acquisition asks the server, so a registry never has more
+ * acquisitions at the server than the semaphore has permits. It also counts the slots this registry tries or holds,
+ * so that its acquisitions try the others first. Reasons: {@code docs/internals/recipes.md}.
  */
 final class LocalPermits {
 

@@ -22,7 +22,7 @@ public final class Permit implements LockHandle {
         this.hold = hold;
     }
 
-    /** Which permit of the semaphore this is, from 0 to {@code permits - 1}. */
+    /** Which slot of the semaphore this permit holds, from 0 to {@code permits - 1}. */
     public int slot() {
         return slot;
     }

@@ -15,16 +15,20 @@ public class PermitCountConflictException extends LockException {
     private final int permits;
     private final Integer otherPermits;
 
-    PermitCountConflictException(
-            String semaphore, String backend, int permits, Integer otherPermits, String key, LockHolder holder) {
-        super(message(semaphore, backend, permits, otherPermits, key, holder));
-        this.semaphore = semaphore;
-        this.permits = permits;
-        this.otherPermits = otherPermits;
+    PermitCountConflictException(PermitCountConflict conflict) {
+        super(message(conflict));
+        this.semaphore = conflict.semaphore();
+        this.permits = conflict.permits();
+        this.otherPermits = conflict.otherPermits();
     }
 
-    private static String message(
-            String semaphore, String backend, int permits, Integer otherPermits, String key, LockHolder holder) {
+    private static String message(PermitCountConflict conflict) {
+        String semaphore = conflict.semaphore();
+        String backend = conflict.backend();
+        int permits = conflict.permits();
+        Integer otherPermits = conflict.otherPermits();
+        String key = conflict.key();
+        LockHolder holder = conflict.holder();
         if (otherPermits == null) {
             return "Semaphore '" + semaphore + "' (" + permits + " permits) on " + backend + " found its key '" + key
                     + "' held by a lock that is not a permit of this semaphore (holder: " + holder.holder()

@@ -14,9 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The waits of the acquisition that leads the queue, one per slot it lacks: each is an asynchronous acquisition of
  * the slot's key ({@link FencedLock#acquireAsync}), which the backend wakes when the slot frees (no polling), and whose
- * grant is a permit. The acquisition takes grants as they come; when it has enough, or gives up, it abandons the
- * rest: as contract 12 says, an abandoned attempt goes on until it is granted, then releases at once, or until its
- * wait runs out. No thread of the caller's is interrupted in a backend call.
+ * grant is a permit. Grants are kept as they come; the rest are withdrawn when there are enough or the wait ends
+ * (contract 12), so no thread of the caller's is interrupted in a backend call.
  */
 final class SlotWaits {
 
@@ -24,22 +23,56 @@ final class SlotWaits {
     record Ended(int slot, CompletableFuture<Optional<LockHandle>> attempt) {}
 
     private final LeasedSemaphore semaphore;
-    private final Duration leaseTime;
+    private final Optional<Duration> leaseTime;
     private final BlockingQueue<Ended> ended = new LinkedBlockingQueue<>();
     private final Map<Integer, CompletableFuture<Optional<LockHandle>>> pending = new HashMap<>();
 
-    /** @param leaseTime the permits' fixed lease, or null for the watchdog */
-    SlotWaits(LeasedSemaphore semaphore, Duration leaseTime) {
+    /** @param leaseTime the permits' fixed lease; empty: renewed by the watchdog */
+    SlotWaits(LeasedSemaphore semaphore, Optional<Duration> leaseTime) {
         this.semaphore = semaphore;
         this.leaseTime = leaseTime;
     }
 
+    /**
+     * Waits for every slot {@code slots} lacks at once and keeps grants until there are enough.
+     *
+     * @return false when {@code deadline} (a {@link System#nanoTime()}) came first
+     */
+    boolean awaitEnough(TakenSlots slots, long deadline) throws InterruptedException {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            return false;
+        }
+        for (int slot = 0; slot < semaphore.permits(); slot++) {
+            if (!slots.held(slot)) {
+                start(slot, left);
+            }
+        }
+        while (!slots.enough()) {
+            Ended next = next(deadline);
+            if (next == null) {
+                return false;
+            }
+            Optional<LockHandle> granted;
+            try {
+                granted = next.attempt().join();
+            } catch (RuntimeException e) {
+                slots.failed(e.getCause() != null ? e.getCause() : e);
+                continue;
+            }
+            if (granted.isPresent()) {
+                slots.keepWaited(next.slot(), granted.get());
+            }
+        }
+        return true;
+    }
+
     /** Starts waiting for {@code slot}, at most {@code waitNanos}. */
-    void start(int slot, long waitNanos) {
+    private void start(int slot, long waitNanos) {
         FencedLock lock = semaphore.lock(semaphore.slotKey(slot));
         Duration wait = Duration.ofNanos(waitNanos);
         CompletableFuture<Optional<LockHandle>> attempt =
-                leaseTime == null ? lock.acquireAsync(wait) : lock.acquireAsync(wait, leaseTime);
+                leaseTime.isEmpty() ? lock.acquireAsync(wait) : lock.acquireAsync(wait, leaseTime.get());
         pending.put(slot, attempt);
         attempt.whenComplete((handle, failure) -> ended.add(new Ended(slot, attempt)));
     }
@@ -48,28 +81,21 @@ final class SlotWaits {
      * The next wait that ended, waiting for one until {@code deadline} (a {@link System#nanoTime()}); null when none
      * did. It is no longer pending: its grant is the caller's.
      */
-    Ended next(long deadline) throws InterruptedException {
+    private Ended next(long deadline) throws InterruptedException {
         while (true) {
             Ended next = ended.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
             if (next == null || pending.remove(next.slot(), next.attempt())) {
                 return next;
             }
-            // Already abandoned: its grant, if any, was given back there.
+            // Already withdrawn: its grant, if any, was given back there.
         }
     }
 
-    /** Abandons every wait still pending; a grant that already came is given back. */
-    void abandonAll() {
+    /** Withdraws every wait still pending; a grant that already came is given back. */
+    void withdrawAll() {
         for (CompletableFuture<Optional<LockHandle>> wait : pending.values()) {
-            abandon(wait);
+            Attempts.withdraw(wait);
         }
         pending.clear();
-    }
-
-    /** Gives up {@code attempt}: cancelled when pending (contract 12 releases a late grant), given back when granted. */
-    static void abandon(CompletableFuture<Optional<LockHandle>> attempt) {
-        if (!attempt.cancel(false) && !attempt.isCompletedExceptionally()) {
-            attempt.join().ifPresent(LockHandle::close);
-        }
     }
 }

@@ -134,7 +134,7 @@ class LeasedSemaphoreTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(190));
         assertThat(onA.holders()).as("only the first permit is held").hasSize(1);
         one.close();
-        // Its abandoned wait for the held permit may still take it and give it back (contract 12).
+        // Its withdrawn wait for the held permit may still take it and give it back (contract 12).
         onA.tryAcquire(2, Duration.ofSeconds(5)).orElseThrow().close();
     }
 
@@ -310,7 +310,7 @@ class LeasedSemaphoreTest {
                 .hasMessageContaining("with 2 by the holder of 'count:");
         both.close();
         waiter.get(10, TimeUnit.SECONDS).orElseThrow().close();
-        // The waiter's abandoned wait for the other permit may take it and give it back (contract 12).
+        // The waiter's withdrawn wait for the other permit may take it and give it back (contract 12).
         LeasedSemaphore two = LeasedSemaphore.of(b, "count", 2);
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (!two.holders().isEmpty() && System.nanoTime() < until) {

@@ -1,6 +1,5 @@
 package dev.distlock.fencing.jdbc;
 
-import dev.distlock.core.fencing.FencingClaim;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
@@ -44,9 +43,9 @@ final class FenceTransactions {
     }
 
     /** Runs in the current Spring transaction on this store's DataSource, or in one of its own. */
-    <T> T inTransaction(String action, String resource, FencingClaim claim, Work<T> work) {
+    <T> T inTransaction(FenceOperation operation, Work<T> work) {
         if (TransactionSynchronizationManager.isActualTransactionActive()) {
-            return inSpringTransaction(action, resource, claim, work);
+            return inSpringTransaction(operation, work);
         }
         FenceTable fenceTable = table();
         Connection connection;
@@ -54,8 +53,8 @@ final class FenceTransactions {
             connection = dataSource.getConnection();
         } catch (SQLException e) {
             throw new DataAccessResourceFailureException(
-                    describe(action, resource, claim) + ": could not connect to " + fenceTable.address + " ("
-                            + FenceTable.causes(e) + "). Check that the database is running and reachable.",
+                    operation.describe() + ": could not connect to " + fenceTable.address + " (" + FenceTable.causes(e)
+                            + "). Check that the database is running and reachable.",
                     e);
         }
         try (connection) {
@@ -64,7 +63,7 @@ final class FenceTransactions {
                 connection.setAutoCommit(false);
             }
             try {
-                T result = run(connection, fenceTable, action, resource, claim, work);
+                T result = run(connection, fenceTable, operation, work);
                 connection.commit();
                 return result;
             } catch (RuntimeException | SQLException e) {
@@ -76,23 +75,23 @@ final class FenceTransactions {
                 }
             }
         } catch (SQLException e) {
-            throw fenceTable.failure(describe(action, resource, claim), e);
+            throw fenceTable.failure(operation.describe(), e);
         }
     }
 
     /** Joins the current Spring transaction; any failure makes it roll back. */
-    private <T> T inSpringTransaction(String action, String resource, FencingClaim claim, Work<T> work) {
+    private <T> T inSpringTransaction(FenceOperation operation, Work<T> work) {
         try {
             FenceTable fenceTable = table();
             Connection connection = DataSourceUtils.getConnection(dataSource);
             try {
-                if (autoCommit(connection, fenceTable, action, resource, claim)) {
+                if (autoCommit(connection, fenceTable, operation)) {
                     throw new IllegalStateException("The current Spring transaction does not manage the DataSource"
                             + " of the fence table '" + table + "' (its connection auto-commits), so the fence of '"
-                            + resource + "' could not be checked in it. Give this JdbcFenceStore the DataSource"
-                            + " of the transaction manager in use.");
+                            + operation.resource() + "' could not be checked in it. Give this JdbcFenceStore the"
+                            + " DataSource of the transaction manager in use.");
                 }
-                return run(connection, fenceTable, action, resource, claim, work);
+                return run(connection, fenceTable, operation, work);
             } finally {
                 DataSourceUtils.releaseConnection(connection, dataSource);
             }
@@ -102,40 +101,33 @@ final class FenceTransactions {
         }
     }
 
-    <T> T onCallersConnection(Connection connection, String action, String resource, FencingClaim claim, Work<T> work) {
+    <T> T onCallersConnection(Connection connection, FenceOperation operation, Work<T> work) {
         Objects.requireNonNull(connection, "connection");
         FenceTable fenceTable = table();
-        if (autoCommit(connection, fenceTable, action, resource, claim)) {
-            throw new IllegalStateException("The fence of '" + resource + "' must be checked inside a transaction:"
-                    + " the connection auto-commits, so the fence row would be unlocked before your writes."
-                    + " Call connection.setAutoCommit(false) first, and commit after your writes.");
+        if (autoCommit(connection, fenceTable, operation)) {
+            throw new IllegalStateException("The fence of '" + operation.resource() + "' must be checked inside a"
+                    + " transaction: the connection auto-commits, so the fence row would be unlocked before your"
+                    + " writes. Call connection.setAutoCommit(false) first, and commit after your writes.");
         }
-        return run(connection, fenceTable, action, resource, claim, work);
+        return run(connection, fenceTable, operation, work);
     }
 
-    private <T> T run(
-            Connection connection,
-            FenceTable fenceTable,
-            String action,
-            String resource,
-            FencingClaim claim,
-            Work<T> work) {
+    private <T> T run(Connection connection, FenceTable fenceTable, FenceOperation operation, Work<T> work) {
         int previousNetworkTimeout = limitNetworkWait(connection);
         try {
             return fenceTable.statements.boundingWaits(connection, querySeconds(), work::run);
         } catch (SQLException e) {
-            throw fenceTable.failure(describe(action, resource, claim), e);
+            throw fenceTable.failure(operation.describe(), e);
         } finally {
             restoreNetworkWait(connection, previousNetworkTimeout);
         }
     }
 
-    private boolean autoCommit(
-            Connection connection, FenceTable fenceTable, String action, String resource, FencingClaim claim) {
+    private boolean autoCommit(Connection connection, FenceTable fenceTable, FenceOperation operation) {
         try {
             return connection.getAutoCommit();
         } catch (SQLException e) {
-            throw fenceTable.failure(describe(action, resource, claim), e);
+            throw fenceTable.failure(operation.describe(), e);
         }
     }
 
@@ -214,14 +206,6 @@ final class FenceTransactions {
         } catch (SQLException e) {
             failure.addSuppressed(e);
         }
-    }
-
-    private static String describe(String action, String resource, FencingClaim claim) {
-        return "Fence store: " + action + " resource '" + resource + "'"
-                + (claim == null
-                        ? ""
-                        : " with token " + claim.token() + " of lock '" + claim.lockKey() + "' (" + claim.backend()
-                                + " backend)");
     }
 
     @FunctionalInterface

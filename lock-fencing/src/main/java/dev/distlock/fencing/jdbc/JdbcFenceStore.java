@@ -57,7 +57,8 @@ public final class JdbcFenceStore implements FenceStore {
     public Fence admitWrite(String resource, FencingClaim claim) {
         check(resource, claim);
         return transactions.inTransaction(
-                "admitting a write to", resource, claim, connection -> write(connection, resource, claim));
+                FenceOperation.of("admitting a write to", resource, claim),
+                connection -> write(connection, resource, claim));
     }
 
     /**
@@ -67,7 +68,7 @@ public final class JdbcFenceStore implements FenceStore {
     public Fence admitWrite(Connection connection, String resource, FencingClaim claim) {
         check(resource, claim);
         return transactions.onCallersConnection(
-                connection, "admitting a write to", resource, claim, c -> write(c, resource, claim));
+                connection, FenceOperation.of("admitting a write to", resource, claim), c -> write(c, resource, claim));
     }
 
     /**
@@ -78,23 +79,22 @@ public final class JdbcFenceStore implements FenceStore {
     public void admitRead(String resource, FencingClaim claim) {
         check(resource, claim);
         transactions.inTransaction(
-                "admitting a read of", resource, claim, connection -> read(connection, resource, claim));
+                FenceOperation.of("admitting a read of", resource, claim),
+                connection -> read(connection, resource, claim));
     }
 
     /** As {@link #admitRead(String, FencingClaim)}, in the caller's JDBC transaction on {@code connection}. */
     public void admitRead(Connection connection, String resource, FencingClaim claim) {
         check(resource, claim);
         transactions.onCallersConnection(
-                connection, "admitting a read of", resource, claim, c -> read(c, resource, claim));
+                connection, FenceOperation.of("admitting a read of", resource, claim), c -> read(c, resource, claim));
     }
 
     @Override
     public Optional<Fence> fenceOf(String resource) {
         FenceRule.checkResource(resource);
         return transactions.inTransaction(
-                "reading the fence of",
-                resource,
-                null,
+                FenceOperation.unclaimed("reading the fence of", resource),
                 connection -> transactions
                         .table()
                         .statements
@@ -112,7 +112,7 @@ public final class JdbcFenceStore implements FenceStore {
     @Override
     public Fence rebind(String resource, FencingClaim claim) {
         check(resource, claim);
-        return transactions.inTransaction("rebinding", resource, claim, connection -> {
+        return transactions.inTransaction(FenceOperation.of("rebinding", resource, claim), connection -> {
             FenceStatements statements = transactions.table().statements;
             lockRow(connection, resource, claim);
             statements.update(

@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * Fences kept in Redis, each checked and raised by one script, so every instance of a service sees
@@ -22,8 +23,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * earlier holder cannot overtake.
  *
  * <p>A resource's fence is the hash {@code <prefix>{<resource>}} (fields {@code backend}, {@code
- * lock}, {@code token}); the braces put it in the slot of the key named like the resource, so on a
- * Redis Cluster a fenced value and its fence share a slot. A resource name that carries a hash tag
+ * lock}, {@code token}); the braces put it in the hash slot of the key named like the resource, so
+ * on a Redis Cluster a fenced value and its fence share a hash slot. A resource name that carries a hash tag
  * of its own keeps it ({@code <prefix><resource>}).
  */
 public final class RedisFenceStore implements FenceStore {
@@ -52,12 +53,12 @@ public final class RedisFenceStore implements FenceStore {
 
     @Override
     public Fence admitWrite(String resource, FencingClaim claim) {
-        return outcome(resource, claim, run(FenceScripts.ADMIT, resource, null, claim, "write"));
+        return outcome(resource, claim, run(FenceScripts.ADMIT, resource, claim, "write"));
     }
 
     @Override
     public void admitRead(String resource, FencingClaim claim) {
-        outcome(resource, claim, run(FenceScripts.ADMIT, resource, null, claim, "read"));
+        outcome(resource, claim, run(FenceScripts.ADMIT, resource, claim, "read"));
     }
 
     @Override
@@ -70,7 +71,7 @@ public final class RedisFenceStore implements FenceStore {
 
     @Override
     public Fence rebind(String resource, FencingClaim claim) {
-        return outcome(resource, claim, run(FenceScripts.REBIND, resource, null, claim));
+        return outcome(resource, claim, run(FenceScripts.REBIND, resource, claim));
     }
 
     /**
@@ -82,7 +83,7 @@ public final class RedisFenceStore implements FenceStore {
      */
     public Fence set(String key, FencingClaim claim, String value) {
         Objects.requireNonNull(value, "value");
-        return outcome(key, claim, run(FenceScripts.SET, key, key, claim, value));
+        return outcome(key, claim, runOnValue(FenceScripts.SET, key, claim, value));
     }
 
     /**
@@ -94,7 +95,7 @@ public final class RedisFenceStore implements FenceStore {
      * @throws FenceMismatchException when another lock key or backend guards the key
      */
     public Optional<String> getForWrite(String key, FencingClaim claim) {
-        List<String> result = run(FenceScripts.GET, key, key, claim);
+        List<String> result = runOnValue(FenceScripts.GET, key, claim);
         outcome(key, claim, result);
         return result.size() > 4 ? Optional.of(result.get(4)) : Optional.empty();
     }
@@ -105,14 +106,20 @@ public final class RedisFenceStore implements FenceStore {
         return hasHashTag(resource) ? prefix + resource : prefix + "{" + resource + "}";
     }
 
-    private List<String> run(
-            org.springframework.data.redis.core.script.RedisScript<List<String>> script,
-            String resource,
-            String valueKey,
-            FencingClaim claim,
-            String... more) {
+    /** Runs {@code script} on {@code resource}'s fence for {@code claim}. */
+    private List<String> run(RedisScript<List<String>> script, String resource, FencingClaim claim, String... more) {
         Objects.requireNonNull(claim, "claim");
-        List<String> keys = valueKey == null ? List.of(fenceKey(resource)) : List.of(fenceKey(resource), valueKey);
+        return execute(script, resource, List.of(fenceKey(resource)), claim, more);
+    }
+
+    /** Runs {@code script} on the fence of the resource named like {@code key}, and on the value at {@code key}. */
+    private List<String> runOnValue(RedisScript<List<String>> script, String key, FencingClaim claim, String... more) {
+        Objects.requireNonNull(claim, "claim");
+        return execute(script, key, List.of(fenceKey(key), key), claim, more);
+    }
+
+    private List<String> execute(
+            RedisScript<List<String>> script, String resource, List<String> keys, FencingClaim claim, String... more) {
         Object[] args = new Object[3 + more.length];
         args[0] = claim.backend();
         args[1] = claim.lockKey();
@@ -163,7 +170,7 @@ public final class RedisFenceStore implements FenceStore {
             if (prefix == null || prefix.contains("{") || prefix.contains("}")) {
                 throw new IllegalArgumentException(
                         "The fence key prefix must not be null or contain braces (they would change the Redis"
-                                + " Cluster slot), was '" + prefix + "'");
+                                + " Cluster hash slot), was '" + prefix + "'");
             }
             this.prefix = prefix;
             return this;

@@ -157,7 +157,7 @@ class RedisFenceStoreIT {
     }
 
     @Test
-    void fenceKeySharesTheClusterSlotOfTheValueKey() {
+    void fenceKeySharesTheHashSlotOfTheValueKey() {
         assertThat(store.fenceKey("stock:42")).isEqualTo("distlock:fence:{stock:42}");
         assertThat(store.fenceKey("user:{7}:cart")).isEqualTo("distlock:fence:user:{7}:cart");
     }

@@ -11,11 +11,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * The state of a {@link TestLockServer}: its held keys under one lock, with a condition signalled
  * when one frees or the clock jumps, the token counter, the clock and the history of events.
  */
-final class ServerSlots {
+final class ServerState {
 
     final ReentrantLock lock = new ReentrantLock();
     final Condition changed = lock.newCondition();
-    final Map<String, ServerSlot> slots = new HashMap<>();
+    final Map<String, ServerHold> holds = new HashMap<>();
     final TestClock clock = new TestClock();
     final LockHistory history = new LockHistory();
     private long lastToken;
@@ -37,7 +37,7 @@ final class ServerSlots {
 
     /** Under {@code lock}. */
     void free(String fullKey) {
-        slots.remove(fullKey);
+        holds.remove(fullKey);
         changed.signalAll();
     }
 
