@@ -147,7 +147,7 @@ abstract class Rule12AsynchronousHolds extends LockGroup {
         String guard = key("guard");
         FencedLock lock = registryA.obtain(key);
         if (!guardsTakes(key, guard)) {
-            assertThatThrownBy(() -> lock.tryAcquireUnlessHeld(guard, null))
+            assertThatThrownBy(() -> lock.tryAcquireUnlessHeld(guard))
                     .isInstanceOf(UnsupportedOperationException.class)
                     .hasMessageContaining(key)
                     .hasMessageContaining(registryA.backend());
@@ -160,19 +160,19 @@ abstract class Rule12AsynchronousHolds extends LockGroup {
         }
         try (LockHandle guarding =
                 registryB.obtain(guard).tryAcquireDetached(Duration.ZERO).orElseThrow()) {
-            assertThat(lock.tryAcquireUnlessHeld(guard, null))
+            assertThat(lock.tryAcquireUnlessHeld(guard))
                     .as("refused while another registry holds the guard")
                     .isEmpty();
             assertThat(registryB.holderOf(key)).as("and nothing was taken").isEmpty();
             assertThat(guarding.isValid()).as("the guard is only read").isTrue();
         }
-        LockHandle granted = lock.tryAcquireUnlessHeld(guard, null).orElseThrow();
+        LockHandle granted = lock.tryAcquireUnlessHeld(guard).orElseThrow();
         try {
             assertThat(lock.holdCount()).as("the hold belongs to its handle").isZero();
             assertThat(tryNow(registryB, key))
                     .as("it excludes other registries")
                     .isEmpty();
-            assertThat(lock.tryAcquireUnlessHeld(guard, null))
+            assertThat(lock.tryAcquireUnlessHeld(guard))
                     .as("not reentrant, like any detached hold")
                     .isEmpty();
             assertThat(tryNow(registryB, guard))

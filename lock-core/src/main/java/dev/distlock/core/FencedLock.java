@@ -67,19 +67,36 @@ public interface FencedLock extends Lock {
     }
 
     /**
-     * As {@link #tryAcquireDetached(Duration, Duration)} with a zero wait, granted only while nobody holds {@code
-     * guardKey}: the server checks that key and takes this one in one atomic step, so a hold of {@code guardKey}
-     * that begins before the take is never overtaken. Refused (empty, nothing taken) when either key is held.
+     * A zero-wait take of this key with a lease renewed by the watchdog, granted only while nobody holds {@code
+     * guardKey}. The server checks that key and takes this one in one atomic step. So a hold of {@code guardKey} that
+     * begins before the take is never overtaken. The hold belongs to the returned handle, as with {@link
+     * #tryAcquireDetached(Duration)}, and is not reentrant.
      *
      * @param guardKey another key of the same registry, which this call only reads
-     * @param leaseTime a fixed lease that is not renewed, or null for a lease renewed by the watchdog
-     * @return the handle, or empty when this key or {@code guardKey} is held
+     * @return the handle, or empty (nothing taken) when this key or {@code guardKey} is held
      * @throws UnsupportedOperationException when the backend cannot check both keys in one step (a Redis Cluster,
-     *     whose keys live on different nodes, or ZooKeeper, say); then read {@link LockRegistry#holderOf} beside a
-     *     plain take instead
+     *     whose keys live on different nodes, or ZooKeeper). Then read {@link LockRegistry#holderOf} beside a plain
+     *     take instead.
+     */
+    default Optional<LockHandle> tryAcquireUnlessHeld(String guardKey) throws InterruptedException {
+        throw unlessHeldUnsupported();
+    }
+
+    /**
+     * As {@link #tryAcquireUnlessHeld(String)}, with a fixed lease that is not renewed.
+     *
+     * @param guardKey another key of the same registry, which this call only reads
+     * @param leaseTime the fixed lease. Null asks for the watchdog lease, as {@link #tryAcquireUnlessHeld(String)}
+     *     does.
+     * @return the handle, or empty (nothing taken) when this key or {@code guardKey} is held
+     * @throws UnsupportedOperationException when the backend cannot check both keys in one step
      */
     default Optional<LockHandle> tryAcquireUnlessHeld(String guardKey, Duration leaseTime) throws InterruptedException {
-        throw new UnsupportedOperationException("Lock '" + key() + "' on " + backendName()
+        throw unlessHeldUnsupported();
+    }
+
+    private UnsupportedOperationException unlessHeldUnsupported() {
+        return new UnsupportedOperationException("Lock '" + key() + "' on " + backendName()
                 + " cannot be taken on the condition that another key is free");
     }
 
@@ -129,28 +146,46 @@ public interface FencedLock extends Lock {
     Optional<FencingToken> currentToken();
 
     /**
-     * Runs {@code task} while holding this lock (watchdog lease), waiting at most {@code waitTime}.
+     * Runs {@code task} while holding this lock with a watchdog lease, waiting at most {@code waitTime}.
      *
-     * @throws LockNotAcquiredException if the key did not come free in time, or the thread was
-     *     interrupted while waiting (the interrupt flag is set again)
+     * @throws LockNotAcquiredException if the key did not come free in time, or the thread was interrupted while
+     *     waiting (the interrupt flag is set again)
      */
     default <T, E extends Throwable> T executeLocked(Duration waitTime, LockedTask<T, E> task) throws E {
-        return executeLocked(waitTime, null, task);
+        Optional<LockHandle> acquired;
+        try {
+            acquired = tryAcquire(waitTime);
+        } catch (InterruptedException e) {
+            throw interruptedWhileWaiting(waitTime, e);
+        }
+        return runHolding(acquired, waitTime, task);
     }
 
     /**
-     * As {@link #executeLocked(Duration, LockedTask)}, with a fixed lease of {@code leaseTime}
-     * (null: the watchdog lease).
+     * As {@link #executeLocked(Duration, LockedTask)}, with a fixed lease of {@code leaseTime}. A null {@code
+     * leaseTime} asks for the watchdog lease.
      */
     default <T, E extends Throwable> T executeLocked(Duration waitTime, Duration leaseTime, LockedTask<T, E> task)
             throws E {
+        if (leaseTime == null) {
+            return executeLocked(waitTime, task);
+        }
         Optional<LockHandle> acquired;
         try {
-            acquired = leaseTime == null ? tryAcquire(waitTime) : tryAcquire(waitTime, leaseTime);
+            acquired = tryAcquire(waitTime, leaseTime);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockNotAcquiredException(key(), backendName(), waitTime, e);
+            throw interruptedWhileWaiting(waitTime, e);
         }
+        return runHolding(acquired, waitTime, task);
+    }
+
+    private LockNotAcquiredException interruptedWhileWaiting(Duration waitTime, InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return new LockNotAcquiredException(key(), backendName(), waitTime, e);
+    }
+
+    private <T, E extends Throwable> T runHolding(
+            Optional<LockHandle> acquired, Duration waitTime, LockedTask<T, E> task) throws E {
         try (LockHandle handle =
                 acquired.orElseThrow(() -> new LockNotAcquiredException(key(), backendName(), waitTime))) {
             return task.run(handle);

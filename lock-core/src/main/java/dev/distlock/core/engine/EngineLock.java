@@ -89,14 +89,26 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
     }
 
     @Override
+    public Optional<LockHandle> tryAcquireUnlessHeld(String guardKey) throws InterruptedException {
+        return acquireUnlessHeld(guardKey, renewed(Duration.ZERO));
+    }
+
+    @Override
     public Optional<LockHandle> tryAcquireUnlessHeld(String guardKey, Duration leaseTime) throws InterruptedException {
+        if (leaseTime == null) {
+            return tryAcquireUnlessHeld(guardKey);
+        }
+        return acquireUnlessHeld(guardKey, fixed(Duration.ZERO, leaseTime));
+    }
+
+    private Optional<LockHandle> acquireUnlessHeld(String guardKey, Acquisition acquisition)
+            throws InterruptedException {
         String guardFullKey = engine.fullKey(guardKey);
         if (guardFullKey.equals(fullKey) || !engine.backend.guardsTakes(fullKey, guardFullKey)) {
             throw new UnsupportedOperationException("Lock '" + key + "' on " + engine.describe()
                     + " cannot be taken on the condition that '" + guardKey + "' is free in one step on the server;"
                     + " read the other key's holder beside a plain take instead");
         }
-        Acquisition acquisition = leaseTime == null ? renewed(Duration.ZERO) : fixed(Duration.ZERO, leaseTime);
         return acquire(acquisition.ownedByHandle().unlessHeld(guardFullKey));
     }
 

@@ -64,7 +64,7 @@ final class HolderDescription {
 
     String of(Thread owner) {
         if (owner == null) {
-            return describe(null);
+            return limited(prefix + " (handle)");
         }
         String name = owner.getName();
         String[] last = lastByThread.get();
@@ -78,10 +78,10 @@ final class HolderDescription {
 
     private String describe(Thread owner) {
         // A thread name never reads as a note.
-        String text = prefix
-                + (owner == null
-                        ? " (handle)"
-                        : " thread " + clean(owner.getName()).replace(LockHolder.NOTE_MARKER, " note "));
+        return limited(prefix + " thread " + clean(owner.getName()).replace(LockHolder.NOTE_MARKER, " note "));
+    }
+
+    private static String limited(String text) {
         return text.length() <= LockRequest.MAX_HOLDER_LENGTH ? text : text.substring(0, LockRequest.MAX_HOLDER_LENGTH);
     }
 

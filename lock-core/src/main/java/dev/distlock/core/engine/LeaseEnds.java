@@ -52,10 +52,21 @@ final class LeaseEnds<L extends BackendLease> {
     }
 
     /**
-     * The verdict on a renewed hold at {@code now}: true when its lease has run out, and then a held
-     * hold is declared lost ({@link #loseForLeaseEnd}).
+     * The verdict on a renewed hold at {@code now} when no renewal is under way. True when its lease has run out, and
+     * then a held hold is declared lost ({@link #loseForLeaseEnd(Hold)}).
+     */
+    boolean ranOut(Hold<L> hold, long now) {
+        if (hold.leaseLeft(now) > 0) {
+            return false;
+        }
+        loseForLeaseEnd(hold);
+        return true;
+    }
+
+    /**
+     * As {@link #ranOut(Hold, long)}, while a renewal is under way.
      *
-     * @param renewal what the renewal under way met ("renewal failed: ..."), null when none was
+     * @param renewal what the renewal under way met ("renewal failed: ...")
      */
     boolean ranOut(Hold<L> hold, long now, String renewal) {
         if (hold.leaseLeft(now) > 0) {
@@ -66,17 +77,22 @@ final class LeaseEnds<L extends BackendLease> {
     }
 
     /**
-     * Declares a renewed hold lost because its lease ran out: the one wording of that reason.
+     * Declares a renewed hold lost because its lease ran out before a renewal succeeded.
      *
-     * @param renewal what the renewal under way met ("a renewal got no answer"), null when none was
+     * @return false when the hold was no longer held
+     */
+    boolean loseForLeaseEnd(Hold<L> hold) {
+        return lose(hold, "the lease ran out before a renewal succeeded");
+    }
+
+    /**
+     * Declares a renewed hold lost because its lease ran out while a renewal was under way.
+     *
+     * @param renewal what the renewal under way met ("a renewal got no answer")
      * @return false when the hold was no longer held
      */
     boolean loseForLeaseEnd(Hold<L> hold, String renewal) {
-        return lose(
-                hold,
-                renewal == null
-                        ? "the lease ran out before a renewal succeeded"
-                        : "the lease ran out while " + renewal);
+        return lose(hold, "the lease ran out while " + renewal);
     }
 
     /**
@@ -88,7 +104,7 @@ final class LeaseEnds<L extends BackendLease> {
             return;
         }
         if (hold.renewed) {
-            loseForLeaseEnd(hold, null);
+            loseForLeaseEnd(hold);
         } else if (hold.leaseEndNanos() - System.nanoTime() > 0) {
             lose(hold, SESSION_UNCONFIRMED);
         } else {

@@ -222,7 +222,11 @@ final class Renewals<L extends BackendLease> {
 
     private void leaseEnded(Hold<L> hold, long end) {
         if (hold.leaseEndNanos() == end && hold.state() == Hold.State.HELD) {
-            ends.loseForLeaseEnd(hold, hold.isRenewing() ? "a renewal got no answer" : null);
+            if (hold.isRenewing()) {
+                ends.loseForLeaseEnd(hold, "a renewal got no answer");
+            } else {
+                ends.loseForLeaseEnd(hold);
+            }
         }
     }
 
@@ -236,7 +240,7 @@ final class Renewals<L extends BackendLease> {
             return;
         }
         long start = System.nanoTime();
-        if (ends.ranOut(hold, start, null)) {
+        if (ends.ranOut(hold, start)) {
             return;
         }
         boolean held;

@@ -34,13 +34,7 @@ final class MemoryLockBackend implements LockBackend<MemoryLockBackend.MemoryLea
 
     @Override
     public Optional<MemoryLease> tryAcquire(LockRequest request) throws InterruptedException {
-        MemoryLockStore.Grant grant = store.tryAcquire(
-                request.key(),
-                request.owner().value(),
-                request.holder(),
-                MemoryLockStore.nanos(request.leaseTime()),
-                request.deadline().remainingNanos(),
-                request.guardKey());
+        MemoryLockStore.Grant grant = store.tryAcquire(request);
         if (grant == null) {
             return Optional.empty();
         }

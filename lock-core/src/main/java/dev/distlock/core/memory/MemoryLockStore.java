@@ -2,6 +2,7 @@ package dev.distlock.core.memory;
 
 import dev.distlock.core.RegistryOptions;
 import dev.distlock.core.spi.LockMode;
+import dev.distlock.core.spi.LockRequest;
 import dev.distlock.core.spi.ReadWriteLocks;
 import java.time.Duration;
 import java.util.HashMap;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 
 /**
  * The "server" of the in-memory backend: owners, leases and tokens of one JVM. Registries
@@ -27,14 +29,17 @@ public final class MemoryLockStore {
     private final MemoryReadWriteStore readWrite = new MemoryReadWriteStore();
 
     /**
-     * Takes {@code key} for {@code owner}, waiting {@code waitNanos} at most; null when that ran out, or at once when
-     * {@code guard} (null: none) is held.
+     * Takes the request's key, waiting until its deadline at most. Null when the wait ran out, or at once when the
+     * request's guard key is held.
      */
-    Grant tryAcquire(String key, String owner, String holder, long leaseNanos, long waitNanos, String guard)
-            throws InterruptedException {
+    Grant tryAcquire(LockRequest request) throws InterruptedException {
+        String key = request.key();
+        String owner = request.owner().value();
+        long leaseNanos = nanos(request.leaseTime());
+        long waitNanos = request.deadline().remainingNanos();
         lock.lockInterruptibly();
         try {
-            if (guard != null && heldNow(slots.get(guard))) {
+            if (request.guardKey() != null && heldNow(slots.get(request.guardKey()))) {
                 return null;
             }
             Slot slot = slots.computeIfAbsent(key, k -> new Slot(lock.newCondition()));
@@ -45,7 +50,7 @@ public final class MemoryLockStore {
                     long now = System.nanoTime();
                     if (slot.owner == null || slot.expiresAt - now <= 0) {
                         slot.owner = owner;
-                        slot.holder = holder;
+                        slot.holder = request.holder();
                         slot.expiresAt = now + leaseNanos;
                         slot.token = ++lastToken;
                         return new Grant(slot.token, now);
@@ -83,25 +88,25 @@ public final class MemoryLockStore {
     }
 
     boolean release(String key, String owner) {
-        return free(key, owner);
+        return free(key, owner::equals);
     }
 
     /**
-     * Ends the lease of {@code key} now, whoever holds it, as if it had expired: what an operator's
-     * force-release does, and how tests make a holder lose its lease.
+     * Ends the lease of {@code key} now, whoever holds it, as if it had expired. An operator's force-release does
+     * this, and tests use it to make a holder lose its lease.
      *
      * @return true when a live lease was ended
      */
     public boolean expire(String key) {
-        return free(key, null);
+        return free(key, anyOwner -> true);
     }
 
-    /** Frees {@code key} if {@code owner} holds it (any owner when null); true when the lease was live. */
-    private boolean free(String key, String owner) {
+    /** Frees {@code key} if its owner matches; true when the lease was live. */
+    private boolean free(String key, Predicate<String> ownerMatches) {
         lock.lock();
         try {
             Slot slot = slots.get(key);
-            if (slot == null || slot.owner == null || (owner != null && !owner.equals(slot.owner))) {
+            if (slot == null || slot.owner == null || !ownerMatches.test(slot.owner)) {
                 return false;
             }
             boolean live = slot.expiresAt - System.nanoTime() > 0;

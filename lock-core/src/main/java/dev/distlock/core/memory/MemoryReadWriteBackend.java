@@ -40,13 +40,7 @@ final class MemoryReadWriteBackend implements LockBackend<MemoryReadWriteBackend
 
     @Override
     public Optional<Lease> tryAcquire(LockRequest request) throws InterruptedException {
-        MemoryReadWriteStore.Grant grant = store.acquire(
-                request.key(),
-                mode,
-                request.owner(),
-                request.leaseTime(),
-                request.deadline().remainingNanos(),
-                WriterGrace.start(writerGrace));
+        MemoryReadWriteStore.Grant grant = store.acquire(request, mode, WriterGrace.start(writerGrace));
         if (grant == null) {
             return Optional.empty();
         }

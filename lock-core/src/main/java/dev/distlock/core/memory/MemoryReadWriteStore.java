@@ -1,6 +1,7 @@
 package dev.distlock.core.memory;
 
 import dev.distlock.core.spi.LockMode;
+import dev.distlock.core.spi.LockRequest;
 import dev.distlock.core.spi.OwnerId;
 import dev.distlock.core.spi.ReadWriteOwners;
 import dev.distlock.core.spi.WriterGrace;
@@ -29,12 +30,14 @@ final class MemoryReadWriteStore {
     private long lastToken;
 
     /**
-     * The grant, or null when {@code waitNanos} ran out. A writer holds new readers back only once {@code grace} has
-     * closed.
+     * Takes the request's key on the {@code mode} side. The grant, or null when the wait ran out. A writer holds new
+     * readers back only once {@code grace} has closed.
      */
-    Grant acquire(String key, LockMode mode, OwnerId owner, Duration lease, long waitNanos, WriterGrace grace)
-            throws InterruptedException {
-        long leaseNanos = Math.min(lease.toNanos(), FOREVER_NANOS);
+    Grant acquire(LockRequest request, LockMode mode, WriterGrace grace) throws InterruptedException {
+        String key = request.key();
+        OwnerId owner = request.owner();
+        long leaseNanos = Math.min(request.leaseTime().toNanos(), FOREVER_NANOS);
+        long waitNanos = request.deadline().remainingNanos();
         lock.lockInterruptibly();
         try {
             Entry entry = entries.computeIfAbsent(key, k -> new Entry(lock.newCondition()));

@@ -49,10 +49,10 @@ class LeaseEndsTest {
         Hold<Lease> quiet = hold(backend, "quiet", Duration.ofMinutes(1), true, null);
         Hold<Lease> failing = hold(backend, "failing", Duration.ofMinutes(1), true, null);
 
-        assertThat(ends.ranOut(quiet, quiet.leaseEndNanos() - 1, null))
+        assertThat(ends.ranOut(quiet, quiet.leaseEndNanos() - 1))
                 .as("time left")
                 .isFalse();
-        assertThat(ends.ranOut(quiet, quiet.leaseEndNanos(), null)).isTrue();
+        assertThat(ends.ranOut(quiet, quiet.leaseEndNanos())).isTrue();
         assertThat(ends.ranOut(failing, failing.leaseEndNanos(), "renewal failed: down"))
                 .isTrue();
         assertThat(events.lostReasons)
