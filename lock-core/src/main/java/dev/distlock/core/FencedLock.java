@@ -7,39 +7,37 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
 /**
- * A reentrant, leased distributed lock on one key. A thread whose hold lost its lease that
- * acquires the key again gets a fresh hold with a larger token when the key is free, and an empty
- * result when another owner holds it; handles from before the loss stay invalid (contract 4,
- * "Acquiring again after a loss", in {@code docs/contract.md}).
+ * A reentrant, leased distributed lock on one key. The owner is the calling thread of one registry. Besides {@link
+ * Lock}, it hands out {@link LockHandle}s that carry the {@link FencingToken} of the hold.
  *
- * <p>The owner is the calling thread of one registry. Besides {@link Lock}, it hands out {@link LockHandle}s that carry the
- * {@link FencingToken} of the hold.
+ * <p>A thread whose hold lost its lease and that acquires the key again gets a fresh hold with a larger token when
+ * the key is free, and an empty result when another owner holds it. Handles from before the loss stay invalid
+ * (contract 4, "Acquiring again after a loss", in {@code docs/contract.md}).
  *
- * <p>{@link #unlock()} by a thread that holds nothing throws
- * {@link IllegalMonitorStateException}; {@link #newCondition()} is not supported.
+ * <p>{@link #unlock()} by a thread that holds nothing throws {@link IllegalMonitorStateException}. {@link
+ * #newCondition()} is not supported.
  */
 public interface FencedLock extends Lock {
 
     /** The key as the caller named it. */
     String key();
 
-    /** Waits as long as it takes; the lease is renewed by the watchdog while held. */
+    /** Waits as long as it takes. The watchdog renews the lease while the key is held. */
     LockHandle acquire() throws InterruptedException;
 
-    /** Waits at most {@code waitTime}; the lease is renewed by the watchdog while held. */
+    /** Waits at most {@code waitTime}. The watchdog renews the lease while the key is held. */
     Optional<LockHandle> tryAcquire(Duration waitTime) throws InterruptedException;
 
     /**
-     * Waits at most {@code waitTime}; the lease ends after {@code leaseTime} and is not
-     * renewed. A reentrant acquisition keeps the lease of the hold it joins.
+     * Waits at most {@code waitTime}. The lease ends after {@code leaseTime} and is not renewed. A reentrant
+     * acquisition keeps the lease of the hold it joins.
      */
     Optional<LockHandle> tryAcquire(Duration waitTime, Duration leaseTime) throws InterruptedException;
 
     /**
-     * Acquires without blocking the calling thread; the hold belongs to the returned handle, not
-     * to a thread, so any thread may close it. Not reentrant: each call is a new hold that
-     * excludes every other hold of the key, thread-owned or not. The lease is renewed by the
-     * watchdog. Cancelling the returned stage's future before it completes abandons the attempt
+     * Acquires without blocking the calling thread. The hold belongs to the returned handle, not to a thread, so any
+     * thread may close it. Not reentrant, so each call is a new hold that excludes every other hold of the key,
+     * thread-owned or not. The watchdog renews the lease. Cancelling the returned stage's future before it completes abandons the attempt
      * and releases whatever it took.
      *
      * @return the handle, or empty when {@code waitTime} ran out
@@ -50,7 +48,7 @@ public interface FencedLock extends Lock {
     CompletableFuture<Optional<LockHandle>> acquireAsync(Duration waitTime, Duration leaseTime);
 
     /**
-     * As {@link #acquireAsync(Duration)}, on the calling thread: waits at most {@code waitTime}, and the hold belongs
+     * As {@link #acquireAsync(Duration)}, on the calling thread. It waits at most {@code waitTime}. The hold belongs
      * to the returned handle, not to this thread, so any thread may close it (a permit, say, or a hold passed to
      * another thread). Not reentrant, like an asynchronous hold. Interrupting the caller abandons the attempt as
      * cancelling {@link #acquireAsync}'s future does, and throws {@link InterruptedException}.
@@ -121,9 +119,9 @@ public interface FencedLock extends Lock {
     }
 
     /**
-     * This lock, with every new hold recording {@code note} on the server beside the holder description, where
-     * {@link LockRegistry#holderOf(String)} of any instance reads it back as {@link LockHolder#note()}: a leader's
-     * URL, say, or what the holder is doing. A reentrant acquisition joins its hold and keeps that hold's note. The
+     * This lock, with every new hold recording {@code note} on the server beside the holder description. {@link
+     * LockRegistry#holderOf(String)} of any instance reads it back as {@link LockHolder#note()}. A note may be a
+     * leader's URL, say, or what the holder is doing. A reentrant acquisition joins its hold and keeps that hold's note. The
      * returned lock is otherwise this lock (same key, same holds).
      *
      * @param note printable ASCII, at most {@link LockHolder#MAX_NOTE_LENGTH} characters
@@ -195,7 +193,7 @@ public interface FencedLock extends Lock {
     /** The backend's name, for messages. */
     String backendName();
 
-    /** Not supported: a distributed lock has no condition variables. */
+    /** Not supported, because a distributed lock has no condition variables. */
     @Override
     default Condition newCondition() {
         throw new UnsupportedOperationException("Distributed lock '" + key() + "' does not support conditions");

@@ -6,14 +6,13 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The entry point: hands out {@link FencedLock}s by key for one backend. Thread-safe;
- * one instance per application and backend is the normal use. The semantics every
- * backend keeps are the contract in {@code docs/contract.md} (see the package documentation).
+ * The entry point, which hands out {@link FencedLock}s by key for one backend. It is thread-safe, and one instance
+ * per application and backend is the normal use. Every backend keeps the contract in {@code docs/contract.md}.
  */
 public interface LockRegistry extends AutoCloseable {
 
     /**
-     * The lock for {@code key}. Cheap: locks of idle keys hold no memory in the registry.
+     * The lock for {@code key}. Cheap, because locks of idle keys hold no memory in the registry.
      *
      * @throws IllegalArgumentException if the key is null, blank, longer than the backend allows, or one that a
      *     {@link dev.distlock.core.semaphore.LeasedSemaphore} keeps ({@code <name>:permit:<slot>}, contract 15)
@@ -22,14 +21,14 @@ public interface LockRegistry extends AutoCloseable {
 
     /**
      * The lock of a key that a {@link dev.distlock.core.semaphore.LeasedSemaphore} keeps, which {@link #obtain}
-     * refuses. For the semaphore's own use: a lock taken here is one of its permits, queue or waiting mark.
+     * refuses. For the semaphore's own use. A lock taken here is one of its permits, its queue or its waiting mark.
      */
     default FencedLock semaphoreLock(String key) {
         return obtain(key);
     }
 
     /**
-     * The read/write lock of {@code key}: readers share, a writer excludes everyone.
+     * The read/write lock of {@code key}. Readers share it, and a writer excludes everyone.
      *
      * @throws UnsupportedOperationException when the backend has none
      */
@@ -37,12 +36,12 @@ public interface LockRegistry extends AutoCloseable {
         throw new UnsupportedOperationException("The " + backend() + " registry has no read/write locks");
     }
 
-    /** The backend's name: "redis", "zookeeper", "etcd", "jdbc" or "memory". */
+    /** The backend's name, one of "redis", "zookeeper", "etcd", "jdbc" and "memory". */
     String backend();
 
     /**
-     * The prefix this registry puts before every key on the server ({@link RegistryOptions#keyPrefix()});
-     * empty when it puts none. Keys passed to and reported by the registry's observers carry it.
+     * The prefix this registry puts before every key on the server ({@link RegistryOptions#keyPrefix()}), or empty.
+     * Keys passed to and reported by the registry's observers carry it.
      */
     default String keyPrefix() {
         return "";
@@ -67,17 +66,16 @@ public interface LockRegistry extends AutoCloseable {
     default void verify(Duration timeout) {}
 
     /**
-     * Who holds {@code key} right now according to the backend, whichever instance that is;
-     * empty when nobody does.
+     * Who holds {@code key} right now according to the backend, whichever instance that is. Empty when nobody does.
      */
     default Optional<LockHolder> holderOf(String key) {
         throw new UnsupportedOperationException("The " + backend() + " registry cannot tell who holds a key");
     }
 
     /**
-     * {@link #holderOf} in two steps, so that the caller can make another call while the read travels: a registry
+     * {@link #holderOf} in two steps, so that the caller can make another call while the read travels. A registry
      * that can send the read without waiting for its answer sends it now, and {@code get()} of the returned supplier
-     * waits for the answer; any other registry reads when {@code get()} is called. Either step throws what {@link
+     * waits for the answer. Any other registry reads when {@code get()} is called. Either step throws what {@link
      * #holderOf} throws.
      */
     default Supplier<Optional<LockHolder>> holderOfLater(String key) {
@@ -86,8 +84,8 @@ public interface LockRegistry extends AutoCloseable {
 
     /**
      * Removes the lock on {@code key} whoever holds it, for evicting a crashed or stuck holder.
-     * Safe with fencing: the next holder gets a larger token, so the evicted holder's late
-     * writes are refused by a resource that checks tokens. Logged at WARN with the evicted holder.
+     * Safe with fencing, because the next holder gets a larger token. A resource that checks tokens refuses the
+     * evicted holder's late writes. Logged at WARN with the evicted holder.
      *
      * @return true when a lock was there and was removed
      */

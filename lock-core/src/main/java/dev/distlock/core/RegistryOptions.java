@@ -11,11 +11,11 @@ import java.util.Objects;
  * @param applicationName names this application in the holder description stored with each
  *     lock on the server (with host, pid and thread), so an operator can tell who holds a key
  * @param writerGrace how long a waiting writer of a read/write lock lets new readers in before they
- *     queue behind it ({@code docs/read-write-locks.md}); zero queues them behind it at once; null: the
- *     backend's default ({@link #writerGraceOr})
- * @param answerBudget how long a call may wait for the server's answer beyond its wait time (contract 8): a zero
+ *     queue behind it ({@code docs/read-write-locks.md}). Zero queues them behind it at once. Null takes the
+ *     backend's default ({@link #writerGraceOr}).
+ * @param answerBudget how long a call may wait for the server's answer beyond its wait time (contract 8). A zero
  *     wait gets all of it for the server's answer, and no call outlives its wait time plus this, a silent server
- *     included
+ *     included.
  */
 public record RegistryOptions(
         Duration leaseTime, String keyPrefix, String applicationName, Duration writerGrace, Duration answerBudget) {
@@ -23,15 +23,16 @@ public record RegistryOptions(
     public static final Duration DEFAULT_LEASE_TIME = Duration.ofSeconds(30);
 
     /**
-     * The writer grace of backends whose waiting writer holds readers back with an intent (Redis, JDBC, memory): long
-     * enough that readers which loop on a key are not stopped at every write, short against any lease. Backends whose
-     * waiting writer holds readers back with its place in the key's line (ZooKeeper, etcd) default to zero.
+     * The writer grace of backends whose waiting writer holds readers back with an intent (Redis, JDBC, memory). It is
+     * long enough that readers which loop on a key are not stopped at every write, and short against any lease.
+     * Backends whose waiting writer holds readers back with its place in the key's queue (ZooKeeper, etcd) default to
+     * zero.
      */
     public static final Duration DEFAULT_WRITER_GRACE = Duration.ofMillis(10);
 
     /**
-     * The answer budget unless set: what a live server on a loaded 2-core machine met in the measurements of contract
-     * 8, with room to spare, and still well under Redisson's 3 s command timeout.
+     * The answer budget unless set. A live server on a loaded 2-core machine met it with room to spare in the
+     * measurements of contract 8, and it is well under Redisson's 3 s command timeout.
      */
     public static final Duration DEFAULT_ANSWER_BUDGET = Duration.ofSeconds(1);
 

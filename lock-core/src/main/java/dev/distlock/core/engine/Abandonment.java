@@ -1,18 +1,16 @@
 package dev.distlock.core.engine;
 
 /**
- * How far a cancelled asynchronous attempt can be stopped safely. While it waits at the key's local
- * gate it has asked the server nothing, so cancelling ends that wait at once (by interrupting it) and
- * the server is never asked. Once the attempt has passed the gate it runs to its end: interrupting a
- * server call could lose a grant the server made, so a grant that arrives after the cancellation is
- * released by {@link AsyncAcquisitions} instead.
+ * Stops a cancelled asynchronous attempt while it still waits at the key's local gate, before it asks the server.
+ * Past the gate it runs to its end, and {@link AsyncAcquisitions} releases a late grant
+ * ({@code docs/internals/engine.md}).
  */
 final class Abandonment {
 
     private Thread atGate;
     private boolean abandoned;
 
-    /** The attempt's caller cancelled: ends a wait at the gate now, and any attempt to start one. */
+    /** The attempt's caller cancelled. Ends a wait at the gate now, and any attempt to start one. */
     synchronized void abandon() {
         abandoned = true;
         if (atGate != null) {
@@ -20,7 +18,7 @@ final class Abandonment {
         }
     }
 
-    /** The calling thread starts waiting at the gate; false when the attempt was abandoned already. */
+    /** The calling thread starts waiting at the gate. False when the attempt was abandoned already. */
     synchronized boolean enterGate() {
         if (abandoned) {
             return false;
@@ -30,9 +28,9 @@ final class Abandonment {
     }
 
     /**
-     * The calling thread no longer waits at the gate (it passed, or its wait ended).
+     * The calling thread no longer waits at the gate, because it passed or its wait ended.
      *
-     * @return true when the attempt was abandoned meanwhile; the interrupt that told it so is cleared
+     * @return true when the attempt was abandoned meanwhile. The interrupt that told it so is cleared.
      */
     synchronized boolean leaveGate() {
         atGate = null;

@@ -10,9 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Takes holds: joins the owner's live hold (reentrancy), or passes the key's local gate and asks
- * the backend. An owner whose hold was lost gets a fresh hold in its place (with a new token),
- * or nothing when the key is taken; the lost hold is released then.
+ * Takes holds. It joins the owner's live hold (reentrancy), or passes the key's local gate and asks the backend. An
+ * owner whose hold was lost gets a fresh hold with a new token in its place, or nothing when the key is taken.
  */
 final class Acquirer<L extends BackendLease> {
 
@@ -52,7 +51,7 @@ final class Acquirer<L extends BackendLease> {
         }
     }
 
-    /** Joins the owner's live hold (reentrancy), or takes a new hold: in a lost hold's place, or as a new ownership. */
+    /** Joins the owner's live hold, or takes a new hold in a lost hold's place or in a new ownership. */
     private Acquired<L> joinOrTake(Acquisition acquisition, KeyState<L> state) throws InterruptedException {
         Ownership<L> own = acquisition.owner() == null ? null : state.ownedBy(acquisition.owner());
         if (own != null) {
@@ -87,8 +86,8 @@ final class Acquirer<L extends BackendLease> {
     }
 
     /**
-     * Passes the key's local gate and takes the key on the server; the new hold owns the gate. Only
-     * a zero wait asks the server once its deadline has passed (contract 8).
+     * Passes the key's local gate and takes the key on the server. The new hold owns the gate. Only a zero wait asks
+     * the server once its deadline has passed (contract 8).
      *
      * @return the new hold, or null when the wait ran out
      */
@@ -122,7 +121,7 @@ final class Acquirer<L extends BackendLease> {
         return hold;
     }
 
-    /** Asks the server with the gate passed; frees the gate again unless a hold came of it. */
+    /** Asks the server with the gate passed, and frees the gate again unless a hold came of it. */
     private Hold<L> askAfterGate(Acquisition acquisition, KeyState<L> state, Deadline deadline)
             throws InterruptedException {
         Hold<L> hold = null;
@@ -140,8 +139,8 @@ final class Acquirer<L extends BackendLease> {
     }
 
     /**
-     * Asks the backend once, and again within the wait while its grant comes after the grant's local lease has
-     * ended (contract 4: a call never returns a dead hold).
+     * Asks the backend, and asks again within the wait while a grant comes after its local lease has ended. A call
+     * never returns a dead hold (contract 4).
      *
      * @return the live hold, or null when the wait ran out
      */
@@ -155,8 +154,7 @@ final class Acquirer<L extends BackendLease> {
                     deadline,
                     engine.holderDescription(acquisition.owner(), acquisition.note()),
                     acquisition.guardKey());
-            // A wait that ran out before the server was asked (queued on the gate, say) has timed
-            // out; asking now would count as a zero wait and fail on a passing error.
+            // A wait that ran out at the gate has timed out. Asking now would fail on a passing error.
             if (!(first && acquisition.zeroWait()) && deadline.hasPassed()) {
                 return null;
             }
@@ -172,17 +170,14 @@ final class Acquirer<L extends BackendLease> {
         }
     }
 
-    /**
-     * Frees a grant whose answer came after its local lease would have ended (contract 4: a call never
-     * returns a dead hold); the caller asks again within its wait.
-     */
+    /** Frees a grant that came after its local lease would have ended (contract 4). The caller asks again. */
     private void giveBack(Hold<L> dead) {
         LockEngine.log.debug(
                 "Lock '{}' on {} was granted after its lease would have ended here; giving it back and asking again"
                         + " within the wait",
                 dead.key,
                 engine.events.describe());
-        engine.releases.quietly(dead); // never renewed: when this fails, the server lets it go at its lease's end
+        engine.releases.quietly(dead); // if this fails, the unrenewed lease ends on the server
     }
 
     /**
@@ -226,8 +221,8 @@ final class Acquirer<L extends BackendLease> {
     }
 
     /**
-     * One acquisition: the engine it came from, the ownership it counts in and the hold it got; {@code newOwnership}
-     * when the ownership was made for it (and keeps the key's local state referenced).
+     * One acquisition's engine, the ownership it counts in and the hold it got. {@code newOwnership} is true when the
+     * ownership was made for it and keeps the key's local state referenced.
      */
     record Acquired<L extends BackendLease>(
             LockEngine<L> engine, Ownership<L> ownership, Hold<L> hold, boolean newOwnership) {}

@@ -11,13 +11,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Acquisitions for callers that must not block: each runs on a thread of its own (a virtual
- * thread on Java 21 and later, a pooled daemon thread before), and its hold belongs to the handle
- * it completes with. Cancelling the future abandons the attempt: one still waiting at the key's local
- * gate ends at once without asking the server ({@link Abandonment}); one already asking the server goes
- * on until it is granted or its wait runs out, and a grant that arrives after the cancellation is
- * released at once. Interrupting a server call instead could leave a hold on the server with nobody to
- * release it (a Redis grant whose reply the interrupted attempt never read), until its lease ran out.
+ * Acquisitions for callers that must not block. Each runs on a thread of its own, and its hold belongs to the handle
+ * it completes with. Cancelling the future abandons the attempt as {@code docs/internals/engine.md} describes.
  */
 final class AsyncAcquisitions implements AutoCloseable {
 

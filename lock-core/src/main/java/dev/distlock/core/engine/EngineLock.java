@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** The {@link FencedLock} of one key, owned by the calling thread; a thin view over the engine. */
+/** The {@link FencedLock} of one key, owned by the calling thread. A thin view over the engine. */
 final class EngineLock<L extends BackendLease> implements FencedLock {
 
     private static final Duration FOREVER = Duration.ofSeconds(Long.MAX_VALUE);
@@ -18,7 +18,7 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
     private final LockEngine<L> engine;
     private final String key;
     private final String fullKey;
-    /** Recorded with each new hold beside the holder description; null for none. */
+    /** Recorded with each new hold beside the holder description, or null for none. */
     private final String note;
 
     EngineLock(LockEngine<L> engine, String key, String fullKey) {
@@ -77,7 +77,7 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
         return engine.acquireAsync(fixed(waitTime, leaseTime).ownedByHandle());
     }
 
-    /** A handle-owned take on this thread: the same steps as {@link #acquireAsync}, without a thread of its own. */
+    /** A handle-owned take on this thread, with the same steps as {@link #acquireAsync}. */
     @Override
     public Optional<LockHandle> tryAcquireDetached(Duration waitTime) throws InterruptedException {
         return acquire(renewed(waitTime).ownedByHandle());
@@ -169,7 +169,7 @@ final class EngineLock<L extends BackendLease> implements FencedLock {
 
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        // As Lock specifies: a time of zero or less means "don't wait".
+        // As Lock specifies, a time of zero or less means "don't wait".
         return tryAcquire(Duration.ofNanos(Math.max(0, unit.toNanos(time)))).isPresent();
     }
 

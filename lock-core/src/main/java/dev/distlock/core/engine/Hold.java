@@ -12,21 +12,15 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One hold with one life, and nothing else: granted → held (its lease kept by {@link Renewals})
- * → ended by its owner's last release, or → lingering until a minimum hold ends, or → lost (lease
- * ran out, refused, session gone) and later ended by that release. It holds the state, the local
- * view of the lease and the transitions; the stages decide when a transition happens and what
- * follows it: {@link LeaseEnds#lose} is the one way to "lost", {@link Releases#end} the one way
- * to "ended". Its key's local gate is freed at most once.
- *
- * <p>The local view of the lease counts from just before the request that was granted and is
- * rounded down to whole milliseconds, so it never outlives the server's (backends round up).
+ * One hold's state, its local view of the lease and its transitions. The stages decide when a transition happens.
+ * {@link LeaseEnds#lose} is the one way to "lost" and {@link Releases#end} the one way to "ended". The states and
+ * the local lease are in {@code docs/internals/engine.md}.
  */
 final class Hold<L extends BackendLease> {
 
     enum State {
         HELD,
-        /** Released by its owner before its minimum hold ended: kept on the server until then. */
+        /** Released by its owner before its minimum hold ended, and kept on the server until then. */
         LINGERING,
         LOST,
         ENDED
@@ -38,7 +32,7 @@ final class Hold<L extends BackendLease> {
         REPLACED,
         CLOSED,
         MINIMUM_HOLD_OVER,
-        /** Its registry closed while it lingered: its lease on the server ends with the minimum by itself. */
+        /** Its registry closed while it lingered. Its lease on the server ends with the minimum by itself. */
         LEFT_ON_SERVER
     }
 
@@ -46,22 +40,19 @@ final class Hold<L extends BackendLease> {
     final KeyState<L> keyState;
     final String key;
     final L lease;
-    /** The lease asked for: what renewals extend it by, or the fixed lease. */
+    /** The lease asked for. Renewals extend it by this, or it is the fixed lease. */
     final Duration leaseTime;
     /** True when the lease is kept by renewals (or session confirmations), false for a fixed lease. */
     final boolean renewed;
     /** How long a grant or a confirmed renewal makes the lease last locally, in whole milliseconds. */
     final long periodNanos;
-    /**
-     * For a fixed lease on a session backend: how long a confirmation of the session makes the hold
-     * last locally (the session timeout), in whole milliseconds; 0 when the hold has no such bound.
-     */
+    /** How long a session confirmation makes a fixed lease on a session backend last locally. 0 when unbounded. */
     final long sessionPeriodNanos;
 
     final Instant heldSince = Instant.now();
     final String ownerName;
 
-    /** The lease keeper's bookkeeping for this hold; only the keeper reads or writes it. */
+    /** The lease keeper's bookkeeping for this hold. */
     final LeaseKeeper.Schedule keeping = new LeaseKeeper.Schedule();
 
     private State state = State.HELD;
@@ -69,7 +60,7 @@ final class Hold<L extends BackendLease> {
     private boolean wasLost;
     private List<Runnable> lostCallbacks;
     private volatile long leaseEndNanos;
-    /** The session bound of a fixed lease on a session backend: the last confirmation plus the session timeout. */
+    /** The last session confirmation plus the session timeout, for a fixed lease on a session backend. */
     private volatile long sessionEndNanos;
 
     private volatile long minimumEndNanos;
@@ -84,8 +75,7 @@ final class Hold<L extends BackendLease> {
         this.lease = lease;
         this.leaseTime = acquisition.leaseTime();
         this.renewed = acquisition.renewed();
-        // On a session backend every hold lasts at most as long as its session is known to: a watchdog hold's
-        // lease is that bound; a fixed lease keeps its own end and gets the bound on top.
+        // A hold lasts no longer than its known session. A fixed lease gets that bound besides its own end.
         Duration period = renewed && sessions ? backend.sessionLeaseTime() : leaseTime;
         this.periodNanos = wholeMillis(period);
         this.sessionPeriodNanos = !renewed && sessions ? wholeMillis(backend.sessionLeaseTime()) : 0;
@@ -111,7 +101,7 @@ final class Hold<L extends BackendLease> {
         return state;
     }
 
-    /** Time left of the local view: the lease, and for a fixed lease on a session backend also the session bound. */
+    /** Time left of the local view of the lease, and of the session bound when there is one. */
     long leaseLeft(long now) {
         long left = leaseEndNanos - now;
         return sessionPeriodNanos == 0 ? left : Math.min(left, sessionEndNanos - now);
@@ -145,7 +135,7 @@ final class Hold<L extends BackendLease> {
     /** A fixed lease was extended by a request sent at {@code requestedAtNanos}. */
     void extendedAt(long requestedAtNanos, Duration leaseTime) {
         leaseEndNanos = requestedAtNanos + TimeUnit.MILLISECONDS.toNanos(leaseTime.toMillis());
-        confirmedAt(requestedAtNanos); // the extension asked the server about the hold: a confirmation too
+        confirmedAt(requestedAtNanos); // the extension confirmed the hold too
     }
 
     void renewing(boolean inFlight) {
@@ -153,8 +143,8 @@ final class Hold<L extends BackendLease> {
     }
 
     /**
-     * A renewal requested at {@code requestedAtNanos} was answered: a "still held" moves the lease's
-     * end, in one step with clearing the in-flight mark, so a lease-end check sees one or the other.
+     * Records a renewal's answer. A "still held" moves the lease's end in one step with clearing the in-flight mark,
+     * so a lease-end check sees one or the other.
      *
      * @return the state after the answer was recorded
      */
@@ -190,7 +180,7 @@ final class Hold<L extends BackendLease> {
         return minimumEndNanos;
     }
 
-    /** Held → lingering, with its lease ending at {@code endNanos}; false when it was no longer held. */
+    /** Held → lingering, with its lease ending at {@code endNanos}. False when it was no longer held. */
     synchronized boolean startLingering(long endNanos) {
         if (state != State.HELD) {
             return false;
@@ -204,8 +194,8 @@ final class Hold<L extends BackendLease> {
     /**
      * Keeps {@code callback} for when the hold is lost.
      *
-     * @return true when the hold was lost already: the caller runs the callback now; false when it
-     *     was kept, or dropped because the hold ended without being lost
+     * @return true when the hold was lost already and the caller runs the callback now. False when it was kept, or
+     *     dropped because the hold ended without being lost.
      */
     synchronized boolean addLostCallback(Runnable callback) {
         if (state == State.HELD) {

@@ -7,21 +7,19 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The local state of one key in one registry, kept only while some thread holds or waits for
- * the key. The gate lets one live hold of the registry at a time work on the server; it is a
- * semaphore rather than a lock because a hold may end on another thread than its owner's. Each
- * permit is taken by an acquiring thread and given back exactly once, by {@link Hold} (see
- * {@link Hold#freeGate()}) or by the acquisition that failed.
+ * The local state of one key in one registry, kept while some thread holds or waits for the key. Its gate lets one
+ * live hold of the registry at a time work on the server. The gate is a semaphore because a hold may end on another
+ * thread than its owner's. {@link Hold#freeGate()} or the failed acquisition gives each permit back once.
  */
 final class KeyState<L extends BackendLease> {
 
     final String fullKey;
     final Semaphore gate;
 
-    /** Ownerships and acquirers using this state; 0 once the last one left (the state is then dead). */
+    /** Ownerships and acquirers using this state. 0 once the last one left, and the state is then dead. */
     private final AtomicInteger references = new AtomicInteger(1);
 
-    /** Thread-owned ownerships, usually one; a second exists while a lost hold awaits release. */
+    /** Thread-owned ownerships, usually one. A second exists while a lost hold awaits release. */
     private final Map<Thread, Ownership<L>> byThread = new HashMap<>(2);
 
     KeyState(String fullKey, int gatePermits) {
@@ -39,7 +37,7 @@ final class KeyState<L extends BackendLease> {
         return false;
     }
 
-    /** One user less; true when that was the last one. */
+    /** One user less. True when that was the last one. */
     boolean unretain() {
         return references.decrementAndGet() == 0;
     }

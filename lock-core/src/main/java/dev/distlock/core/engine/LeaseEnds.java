@@ -5,11 +5,8 @@ import dev.distlock.core.spi.BackendLease;
 import java.util.List;
 
 /**
- * The verdicts on a hold's lease, each decided and worded here alone: the lease ran out (a
- * watchdog lease without a confirmed renewal), the session went unconfirmed (a fixed lease on a
- * session backend), the fixed lease ended. And the one path from held to lost ({@link #lose}),
- * whoever finds the loss: these verdicts, a renewal refused, the backend's lease listener, a
- * force-release.
+ * Decides and words the verdicts on a hold's lease. The lease ran out, the session went unconfirmed, or the fixed
+ * lease ended. {@link #lose} is the one path from held to lost, whoever finds the loss.
  */
 final class LeaseEnds<L extends BackendLease> {
 
@@ -34,8 +31,8 @@ final class LeaseEnds<L extends BackendLease> {
     }
 
     /**
-     * The lease is known lost: the hold turns invalid, its lease is no longer kept, the key's local
-     * gate is freed so that other threads of this registry may compete again, and the owner is told.
+     * Declares the hold lost. It turns invalid, its lease is no longer kept, the key's local gate is freed for the
+     * registry's other threads, and the owner is told.
      *
      * @return false when the hold was no longer held
      */
@@ -66,7 +63,7 @@ final class LeaseEnds<L extends BackendLease> {
     /**
      * As {@link #ranOut(Hold, long)}, while a renewal is under way.
      *
-     * @param renewal what the renewal under way met ("renewal failed: ...")
+     * @param renewal what the renewal under way met, such as "renewal failed" and the error
      */
     boolean ranOut(Hold<L> hold, long now, String renewal) {
         if (hold.leaseLeft(now) > 0) {
@@ -96,8 +93,8 @@ final class LeaseEnds<L extends BackendLease> {
     }
 
     /**
-     * Declares the hold lost when its local lease has run out but the lease keeper has not yet said
-     * so: before a hold is joined, released or closed.
+     * Declares the hold lost when its local lease has run out before the lease keeper said so. Called before a hold
+     * is joined, released or closed.
      */
     void loseIfExpired(Hold<L> hold) {
         if (hold.state() != Hold.State.HELD || hold.leaseLeft(System.nanoTime()) > 0) {
@@ -113,15 +110,15 @@ final class LeaseEnds<L extends BackendLease> {
     }
 
     /**
-     * A fixed lease ran out: the hold is lost, and on a session backend its node is removed. The one
-     * path for it, whether the lease keeper or a caller found it.
+     * Declares a hold whose fixed lease ran out lost, and removes its node on a session backend. The one path for
+     * it, whether the lease keeper or a caller found it.
      */
     void fixedLeaseEnded(Hold<L> hold) {
         if (!lose(hold, "its fixed lease of " + DurationText.format(hold.leaseTime) + " ran out")) {
             return;
         }
         if (sessions) {
-            // A session keeps the node past a fixed lease: end it on the server ourselves.
+            // A session keeps the node past a fixed lease, so end it on the server here.
             keeper.run(() -> releases.quietly(hold));
         }
     }

@@ -12,20 +12,13 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Keeps leases: one sweep thread takes due work from a queue ordered by time (renewals, checks
- * of a lease's end, ends of fixed leases) and hands calls to the backend to a pool, so a slow
- * renewal never delays another hold's. Each hold has at most one job of each {@link Job} kind; a new
- * job replaces the old one of its kind, and a hold that ends takes its jobs out, so the queue
- * holds only live holds' work.
- *
- * <p>A hold's first job ({@link #atFirst}) stays on the hold itself: the sweep thread looks
- * through the live holds once a second, and when a first job is due, and moves the first
- * jobs it finds into the queue. Most holds end long before their first renewal is
- * due; taking and ending those writes nothing that other threads share, and takes no lock.
+ * Runs the timed work of leases. One sweep thread takes due jobs from a time-ordered queue and hands
+ * backend calls to a pool, so a slow renewal never delays another hold's. A hold has at most one job
+ * of each {@link Job} kind. Why a first job stays on its hold is in {@code docs/internals/engine.md}.
  */
 final class LeaseKeeper implements AutoCloseable {
 
-    /** The kinds of work a hold has queued: at most one of each. */
+    /** The kinds of work a hold has queued, at most one of each. */
     enum Job {
         /** The next renewal, or the end of a fixed lease or of a minimum hold. */
         TIMER,
@@ -35,7 +28,7 @@ final class LeaseKeeper implements AutoCloseable {
         CONFIRMATION
     }
 
-    /** A piece of work due at {@code atNanos}; {@code task} runs on the sweep thread and must be quick. */
+    /** A piece of work due at {@code atNanos}. Its task runs on the sweep thread and must be quick. */
     record Due(long atNanos, long sequence, Runnable task) implements Comparable<Due> {
         @Override
         public int compareTo(Due other) {
@@ -47,12 +40,9 @@ final class LeaseKeeper implements AutoCloseable {
     /** A hold's first job, kept on its {@link Schedule} until the sweep thread queues it (see {@link #atFirst}). */
     record Arrival(Job job, long atNanos, Runnable task) {}
 
-    /**
-     * The keeper's bookkeeping for one hold: what it has queued, one per kind, and the first
-     * job until the sweep thread queues it. Each hold carries one; only the keeper reads or writes it.
-     */
+    /** The keeper's bookkeeping for one hold, which only the keeper reads or writes. */
     static final class Schedule {
-        /** What is queued, one per kind; guarded by the keeper's lock. */
+        /** What is queued, one per kind, guarded by the keeper's lock. */
         private final Due[] dues = new Due[Job.values().length];
         /** The first job until the keeper queues it, else null. */
         private volatile Arrival arrival;
@@ -76,16 +66,13 @@ final class LeaseKeeper implements AutoCloseable {
     private final TreeSet<Due> queue = new TreeSet<>();
     private final AtomicLong sequence = new AtomicLong();
     private final Iterable<Schedule> live;
-    /** No first job still on its hold is due before this (System.nanoTime); reset by each look. */
+    /** No first job still on its hold is due before this nanoTime. Each look resets it. */
     private final AtomicLong arrivalsDueFrom = new AtomicLong(System.nanoTime() + LONGEST_SLEEP_NANOS);
 
     private final ExecutorService pool;
     private final Thread sweeper;
     private volatile boolean closed;
-    /**
-     * When the sleeping sweep thread wakes on its own; written under {@code lock}, read without it
-     * by {@link #atFirst}. While the thread runs, the time it woke.
-     */
+    /** When the sleeping sweep thread wakes on its own, or while it runs, when it woke. Written under the lock. */
     private volatile long sweepWakesAt;
 
     /** @param live the schedules of the engine's live holds, each among them before its {@link #atFirst} */
@@ -102,10 +89,7 @@ final class LeaseKeeper implements AutoCloseable {
         sweeper.start();
     }
 
-    /**
-     * Runs {@code task} on the sweep thread at {@code atNanos} (System.nanoTime), in place of what
-     * {@code hold} had queued in {@code job}; the task must not block.
-     */
+    /** Runs a task that must not block on the sweep thread at {@code atNanos}, replacing the hold's {@code job}. */
     void at(Schedule hold, Job job, long atNanos, Runnable task) {
         lock.lock();
         try {
@@ -124,9 +108,8 @@ final class LeaseKeeper implements AutoCloseable {
     }
 
     /**
-     * Like {@link #at}, for a hold that has nothing queued yet and is among the live holds,
-     * without taking the lock or writing anything shared: the job goes into the queue when
-     * the sweep thread next looks through the holds, which is before it is due.
+     * Like {@link #at}, for a live hold with nothing queued yet. It takes no lock. The sweep thread queues the job
+     * at its next look, before the job is due.
      */
     void atFirst(Schedule hold, Job job, long atNanos, Runnable task) {
         hold.arrival = new Arrival(job, atNanos, task);
@@ -134,8 +117,7 @@ final class LeaseKeeper implements AutoCloseable {
         while (atNanos - dueFrom < 0 && !arrivalsDueFrom.compareAndSet(dueFrom, atNanos)) {
             dueFrom = arrivalsDueFrom.get();
         }
-        // The sweep thread publishes when it will wake before it reads arrivalsDueFrom: either it
-        // sees this job's time, or this sees the time it sleeps until.
+        // The sweep thread publishes its wake time before it reads arrivalsDueFrom, so one side sees the other.
         if (atNanos - sweepWakesAt < 0) {
             lock.lock();
             try {
@@ -146,7 +128,7 @@ final class LeaseKeeper implements AutoCloseable {
         }
     }
 
-    /** Queues {@code task} as {@code hold}'s {@code job}, replacing the one queued before; under {@code lock}. */
+    /** Queues the task as the hold's {@code job}, replacing the one queued before. Called under the lock. */
     private void queue(Schedule hold, Job job, long atNanos, Runnable task) {
         hold.queued = true;
         Due due = new Due(atNanos, sequence.incrementAndGet(), task);
@@ -158,7 +140,7 @@ final class LeaseKeeper implements AutoCloseable {
         queue.add(due);
     }
 
-    /** Queues the first jobs still on the live holds; under {@code lock}. */
+    /** Queues the first jobs still on the live holds. Called under the lock. */
     private void moveArrivals(long now) {
         arrivalsDueFrom.set(now + LONGEST_SLEEP_NANOS);
         for (Schedule hold : live) {
@@ -166,8 +148,7 @@ final class LeaseKeeper implements AutoCloseable {
             if (arrival == null) {
                 continue;
             }
-            // Marked queued before the job is claimed: a forget() that finds the job claimed
-            // finds the mark too, and takes the lock to remove what this queues.
+            // Marked before the claim, so a forget() that finds the job claimed also takes the lock.
             hold.queued = true;
             if (ARRIVAL.compareAndSet(hold, arrival, null)) {
                 queue(hold, arrival.job, arrival.atNanos, arrival.task);
@@ -179,7 +160,7 @@ final class LeaseKeeper implements AutoCloseable {
     void forget(Schedule hold) {
         hold.arrival = null;
         if (!hold.queued) {
-            return; // nothing was queued: the first job was still on the hold
+            return; // the first job was still on the hold
         }
         lock.lock();
         try {
@@ -194,13 +175,13 @@ final class LeaseKeeper implements AutoCloseable {
         }
     }
 
-    /** Runs {@code task} on a pool thread now: calls to the backend and owners' callbacks. */
+    /** Runs calls to the backend and owners' callbacks on a pool thread now. */
     void run(Runnable task) {
         if (!closed) {
             try {
                 pool.execute(task);
             } catch (java.util.concurrent.RejectedExecutionException e) {
-                // Closing: nothing is kept any more.
+                // Closing. Nothing is kept any more.
             }
         }
     }

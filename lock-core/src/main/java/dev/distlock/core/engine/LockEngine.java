@@ -21,15 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns a {@link LockBackend}'s atomic operations into reentrant, leased, fenced locks: the
- * state one registry shares across its keys. It builds the pipeline and owns what spans it: the
- * per-key local states, the live holds, observers, and closing. The pipeline: {@link Acquirer}
- * takes holds; {@link Renewals} keeps their leases on the {@link LeaseKeeper}; {@link LeaseEnds}
- * decides when a lease ended and is the one way to lose a hold; {@link Releases} is the release
- * policy and the one way to end a hold; {@link Hold} is one hold's state. The stages hear nothing
- * from here but what {@link HoldEvents} passes on.
- *
- * <p>The semantics kept here are the contract in {@code docs/contract.md}.
+ * Turns a {@link LockBackend}'s atomic operations into reentrant, leased, fenced locks for one registry. It builds
+ * the pipeline of stages ({@code docs/architecture.md}) and owns what spans them. That is the per-key local states,
+ * the live holds, the observers and closing.
  */
 final class LockEngine<L extends BackendLease> implements RegistryEngine {
 
@@ -50,7 +44,7 @@ final class LockEngine<L extends BackendLease> implements RegistryEngine {
     private final Observers observers = new Observers();
     private final LeaseKeeper keeper;
     private final AsyncAcquisitions async;
-    /** The registry's read/write locks, or null when its backend has none (or this engine is one of their sides). */
+    /** The registry's read/write locks. Null when its backend has none, or when this engine is one of their sides. */
     private final ReadWriteEngines readWrite;
 
     private final HolderDescription holderDescription;
@@ -72,10 +66,9 @@ final class LockEngine<L extends BackendLease> implements RegistryEngine {
     }
 
     /**
-     * An engine whose local gate lets {@code gatePermits} holds of one key in at once (1 for a
-     * mutex; more for a shared mode such as read locks), with owners named after {@code registryId}
-     * (engines that must recognise each other's owners, like the two sides of a read/write lock,
-     * share one).
+     * An engine whose local gate lets {@code gatePermits} holds of one key in at once, 1 for a mutex and more for
+     * read locks. Engines that must recognise each other's owners, like the two sides of a read/write lock, share one
+     * {@code registryId}.
      */
     LockEngine(LockBackend<L> backend, RegistryOptions options, int gatePermits, String registryId) {
         this(backend, options, gatePermits, registryId, null);
@@ -108,7 +101,7 @@ final class LockEngine<L extends BackendLease> implements RegistryEngine {
         backend.setLeaseListener((lease, reason) -> loseWhere(hold -> hold.lease.equals(lease), reason));
     }
 
-    /** The lock of {@code key}: a view, cheap to create; idle keys cost nothing. */
+    /** The lock of {@code key}, a view that is cheap to create. Idle keys cost nothing. */
     @Override
     public FencedLock lock(String key) {
         checkOpen();
@@ -241,10 +234,9 @@ final class LockEngine<L extends BackendLease> implements RegistryEngine {
     }
 
     /**
-     * Ends every wait and every hold of this registry, then closes the backend. Holds that their
-     * owners released before their minimum ended stay on the server until it ends, as after a
-     * crash: on a server-lease backend their lease ends then by itself; on a session backend a
-     * background thread removes them then, and closes the backend after the last one.
+     * Ends every wait and every hold of this registry, then closes the backend. Holds released before their minimum
+     * ended stay on the server until it ends, as after a crash. A server lease then ends by itself. On a session
+     * backend a background thread removes them and closes the backend after the last one.
      */
     @Override
     public void close() {
@@ -259,8 +251,7 @@ final class LockEngine<L extends BackendLease> implements RegistryEngine {
         waiters.awaitEmpty(2_000);
         List<Hold<L>> lingering = new ArrayList<>();
         for (Hold<L> hold : holds) {
-            // A lease that ran out is lost, whether or not the lease keeper said so yet: its
-            // release then runs in the background instead of waiting on the server here.
+            // A lease that ran out is lost now, so its release runs in the background instead of waiting here.
             leaseEnds.loseIfExpired(hold);
             if (releases.atClose(hold)) {
                 lingering.add(hold);
@@ -273,10 +264,7 @@ final class LockEngine<L extends BackendLease> implements RegistryEngine {
         closing.start(lingering);
     }
 
-    /**
-     * Waits at most {@code timeout} for {@link #close()} to end every hold, lingering minimum holds
-     * included, and close the backend; true when it has.
-     */
+    /** Waits at most {@code timeout} for {@link #close()} to end every hold and close the backend. True when it has. */
     @Override
     public boolean awaitClosed(Duration timeout) throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();

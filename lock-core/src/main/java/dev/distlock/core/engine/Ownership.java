@@ -3,15 +3,14 @@ package dev.distlock.core.engine;
 import dev.distlock.core.spi.BackendLease;
 
 /**
- * Reentrancy: how many times one owner (a thread, or for a handle-owned hold the handle) has
- * acquired a key, and the hold that currently backs those acquisitions. When the hold's lease was
- * lost, a new acquisition by the same owner puts a fresh hold in its place; the count goes on, so
- * every acquisition is still matched by one release. State is guarded by the key state's monitor.
+ * How many times one owner has acquired a key, and the hold that backs those acquisitions now. After a loss, a new
+ * acquisition puts a fresh hold in its place and the count goes on, so every acquisition still has one release. The
+ * key state's monitor guards it.
  */
 final class Ownership<L extends BackendLease> {
 
     final KeyState<L> keyState;
-    /** The owning thread; null for a hold that belongs to its handle. */
+    /** The owning thread, or null for a hold that belongs to its handle. */
     final Thread thread;
 
     int count;
@@ -37,7 +36,7 @@ final class Ownership<L extends BackendLease> {
     }
 
     /**
-     * Gives back one acquisition; the last one ends the hold.
+     * Gives back one acquisition. The last one ends the hold.
      *
      * @return the hold to end, or null when acquisitions remain
      */

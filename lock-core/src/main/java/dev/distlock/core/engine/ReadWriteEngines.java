@@ -14,14 +14,9 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The read/write locks of one registry, built of two lock engines over the two sides a backend
- * supplies ({@link ReadWriteLocks}): the write side (one local permit per key, like a mutex) and the
- * read side (local readers share). The registry answers {@code readWriteLock(key)} with {@link
- * #lock(String)} and closes this with itself.
- *
- * <p>The two engines (each with its lease keeper thread) are started on the first {@link
- * #lock(String)}, so a registry that never uses read/write locks pays nothing for them; idle keys
- * cost nothing either way.
+ * The read/write locks of one registry, built of two lock engines over the two sides a backend supplies ({@link
+ * ReadWriteLocks}). The registry answers {@code readWriteLock(key)} with {@link #lock(String)} and closes this with
+ * itself. The engines start on the first {@link #lock(String)}, so a registry without read/write locks pays nothing.
  */
 final class ReadWriteEngines implements AutoCloseable {
 
@@ -39,7 +34,7 @@ final class ReadWriteEngines implements AutoCloseable {
     }
 
     /**
-     * The read/write lock of {@code key}: a view, cheap to create.
+     * The read/write lock of {@code key}, a view that is cheap to create.
      *
      * @throws IllegalArgumentException if the key is null, blank or too long for the backend
      * @throws IllegalStateException if the registry is closed
@@ -61,8 +56,8 @@ final class ReadWriteEngines implements AutoCloseable {
     }
 
     /**
-     * Adds an observer of both sides; the holds it is told of are marked with their side. Taken
-     * before the engines start as well: they get every observer added so far.
+     * Adds an observer of both sides, which marks each hold with its side. The engines get the observers added
+     * before they started.
      */
     synchronized void addObserver(LockObserver observer) {
         Objects.requireNonNull(observer, "observer");
@@ -98,8 +93,8 @@ final class ReadWriteEngines implements AutoCloseable {
     }
 
     /**
-     * Waits at most {@code timeout} for {@link #close()} to end both sides' holds, lingering minimum
-     * holds included; true when it has (at once when no engine ever started).
+     * Waits at most {@code timeout} for {@link #close()} to end both sides' holds. True when it has, and at once when
+     * no engine ever started.
      */
     boolean awaitClosed(Duration timeout) throws InterruptedException {
         SidePair started;
@@ -120,8 +115,7 @@ final class ReadWriteEngines implements AutoCloseable {
         }
         if (engines == null) {
             String registryId = LockEngine.newRegistryId();
-            // One permit for writers, as for a mutex; readers of one registry share the key, each
-            // with its own hold on the server, so the read gate never queues them.
+            // One permit for writers. Readers each have their own hold, so the read gate never queues them.
             engines = new SidePair(
                     new LockEngine<>(writeSide, options, 1, registryId),
                     new LockEngine<>(readSide, options, Integer.MAX_VALUE, registryId));

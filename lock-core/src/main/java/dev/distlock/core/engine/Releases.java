@@ -13,18 +13,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The one release policy of the engine, and the one way a hold ends ({@link #end}): an owner's
- * last release frees the key now, or lingers on the server until a minimum hold ends; a lost
- * hold's release runs in the background, so that a release in a {@code finally} never waits for an
- * unreachable server; at close, a lingering hold is left on the server. It also says what the
- * caller hears of a failure.
+ * The engine's one release policy and the one way a hold ends ({@link #end}). The policy and its reasons are in
+ * {@code docs/internals/engine.md}.
  */
 final class Releases<L extends BackendLease> implements AutoCloseable {
 
-    /**
-     * How many background releases may wait at once; past it they are dropped, which costs only
-     * time: a lost hold's job on the server ends with its lease or session anyway.
-     */
+    /** How many background releases may wait at once. Past it they are dropped, and the leases end on their own. */
     private static final int MOST_WAITING = 10_000;
 
     private final LockBackend<L> backend;
@@ -33,7 +27,7 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
     private final boolean sessions;
     private final ThreadPoolExecutor background;
 
-    /** @param keeper ends lingering holds when their minimum is over, and runs calls off the caller's thread */
+    /** @param keeper ends lingering holds when their minimum is over and runs calls off the caller's thread */
     Releases(LockBackend<L> backend, LeaseKeeper keeper, HoldEvents<L> events) {
         this.backend = backend;
         this.keeper = keeper;
@@ -49,9 +43,8 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
     }
 
     /**
-     * At the owner's last release: whether the hold stays on the server until a pending minimum hold ends (see
-     * {@link #linger}); when not, the caller ends it now. A lease that ran out has been declared lost before
-     * ({@link LeaseEnds#loseIfExpired}).
+     * At the owner's last release, whether the hold stays on the server until a pending minimum hold ends. When not,
+     * the caller ends it now. {@link LeaseEnds#loseIfExpired} has already declared a lease that ran out lost.
      */
     boolean lingers(Hold<L> hold) {
         long end = hold.minimumEndNanos();
@@ -59,10 +52,10 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
     }
 
     /**
-     * Keeps a released hold on the server until its minimum hold ends at {@code endNanos}, as a
-     * fixed lease; the key's local gate stays taken until then.
+     * Keeps a released hold on the server as a fixed lease until its minimum hold ends. The key's local gate stays
+     * taken until then.
      *
-     * @return false when it could not (the caller then releases as usual)
+     * @return false when it could not, and the caller then releases as usual
      */
     private boolean linger(Hold<L> hold, long endNanos) {
         long start = System.nanoTime();
@@ -93,17 +86,15 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
     }
 
     /**
-     * Ends the hold: the one path for released, replaced and closed holds. Frees the key on the
-     * server (see {@link #onServer}) and then the local gate, and stops its lease keeping.
+     * Ends a released, replaced or closed hold. Frees the key on the server, then the local gate, and stops its
+     * lease keeping.
      */
     void end(Hold<L> hold, Hold.Ending ending) {
         Hold.State before = hold.markEnded();
         if (before == null) {
             return;
         }
-        // Out of the owner's list before the key is free anywhere, and told ended before the local
-        // gate lets the next holder of this registry start: nobody who takes the key next still finds
-        // this hold listed, and observers hear each hold's end before the next one's start.
+        // Unlisted before the key is free, and ended before the gate opens (see docs/internals/engine.md).
         events.leaving(hold);
         try {
             onServer(hold, before == Hold.State.LOST, ending);
@@ -118,11 +109,10 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
     }
 
     /**
-     * At close: a hold that lingers for a minimum hold stays on the server, where a server lease
-     * ends by itself; every other hold ends now.
+     * At close, leaves a hold that lingers for a minimum hold on the server and ends every other hold now.
      *
-     * @return true when the hold lingers on a session backend, where only we can end it: the
-     *     caller passes it to {@link #endWhenMinimumOver} then
+     * @return true when the hold lingers on a session backend, where only this registry can end it. The caller then
+     *     passes it to {@link #endWhenMinimumOver}.
      */
     boolean atClose(Hold<L> hold) {
         if (hold.state() != Hold.State.LINGERING) {
@@ -149,12 +139,7 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
         }
     }
 
-    /**
-     * The one release policy. A live hold's release that fails is reported to the caller (after
-     * the local state was cleared); a lost hold's release goes to the background and never throws;
-     * one at close never throws. The caller's interrupt flag is cleared for the call and set again
-     * after it.
-     */
+    /** Frees the key on the server as the release policy says. Only a live hold's failed release throws. */
     private void onServer(Hold<L> hold, boolean wasLost, Hold.Ending ending) {
         if (ending == Hold.Ending.LEFT_ON_SERVER) {
             return;
@@ -183,7 +168,7 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
         }
     }
 
-    /** The server may still have a lost hold (a late renewal, a session that came back): free it, never another's. */
+    /** Frees a lost hold that the server may still have after a late renewal or a session that came back. */
     private void releaseLost(Hold<L> hold, Hold.Ending ending) {
         boolean freed = quietly(hold);
         if (ending == Hold.Ending.RELEASED) {
@@ -197,7 +182,7 @@ final class Releases<L extends BackendLease> implements AutoCloseable {
         }
     }
 
-    /** Runs {@code task} on the background thread; dropped when too many wait or after {@link #close}. */
+    /** Runs the task on the background thread. It is dropped when too many wait or after {@link #close}. */
     void inBackground(Runnable task) {
         try {
             background.execute(task);

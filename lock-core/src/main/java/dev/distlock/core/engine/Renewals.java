@@ -7,12 +7,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Keeps each hold's lease for as long as it is held: renews watchdog leases (or, on session
- * backends, confirms them) every third of their period, and queues the checks of each lease's
- * end on the {@link LeaseKeeper}; {@link LeaseEnds} gives the verdicts (the lease ran out, the
- * fixed lease ended) and declares holds lost. On session backends a fixed lease
- * is confirmed like a watchdog lease too, and lost when its session bound runs out first. Once a
- * hold is lost it is never renewed again.
+ * Keeps each hold's lease while it is held. It renews (on session backends, confirms) leases every third of their
+ * period and queues the checks of each lease's end on the {@link LeaseKeeper}. {@link LeaseEnds} gives the verdicts.
+ * A lost hold is never renewed again.
  */
 final class Renewals<L extends BackendLease> {
 
@@ -32,9 +29,7 @@ final class Renewals<L extends BackendLease> {
     }
 
     void start(Hold<L> hold) {
-        // The hold's only job until its first renewal (or its fixed lease's end) is due; the check
-        // of the lease's end is queued when that renewal starts (see renewalDue), so a hold
-        // released before then takes no lock of the keeper at all.
+        // The only job until the first renewal, so a hold released before then takes no lock of the keeper.
         if (hold.renewed) {
             keeper.atFirst(
                     hold.keeping,
@@ -62,7 +57,7 @@ final class Renewals<L extends BackendLease> {
         keeper.at(hold.keeping, LeaseKeeper.Job.CONFIRMATION, atNanos, () -> confirmationDue(hold));
     }
 
-    /** On the sweep thread: a fixed lease's session is to be confirmed (as a watchdog lease's renewal is). */
+    /** Runs on the sweep thread when a fixed lease's session is due for confirmation. */
     private void confirmationDue(Hold<L> hold) {
         if (hold.state() != Hold.State.HELD) {
             return;
@@ -131,8 +126,8 @@ final class Renewals<L extends BackendLease> {
     }
 
     /**
-     * Sets a fixed lease to end {@code leaseTime} from now; false when the hold is no longer valid or
-     * the server no longer has it.
+     * Sets a fixed lease to end {@code leaseTime} from now. False when the hold is no longer valid or the server no
+     * longer has it.
      */
     boolean extend(Hold<L> hold, Duration leaseTime) {
         if (hold.renewed) {
@@ -176,7 +171,7 @@ final class Renewals<L extends BackendLease> {
         keeper.at(hold.keeping, LeaseKeeper.Job.TIMER, renewalAfter(hold, fromNanos), () -> renewalDue(hold));
     }
 
-    /** When a renewal is due for a lease granted or last renewed at {@code fromNanos}: a third of its period later. */
+    /** When a renewal is due, a third of the period after the lease was granted or last renewed. */
     private static long renewalAfter(Hold<?> hold, long fromNanos) {
         return fromNanos + hold.periodNanos / 3;
     }
@@ -192,8 +187,8 @@ final class Renewals<L extends BackendLease> {
     }
 
     /**
-     * On the sweep thread: a renewal is due. The check of the lease's end is queued first, so a
-     * renewal that gets no answer cannot delay the verdict that the lease ran out.
+     * Runs on the sweep thread when a renewal is due. The check of the lease's end is queued first, so a renewal that
+     * gets no answer cannot delay the verdict that the lease ran out.
      */
     private void renewalDue(Hold<L> hold) {
         if (hold.state() != Hold.State.HELD) {
@@ -204,9 +199,8 @@ final class Renewals<L extends BackendLease> {
     }
 
     /**
-     * At the lease's end the hold is lost, unless a renewal sent before the end is still waiting for
-     * its answer: that renewal decides, and only if it has not answered within {@link #answerGrace}
-     * after the end is the hold lost for it. {@code isValid()} is false meanwhile (the local view ended).
+     * At the lease's end the hold is lost, unless a renewal sent before the end still waits for its answer. Then that
+     * renewal decides, or the hold is lost {@link #answerGrace} after the end. {@code isValid()} is false meanwhile.
      */
     private void scheduleLeaseEndCheck(Hold<L> hold) {
         long end = hold.leaseEndNanos();
@@ -230,7 +224,7 @@ final class Renewals<L extends BackendLease> {
         }
     }
 
-    /** How long after a lease's end a renewal sent before it may still answer: a sixth of the period, at most 1 s. */
+    /** How long after a lease's end an earlier renewal may still answer. A sixth of the period, at most 1 s. */
     private static long answerGrace(Hold<?> hold) {
         return Math.min(hold.periodNanos / 6, TimeUnit.SECONDS.toNanos(1));
     }

@@ -9,11 +9,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The write side of a read/write lock: the engine's lock, except that a thread whose only live
- * hold on the key is a read is refused before it waits. Two such readers would each wait for the
- * other's read hold to end, forever, and a thread whose write hold was lost after it downgraded
- * would wait for its own read hold; a thread that holds the write lock may take it again
- * (reentrancy).
+ * The write side of a read/write lock. It is the engine's lock, except that a thread whose only live hold on the key
+ * is a read is refused before it waits, since an upgrade could wait forever. A thread that holds the write lock may
+ * take it again.
  */
 final class WriteLock implements FencedLock {
 
@@ -31,8 +29,7 @@ final class WriteLock implements FencedLock {
         }
         String thread = Thread.currentThread().getName();
         if (write.holdCount() > 0) {
-            // Its write hold was lost (lease ran out, or evicted): its only live hold is a read, and
-            // a new write hold would wait for that read hold, its own, until the wait ends.
+            // The write hold was lost after a downgrade. A new write hold would wait for the thread's own read hold.
             throw new IllegalStateException("Thread " + thread + " holds the read lock of '" + key() + "' ("
                     + write + ") and asked for its write lock again after its write hold was lost: a read lock"
                     + " cannot be upgraded. Release the write lock and the read lock, then take the write lock.");
@@ -71,7 +68,7 @@ final class WriteLock implements FencedLock {
         return write.tryAcquire(waitTime, leaseTime);
     }
 
-    /** A handle-owned hold belongs to no thread, so it is no upgrade: it waits for every reader. */
+    /** A handle-owned hold belongs to no thread, so it is no upgrade and waits for every reader. */
     @Override
     public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration waitTime) {
         return write.acquireAsync(waitTime);

@@ -3,8 +3,8 @@ package dev.distlock.core.fencing;
 import dev.distlock.core.FencingToken;
 
 /**
- * What a fenced resource remembers: the lock key and backend that guard it and the highest
- * token it accepted.
+ * What a fenced resource remembers, which is the lock key and backend that guard it and the highest token it
+ * accepted.
  *
  * @param resource the resource's name (a table row, a document, an endpoint)
  * @param backend the backend whose tokens the resource accepts

@@ -5,7 +5,7 @@ import dev.distlock.core.LockException;
 /**
  * A resource was shown a token of another lock key or another backend than the one that guards it.
  * Tokens of different keys or backends are not comparable, so the write is refused. Moving a
- * resource to a new lock key or backend is a deliberate step: {@link FenceStore#rebind}.
+ * resource to a new lock key or backend is a deliberate step ({@link FenceStore#rebind}).
  */
 public class FenceMismatchException extends LockException {
 

@@ -1,10 +1,10 @@
 package dev.distlock.core.fencing;
 
 /**
- * The acceptance rule of fencing, the one place every store applies it. A write is accepted when
- * its token is not below the highest the resource accepted, and raises it (an equal token is the
- * same hold writing again); a read is current when its token is not below it. A resource is guarded
- * by one lock key of one backend; a token of any other is refused whatever its value.
+ * The acceptance rule of fencing, the one place every store applies it. A write is accepted when its token is not
+ * below the highest the resource accepted, and raises it. An equal token is the same hold writing again. A read is
+ * current when its token is not below the highest. One lock key of one backend guards a resource, and a token of any
+ * other is refused whatever its value.
  */
 public final class FenceRule {
 
@@ -32,8 +32,8 @@ public final class FenceRule {
     }
 
     /**
-     * Checks that {@code claim} may read {@code resource} as current: its token is not below the
-     * highest accepted.
+     * Checks that {@code claim} may read {@code resource} as current, because its token is not below the highest
+     * accepted.
      *
      * @throws StaleTokenException when the token is below the highest accepted
      * @throws FenceMismatchException when the resource is guarded by another lock key or backend

@@ -3,14 +3,14 @@ package dev.distlock.core.fencing;
 import java.util.Optional;
 
 /**
- * Keeps the fence of each resource and applies {@link FenceRule} to it atomically. Implementations:
- * in memory (one instance), SQL (inside the caller's transaction), Redis.
+ * Keeps the fence of each resource and applies {@link FenceRule} to it atomically. Implementations keep fences in
+ * memory (one instance), in SQL (inside the caller's transaction) or in Redis.
  */
 public interface FenceStore {
 
     /**
-     * Admits {@code claim} as a writer of {@code resource}, raising the resource's highest token
-     * atomically; call it before the write and before any read the write depends on.
+     * Admits {@code claim} as a writer of {@code resource}, raising the resource's highest token atomically. Call it
+     * before the write and before any read the write depends on.
      *
      * @return the fence after the write was admitted
      * @throws StaleTokenException when a newer holder already registered with the resource
@@ -30,8 +30,8 @@ public interface FenceStore {
     Optional<Fence> fenceOf(String resource);
 
     /**
-     * Moves {@code resource} to a new lock key or backend: its fence forgets the old guard and
-     * accepts {@code claim} and the tokens after it. Only for a deliberate migration, once every
+     * Moves {@code resource} to a new lock key or backend. Its fence forgets the old guard and accepts {@code claim}
+     * and the tokens after it. Only for a deliberate migration, once every
      * writer under the old lock has stopped.
      */
     Fence rebind(String resource, FencingClaim claim);

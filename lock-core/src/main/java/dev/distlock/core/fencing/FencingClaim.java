@@ -6,8 +6,8 @@ import dev.distlock.core.LockRegistry;
 import java.util.Objects;
 
 /**
- * What a holder shows a fenced resource: the token of its hold and the lock key and backend
- * that issued it. Tokens are comparable only within one lock key of one backend, so a resource
+ * What a holder shows a fenced resource, which is the token of its hold and the lock key and backend that issued
+ * it. Tokens are comparable only within one lock key of one backend, so a resource
  * checks all three.
  *
  * @param backend the backend's name, as {@link LockRegistry#backend()} gives it

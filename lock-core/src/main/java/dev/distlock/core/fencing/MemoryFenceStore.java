@@ -4,7 +4,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-/** A fence store in this JVM's memory: for one instance, and for tests. */
+/** A fence store in this JVM's memory, for one instance and for tests. */
 public final class MemoryFenceStore implements FenceStore {
 
     private final ConcurrentMap<String, Fence> fences = new ConcurrentHashMap<>();

@@ -4,9 +4,8 @@ import dev.distlock.core.FencingToken;
 import dev.distlock.core.LockException;
 
 /**
- * A resource refused a token below the highest it accepted: the holder's lease ended and a newer
- * holder of the lock key has written (or registered to write). Stop and do not retry with the same
- * hold; acquire the lock again.
+ * A resource refused a token below the highest it accepted. The holder's lease ended and a newer holder of the lock
+ * key has written or registered to write. Stop, and acquire the lock again instead of retrying with the same hold.
  */
 public class StaleTokenException extends LockException {
 

@@ -13,13 +13,11 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
 /**
- * The "server" of the in-memory backend: owners, leases and tokens of one JVM. Registries
- * built over the same store exclude each other like registries of different JVMs over one
- * Redis; in tests that is how two owners are simulated.
+ * The "server" of the in-memory backend, with the owners, leases and tokens of one JVM. Registries built over the
+ * same store exclude each other like registries of different JVMs over one Redis. Tests simulate two owners so.
  *
- * <p>Tokens come from one counter for all keys, so they rise per key without keeping a
- * counter per key; expiry follows {@link System#nanoTime()}, which stands in for the
- * server's clock.
+ * <p>Tokens come from one counter for all keys, so they rise per key without a counter per key. Expiry follows
+ * {@link System#nanoTime()}, which stands in for the server's clock.
  */
 public final class MemoryLockStore {
 
@@ -58,7 +56,7 @@ public final class MemoryLockStore {
                     if (remaining <= 0) {
                         return null;
                     }
-                    // Woken by release; bounded by the holder's lease, so expiry needs no wake-up call.
+                    // Woken by a release. The slice ends with the holder's lease, so expiry needs no wake-up.
                     long slice = Math.min(remaining, slot.expiresAt - now);
                     long left = slot.freed.awaitNanos(slice);
                     remaining -= slice - Math.max(0, left);
@@ -101,7 +99,7 @@ public final class MemoryLockStore {
         return free(key, anyOwner -> true);
     }
 
-    /** Frees {@code key} if its owner matches; true when the lease was live. */
+    /** Frees {@code key} if its owner matches. True when the lease was live. */
     private boolean free(String key, Predicate<String> ownerMatches) {
         lock.lock();
         try {
@@ -119,7 +117,7 @@ public final class MemoryLockStore {
         }
     }
 
-    /** Who holds {@code key} now: null when nobody does. */
+    /** Who holds {@code key} now, or null when nobody does. */
     Held holder(String key) {
         lock.lock();
         try {
@@ -133,7 +131,7 @@ public final class MemoryLockStore {
         }
     }
 
-    /** Whether {@code slot} is held by an owner whose lease has not run out; called holding the store's lock. */
+    /** Whether an owner whose lease has not run out holds {@code slot}. Called holding the store's lock. */
     private static boolean heldNow(Slot slot) {
         return slot != null && slot.owner != null && slot.expiresAt - System.nanoTime() > 0;
     }
@@ -144,9 +142,8 @@ public final class MemoryLockStore {
     }
 
     /**
-     * Read/write locks kept in this store, for a registry of another backend built over it (e.g. a test
-     * backend that steers plain locks itself and keeps read/write locks here); registries whose
-     * read/write locks come from one store exclude each other.
+     * Read/write locks kept in this store, for a registry of another backend built over it, such as a test backend
+     * that steers plain locks itself. Registries whose read/write locks come from one store exclude each other.
      */
     public ReadWriteLocks readWriteLocks(RegistryOptions options) {
         return new ReadWriteLocks(
@@ -156,7 +153,7 @@ public final class MemoryLockStore {
                 options);
     }
 
-    /** Keys held or waited for; expired holds that nobody released count until touched again. */
+    /** Keys held or waited for. Expired holds that nobody released count until touched again. */
     public int size() {
         lock.lock();
         try {
@@ -172,10 +169,10 @@ public final class MemoryLockStore {
         }
     }
 
-    /** A granted lease: its token and the store's time of the grant. */
+    /** A granted lease's token and the store's time of the grant. */
     record Grant(long token, long grantedAtNanos) {}
 
-    /** The current holder of a key: its description, token and nanoseconds of lease left. */
+    /** The current holder of a key, with its description, token and nanoseconds of lease left. */
     record Held(String holder, long token, long leaseLeftNanos) {}
 
     private static final class Slot {

@@ -14,12 +14,12 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The "server" of in-memory read/write locks: per key one writer, its readers and a count of the
- * writers waiting, plus one token counter for all keys. Registries over one store exclude each
- * other like registries of different JVMs over one server. Expiry follows {@link System#nanoTime()}.
+ * The "server" of in-memory read/write locks. It keeps per key one writer, its readers and a count of the writers
+ * waiting, and one token counter for all keys. Registries over one store exclude each other like registries of
+ * different JVMs over one server. Expiry follows {@link System#nanoTime()}.
  *
- * <p>Tokens: a write takes the next value of the counter; a read gets the counter's current
- * value, which is at least the key's latest write token and below its next one.
+ * <p>A write takes the next token of the counter. A read gets the counter's current value, which is at least the
+ * key's latest write token and below its next one.
  */
 final class MemoryReadWriteStore {
 
@@ -55,7 +55,7 @@ final class MemoryReadWriteStore {
                         return null;
                     }
                     if (mode == LockMode.WRITE && !intentRegistered && !grace.isOpen()) {
-                        // Writer preference: new readers queue behind a writer that waited past its grace.
+                        // Writer preference. New readers queue behind a writer that waited past its grace.
                         entry.waitingWriters++;
                         intentRegistered = true;
                     }
@@ -130,7 +130,7 @@ final class MemoryReadWriteStore {
         }
     }
 
-    /** Ends every read and write lease of {@code key} as if they had run out; for tests of lease loss. */
+    /** Ends every read and write lease of {@code key} as if they had run out, for tests of lease loss. */
     public void expire(String key) {
         lock.lock();
         try {
@@ -146,7 +146,7 @@ final class MemoryReadWriteStore {
         }
     }
 
-    /** Keys held or waited for; holds that ran out without release count until the key is touched again. */
+    /** Keys held or waited for. Holds that ran out without release count until the key is touched again. */
     public int size() {
         lock.lock();
         try {
@@ -163,7 +163,7 @@ final class MemoryReadWriteStore {
         }
     }
 
-    /** A granted lease: its token and the store's time of the grant. */
+    /** A granted lease's token and the store's time of the grant. */
     record Grant(long token, long grantedAtNanos) {}
 
     private static final class Entry {
@@ -182,7 +182,7 @@ final class MemoryReadWriteStore {
             return writer == null && readers.isEmpty();
         }
 
-        /** Free for a reader: no writer but the reader's own thread, and no writer waiting unless it is that thread. */
+        /** Free for a reader when no other thread writes or waits to write. */
         boolean readFree(OwnerId reader) {
             return ReadWriteOwners.mayRead(writer, waitingWriters > 0, reader);
         }
@@ -195,7 +195,7 @@ final class MemoryReadWriteStore {
             return expiresAt != null && expiresAt - now > 0;
         }
 
-        /** Drops leases that ran out; returns when the next one runs out (far ahead when none). */
+        /** Drops leases that ran out, and returns when the next one runs out (far ahead when none). */
         long dropExpired(long now) {
             long next = now + FOREVER_NANOS;
             if (writer != null) {

@@ -5,12 +5,12 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The atomic operations a backend implements; {@link LockRegistrySupport} builds everything
- * else on them (reentrancy, the local gate per key, the watchdog, lease-loss marking).
+ * The atomic operations a backend implements. {@link LockRegistrySupport} builds everything else on them
+ * (reentrancy, the local gate per key, the watchdog, lease-loss marking).
  *
- * <p>Calls for one key come from one thread of a registry at a time: the registry's local
- * gate queues the others. Every method may throw {@link LockBackendException} when the
- * server cannot be reached or answers an error.
+ * <p>Calls for one key come from one thread of a registry at a time, because the registry's local gate queues the
+ * others. Every method may throw {@link LockBackendException} when the server cannot be reached or answers an
+ * error.
  *
  * @param <L> the backend's lease type
  */
@@ -30,8 +30,8 @@ public interface LockBackend<L extends BackendLease> extends AutoCloseable {
      * waiting until {@code request.deadline()} for it to come free. Waits are woken by the
      * backend (pub/sub, watch, ...) or, where it has no such means, by capped back-off.
      *
-     * @return the lease, or empty when the deadline passed; a backend that queued something on
-     *     the server for this attempt removes it before returning empty or throwing
+     * @return the lease, or empty when the deadline passed. A backend that queued something on the server for this
+     *     attempt withdraws it before returning empty or throwing.
      * @throws InterruptedException when the waiting thread is interrupted
      */
     Optional<L> tryAcquire(LockRequest request) throws InterruptedException;
@@ -47,48 +47,48 @@ public interface LockBackend<L extends BackendLease> extends AutoCloseable {
      * Releases the lock if {@code lease}'s owner still holds it, and wakes a waiter. The engine
      * calls it on a background thread for holds that are already lost.
      *
-     * @return false when the owner no longer held it (the lease had expired); the next owner's
-     *     lock is never touched
+     * @return false when the owner no longer held it because the lease had expired. The next owner's lock is never
+     *     touched.
      */
     boolean release(L lease);
 
     /**
-     * How leases end without renewal. {@link LeaseExpiry#SERVER} (Redis, etcd, JDBC, memory):
-     * the server drops the lock after the lease time; the registry renews it. {@link
-     * LeaseExpiry#SESSION} (ZooKeeper): the lock lives as long as the client session; the
-     * registry does not renew, and ends fixed leases by releasing them itself.
+     * How leases end without renewal. With {@link LeaseExpiry#SERVER} (Redis, etcd, JDBC, memory) the server drops
+     * the lock after the lease time, and the registry renews it. With {@link LeaseExpiry#SESSION} (ZooKeeper) the
+     * lock lives as long as the client session. The registry does not renew it, and ends fixed leases by releasing
+     * them itself.
      */
     default LeaseExpiry leaseExpiry() {
         return LeaseExpiry.SERVER;
     }
 
-    /** A cheap local check, no I/O: false while the backend knows the lease may be gone (connection suspended). */
+    /** A cheap local check without I/O. False while the backend knows the lease may be gone (connection suspended). */
     default boolean isLeaseSafe(L lease) {
         return true;
     }
 
     /**
-     * For {@link LeaseExpiry#SESSION} backends: how long a lease is known to last after a
-     * successful {@link #renew} (a confirmation that the session and the lock are still there),
-     * normally the session timeout. The engine confirms every hold (fixed leases too) every third
-     * of it and treats a hold as lost when no confirmation succeeded within it, so a holder paused
-     * past its session turns invalid the moment it resumes. Unused for {@link LeaseExpiry#SERVER} backends.
+     * How long a lease of a {@link LeaseExpiry#SESSION} backend is known to last after a successful {@link #renew},
+     * which confirms that the session and the lock are still there. Normally the session timeout. The engine confirms
+     * every hold, fixed leases too, every third of it. It treats a hold as lost when no confirmation succeeded within
+     * it, so a holder paused past its session turns invalid the moment it resumes. Unused by {@link
+     * LeaseExpiry#SERVER} backends.
      */
     default Duration sessionLeaseTime() {
         throw new UnsupportedOperationException(name() + " backend has no session leases");
     }
 
     /**
-     * Who holds {@code key} (full key, prefix included) on the server right now, whichever
-     * registry or instance that is; empty when nobody does.
+     * Who holds {@code key} (the full key) on the server right now, whichever registry or instance that is. Empty
+     * when nobody does.
      */
     default Optional<dev.distlock.core.LockHolder> holderOf(String key) {
         throw new UnsupportedOperationException("The " + name() + " backend cannot tell who holds a key");
     }
 
     /**
-     * {@link #holderOf} in two steps: a backend that can send the read without waiting for its answer sends it now and
-     * waits in {@code get()}; by default the read happens in {@code get()}.
+     * {@link #holderOf} in two steps. A backend that can send the read without waiting for its answer sends it now and
+     * waits in {@code get()}. By default the read happens in {@code get()}.
      */
     default java.util.function.Supplier<Optional<dev.distlock.core.LockHolder>> holderOfLater(String key) {
         return () -> holderOf(key);
@@ -127,7 +127,7 @@ public interface LockBackend<L extends BackendLease> extends AutoCloseable {
     @Override
     default void close() {}
 
-    /** How leases end without renewal; see {@link #leaseExpiry()}. */
+    /** How leases end without renewal, as {@link #leaseExpiry()} says. */
     enum LeaseExpiry {
         SERVER,
         SESSION
