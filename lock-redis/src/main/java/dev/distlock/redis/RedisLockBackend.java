@@ -58,13 +58,17 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         this.waitLine = subscriber.waitLine(linePlace(recheck));
         this.replicas = replicas;
         endpoint.onConnectionEvent(subscriber::wakeAll);
-        subscriber.onUnclaimed(lock -> {
-            // Only a plain lock's line hands a wake-up to one registry; a read/write release wakes every registry
-            // in its line, so one that no longer waits has nothing to pass on.
-            if (LockKey.isPlainLock(lock)) {
-                endpoint.send(LockScripts.pass(LockKey.ofRedisKey(lock), waitLine));
-            }
-        });
+        subscriber.onUnclaimed(this::passOnWakeUp);
+    }
+
+    /**
+     * Passes on a wake-up that no waiter of this registry claimed. Only a plain lock's line hands a
+     * wake-up to one registry; a read/write release wakes every registry in its line.
+     */
+    private void passOnWakeUp(String lock) {
+        if (LockKey.isPlainLock(lock)) {
+            endpoint.send(LockScripts.pass(LockKey.ofRedisKey(lock), waitLine));
+        }
     }
 
     /**

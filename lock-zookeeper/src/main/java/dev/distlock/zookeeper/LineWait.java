@@ -33,40 +33,58 @@ final class LineWait {
         this.session = session;
     }
 
-    /**
-     * @param firstLine the key's children as read together with the create (null when unusable)
-     * @param firstAskedAt when the create and that read were sent
-     */
-    Optional<ZooKeeperLease> waitInLine(
-            Node own, QueueRule rule, List<String> firstLine, long firstAskedAt, Deadline deadline, long callsEnd)
+    /** Waits until the node holds the key ({@code own}'s lease) or the deadline passes (empty). */
+    Optional<ZooKeeperLease> waitInLine(Node own, QueueRule rule, FirstRead first, Deadline deadline, long callsEnd)
             throws InterruptedException {
-        String ownName = ZKPaths.getNodeFromPath(own.path);
         Waiter waiter = new Waiter();
         session.addWaiter(waiter);
-        // The line as last read, less the deletions reported since; null when it must be read (again).
-        List<String> line = firstLine == null ? null : LockPaths.queue(firstLine);
-        boolean firstRead = true;
-        // When the latest request that this copy of the line rests on was sent: the server heard from the session then.
-        long lineAt = firstAskedAt;
-        Set<String> watched = new HashSet<>();
         try {
+            return new Wait(own, rule, waiter, deadline, callsEnd).from(first).run();
+        } finally {
+            session.removeWaiter(waiter);
+        }
+    }
+
+    /** One node's wait: its copy of the line, and the nodes ahead it watches. */
+    private final class Wait {
+
+        private final Node own;
+        private final String ownName;
+        private final QueueRule rule;
+        private final Waiter waiter;
+        private final Deadline deadline;
+        private final long callsEnd;
+        private final Set<String> watched = new HashSet<>();
+        /** The line as last read, less the deletions reported since; null when it must be read (again). */
+        private List<String> line;
+        /** When the latest request that this copy of the line rests on was sent: the server heard from the session then. */
+        private long lineAt;
+
+        private boolean firstRead = true;
+
+        Wait(Node own, QueueRule rule, Waiter waiter, Deadline deadline, long callsEnd) {
+            this.own = own;
+            this.ownName = ZKPaths.getNodeFromPath(own.path);
+            this.rule = rule;
+            this.waiter = waiter;
+            this.deadline = deadline;
+            this.callsEnd = callsEnd;
+        }
+
+        Wait from(FirstRead first) {
+            line = first.children() == null ? null : LockPaths.queue(first.children());
+            lineAt = first.askedAt();
+            return this;
+        }
+
+        Optional<ZooKeeperLease> run() throws InterruptedException {
             while (true) {
                 checkSession(own);
                 if (session.isInterrupted()) {
-                    // Calls would only queue in Curator; wait for the connection to return or the session to end.
-                    if (!waiter.await(deadline.remainingNanos())) {
-                        throw connectionDown(own);
-                    }
-                    line = null;
+                    awaitConnection();
                     continue;
                 }
-                boolean read = line == null;
-                if (read) {
-                    waiter.takeDisturbance(); // what came before this read is in it
-                    lineAt = System.nanoTime();
-                    line = calls.line(own.keyPath, own.key, callsEnd);
-                    watched.clear();
-                }
+                boolean read = readIfStale();
                 int position = line.indexOf(ownName);
                 if (position < 0) {
                     if (firstRead && !read) {
@@ -81,65 +99,111 @@ final class LineWait {
                 firstRead = false;
                 QueueRule.Verdict verdict = rule.decide(line, position);
                 if (verdict.holds()) {
-                    ZooKeeperLease lease =
-                            new ZooKeeperLease(own.key, own.path, rule.token(own.token), own.session, lineAt);
-                    if (!session.track(lease)) {
-                        checkSession(own);
-                    }
-                    return Optional.of(lease);
+                    return Optional.of(grant());
                 }
                 if (deadline.hasPassed() || verdict.watch() == null) {
                     return Optional.empty();
                 }
-                if (!rule.onlyNodesAheadMatter()) {
-                    // Nodes that join behind can matter: watch the node the rule names, and read the line when it goes.
-                    if (!calls.watch(own.keyPath, List.of(verdict.watch()), waiter, own.key, callsEnd)
-                            .isEmpty()) {
-                        line = null; // gone before the watch was set: look again
-                        continue;
-                    }
-                    if (!awaitDeletion(waiter, Set.of(verdict.watch()), deadline, own)) {
-                        return Optional.empty();
-                    }
-                    line = null;
-                    continue;
-                }
-                // Watch the nearest nodes ahead that the rule depends on; each reported deletion comes out of this copy
-                // of the line, and the rule decides again without a read, which is exact as long as every node ahead
-                // that it depends on is watched. While some are not, the deletion of any watched node calls for a read.
-                List<String> ahead = dependenciesAhead(rule, line, position);
-                List<String> toWatch = new ArrayList<>(ahead.subList(0, Math.min(WATCHED_AHEAD, ahead.size())));
-                if (!toWatch.contains(verdict.watch())) {
-                    toWatch.add(verdict.watch());
-                }
-                toWatch.removeAll(watched);
-                if (!toWatch.isEmpty()) {
-                    long sentAt = System.nanoTime();
-                    Set<String> gone = calls.watch(own.keyPath, toWatch, waiter, own.key, callsEnd);
-                    watched.addAll(toWatch);
-                    watched.removeAll(gone);
-                    lineAt = sentAt;
-                    if (!gone.isEmpty()) {
-                        waiter.deleted(gone);
-                        line = waiter.withoutDeleted(line);
-                        continue;
-                    }
-                }
-                boolean allWatched = watched.containsAll(ahead);
-                if (!awaitDeletion(waiter, allWatched ? Set.of(verdict.watch()) : watched, deadline, own)) {
+                boolean waiting = rule.onlyNodesAheadMatter()
+                        ? watchAhead(position, verdict.watch())
+                        : watchNamed(verdict.watch());
+                if (!waiting) {
                     return Optional.empty();
                 }
-                boolean fresh =
-                        System.nanoTime() - lineAt < session.sessionTimeout().toNanos() / 3;
-                if (waiter.takeDisturbance() || !allWatched || !fresh) {
-                    // A grant decided here counts from lineAt, so it is taken only while that is recent.
-                    line = null;
-                } else {
-                    line = waiter.withoutDeleted(line);
-                }
             }
-        } finally {
-            session.removeWaiter(waiter);
+        }
+
+        /** Calls would only queue in Curator: waits for the connection to return or the session to end. */
+        private void awaitConnection() throws InterruptedException {
+            if (!waiter.await(deadline.remainingNanos())) {
+                throw connectionDown(own);
+            }
+            line = null;
+        }
+
+        /** Reads the line when this copy may be stale; true when it did. */
+        private boolean readIfStale() throws InterruptedException {
+            if (line != null) {
+                return false;
+            }
+            waiter.takeDisturbance(); // what came before this read is in it
+            lineAt = System.nanoTime();
+            line = calls.line(own.keyPath, own.key, callsEnd);
+            watched.clear();
+            return true;
+        }
+
+        private ZooKeeperLease grant() {
+            ZooKeeperLease lease = new ZooKeeperLease(own.key, own.path, rule.token(own.token), own.session, lineAt);
+            if (!session.track(lease)) {
+                checkSession(own);
+            }
+            return lease;
+        }
+
+        /**
+         * Nodes that join behind can matter: watches the node the rule names, and reads the line when it goes.
+         *
+         * @return false when the wait time ran out
+         */
+        private boolean watchNamed(String node) throws InterruptedException {
+            boolean gone = !calls.watch(own.keyPath, List.of(node), waiter, own.key, callsEnd)
+                    .isEmpty();
+            if (!gone && !awaitDeletion(waiter, Set.of(node), deadline, own)) {
+                return false;
+            }
+            line = null;
+            return true;
+        }
+
+        /**
+         * Watches the nearest nodes ahead that the rule depends on; each reported deletion comes out of
+         * this copy of the line, and the rule decides again without a read, which is exact as long as
+         * every node ahead that it depends on is watched. While some are not, any deletion calls for a read.
+         *
+         * @return false when the wait time ran out
+         */
+        private boolean watchAhead(int position, String node) throws InterruptedException {
+            List<String> ahead = dependenciesAhead(rule, line, position);
+            if (watchNearest(ahead, node)) {
+                return true;
+            }
+            boolean allWatched = watched.containsAll(ahead);
+            if (!awaitDeletion(waiter, allWatched ? Set.of(node) : watched, deadline, own)) {
+                return false;
+            }
+            boolean fresh =
+                    System.nanoTime() - lineAt < session.sessionTimeout().toNanos() / 3;
+            if (waiter.takeDisturbance() || !allWatched || !fresh) {
+                // A grant decided here counts from lineAt, so it is taken only while that is recent.
+                line = null;
+            } else {
+                line = waiter.withoutDeleted(line);
+            }
+            return true;
+        }
+
+        /** Sets the watches not yet set; true when some of those nodes were gone already (the line is updated). */
+        private boolean watchNearest(List<String> ahead, String node) throws InterruptedException {
+            List<String> toWatch = new ArrayList<>(ahead.subList(0, Math.min(WATCHED_AHEAD, ahead.size())));
+            if (!toWatch.contains(node)) {
+                toWatch.add(node);
+            }
+            toWatch.removeAll(watched);
+            if (toWatch.isEmpty()) {
+                return false;
+            }
+            long sentAt = System.nanoTime();
+            Set<String> gone = calls.watch(own.keyPath, toWatch, waiter, own.key, callsEnd);
+            watched.addAll(toWatch);
+            watched.removeAll(gone);
+            lineAt = sentAt;
+            if (gone.isEmpty()) {
+                return false;
+            }
+            waiter.deleted(gone);
+            line = waiter.withoutDeleted(line);
+            return true;
         }
     }
 
@@ -183,4 +247,12 @@ final class LineWait {
 
     /** This attempt's node: where it is, its token and the session that owns it. */
     record Node(String key, String keyPath, String path, FencingToken token, long session) {}
+
+    /**
+     * The key's children as read together with the create or the look for the node.
+     *
+     * @param children the children, null when unusable
+     * @param askedAt when the create and that read were sent
+     */
+    record FirstRead(List<String> children, long askedAt) {}
 }

@@ -202,7 +202,7 @@ final class LockQueue {
         attempt.session = stat.getEphemeralOwner();
         LineWait.Node own = new LineWait.Node(
                 key, attempt.keyPath, ownPath, FencingToken.of(stat.getCzxid()), stat.getEphemeralOwner());
-        return lineWait.waitInLine(own, rule, line, askedAt, deadline, callsEnd);
+        return lineWait.waitInLine(own, rule, new LineWait.FirstRead(line, askedAt), deadline, callsEnd);
     }
 
     /** The child of the attempt's own name, if one is there. */
