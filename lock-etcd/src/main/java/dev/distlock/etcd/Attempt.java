@@ -51,9 +51,6 @@ final class Attempt {
 
     private static final long LAST_CHECK_NANOS = TimeUnit.SECONDS.toNanos(4);
 
-    private static final long FIRST_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-    private static final long LAST_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
-
     private static final Logger log = LoggerFactory.getLogger(Attempt.class);
 
     private final QueueContext etcd;
@@ -146,8 +143,8 @@ final class Attempt {
      */
     private static Attempt enqueue(QueueContext etcd, QueueRule rule, LockRequest request, long cutoff)
             throws InterruptedException {
-        Session session =
-                retried(request.deadline(), request.key(), () -> etcd.sessions().get(cutoff, request.key()));
+        Session session = Retries.retried(
+                request.deadline(), request.key(), () -> etcd.sessions().get(cutoff, request.key()));
         ByteSequence value = etcd.entryValue(request);
         Attempt attempt = new Attempt(
                 etcd, rule, request, cutoff, session, rule.entry(request.key(), request.owner(), session.id), value);
@@ -162,7 +159,7 @@ final class Attempt {
     /** Puts the entry; false when the session lease ended first or, rarely, the name was taken. */
     private boolean queued() throws InterruptedException {
         try {
-            return retried(deadline, request.key(), this::putEntry);
+            return Retries.retried(deadline, request.key(), this::putEntry);
         } catch (LockBackendException e) {
             if (EtcdRequests.isLeaseNotFound(e.getCause())) {
                 etcd.sessions().end(session, "etcd no longer had the registry's session lease");
@@ -238,7 +235,7 @@ final class Attempt {
                         return Outcome.ENTRY_LOST;
                     }
                     if (System.nanoTime() - checkAt >= 0) {
-                        if (!retried(deadline, request.key(), this::readBlocker)) {
+                        if (!Retries.retried(deadline, request.key(), this::readBlocker)) {
                             return Outcome.ENTRY_LOST;
                         }
                         if (!watched.equals(blocker)) {
@@ -253,7 +250,7 @@ final class Attempt {
                     }
                 }
             }
-            if (woken && !retried(deadline, request.key(), this::readBlocker)) {
+            if (woken && !Retries.retried(deadline, request.key(), this::readBlocker)) {
                 return Outcome.ENTRY_LOST;
             }
         }
@@ -274,36 +271,6 @@ final class Attempt {
         blocker = firstOther(response.getGetResponses());
         readRevision = response.getHeader().getRevision();
         return true;
-    }
-
-    /** A step of an attempt: one or more requests, safe to run again after a failure. */
-    @FunctionalInterface
-    interface Step<T> {
-        T run() throws InterruptedException;
-    }
-
-    /**
-     * Runs {@code step}, again after a failure that may pass (see {@link
-     * EtcdRequests#isTransient}), with back-off, while the wait lasts; then the last failure is
-     * thrown. A wait that has already ended (a zero wait) gets one try.
-     */
-    static <T> T retried(Deadline deadline, String key, Step<T> step) throws InterruptedException {
-        long pause = FIRST_RETRY_NANOS;
-        while (true) {
-            try {
-                return step.run();
-            } catch (LockBackendException e) {
-                if (!EtcdRequests.isTransient(e.getCause()) || deadline.hasPassed()) {
-                    throw e;
-                }
-                log.debug("etcd request for lock '{}' failed; trying again while the wait lasts", key, e);
-                TimeUnit.NANOSECONDS.sleep(Math.min(pause, deadline.remainingNanos()));
-                if (deadline.hasPassed()) {
-                    throw e;
-                }
-                pause = Math.min(LAST_RETRY_NANOS, pause * 2);
-            }
-        }
     }
 
     /** The first entry found by the rule's reads that is not ours: the nearest one in the way. */

@@ -104,7 +104,7 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
         long cutoff = etcd.requests().cutoff(deadline);
         ByteSequence queue = rule.queue(request.key());
         while (grace.isOpen() && !deadline.hasPassed()) {
-            GetResponse newest = Attempt.retried(
+            GetResponse newest = Retries.retried(
                     deadline,
                     request.key(),
                     () -> etcd.requests()
