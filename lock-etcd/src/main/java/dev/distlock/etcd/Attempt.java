@@ -67,23 +67,16 @@ final class Attempt {
     private ByteSequence blocker;
     private long readRevision;
 
-    private Attempt(
-            QueueContext etcd,
-            QueueRule rule,
-            LockRequest request,
-            long cutoff,
-            Session session,
-            ByteSequence entry,
-            ByteSequence value) {
+    private Attempt(QueueContext etcd, QueueRule rule, LockRequest request, long cutoff, QueuedEntry queued) {
         this.etcd = etcd;
         this.rule = rule;
         this.request = request;
         this.deadline = request.deadline();
         this.cutoff = cutoff;
-        this.session = session;
+        this.session = queued.session();
         this.queue = rule.queue(request.key());
-        this.entry = entry;
-        this.value = value;
+        this.entry = queued.key();
+        this.value = queued.value();
     }
 
     /**
@@ -116,12 +109,7 @@ final class Attempt {
             switch (outcome) {
                 case GRANTED:
                     return Optional.of(etcd.hold(
-                            request,
-                            attempt.entry,
-                            attempt.value,
-                            attempt.session,
-                            FencingToken.of(attempt.entryRevision),
-                            listener));
+                            request, attempt.queuedEntry(), FencingToken.of(attempt.entryRevision), listener));
                 case TIMED_OUT:
                     attempt.withdraw(etcd.requests().timeoutBefore(cutoff));
                     return Optional.empty();
@@ -147,13 +135,25 @@ final class Attempt {
                 request.deadline(), request.key(), () -> etcd.sessions().get(cutoff, request.key()));
         ByteSequence value = etcd.entryValue(request);
         Attempt attempt = new Attempt(
-                etcd, rule, request, cutoff, session, rule.entry(request.key(), request.owner(), session.id), value);
+                etcd,
+                rule,
+                request,
+                cutoff,
+                new QueuedEntry(rule.entry(request.key(), request.owner(), session.id), value, session));
         if (attempt.queued()) {
             return attempt;
         }
         attempt = new Attempt(
-                etcd, rule, request, cutoff, session, rule.entry(request.key(), session.id, etcd.nextEntry()), value);
+                etcd,
+                rule,
+                request,
+                cutoff,
+                new QueuedEntry(rule.entry(request.key(), session.id, etcd.nextEntry()), value, session));
         return attempt.queued() ? attempt : null;
+    }
+
+    private QueuedEntry queuedEntry() {
+        return new QueuedEntry(entry, value, session);
     }
 
     /** Puts the entry; false when the session lease ended first or, rarely, the name was taken. */
@@ -201,8 +201,7 @@ final class Attempt {
                     .failure(
                             request.key(),
                             "the queue entry just written is not the newest under " + text(queue)
-                                    + "; is something else writing there? Use a namespace of its own.",
-                            null);
+                                    + "; is something else writing there? Use a namespace of its own.");
         }
         entryRevision = newest.get(0).getCreateRevision();
         blocker = firstOther(response.getGetResponses());

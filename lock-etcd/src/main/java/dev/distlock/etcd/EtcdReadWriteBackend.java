@@ -169,7 +169,7 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
                 throw e;
             }
             if (written) {
-                return Optional.of(etcd.hold(request, entry, value, session, write.token(), listener));
+                return Optional.of(etcd.hold(request, new QueuedEntry(entry, value, session), write.token(), listener));
             }
         }
         return Optional.empty();

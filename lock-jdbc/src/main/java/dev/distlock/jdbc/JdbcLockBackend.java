@@ -113,7 +113,7 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
     @Override
     public void verify(Duration timeout) {
         CallTimeout call = CallTimeout.of(timeout);
-        setup.ready(null, call).schema().verify(call);
+        setup.ready(LockDatabase.NO_KEY, call).schema().verify(call);
     }
 
     @Override
@@ -128,7 +128,7 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
 
     /** How far the builder's clock was ahead of the database's when the table was set up (negative: behind). */
     Duration clockOffset(Duration timeout) {
-        return setup.ready(null, CallTimeout.of(timeout)).clockOffset();
+        return setup.ready(LockDatabase.NO_KEY, CallTimeout.of(timeout)).clockOffset();
     }
 
     /** The database, connected if no call has yet. */

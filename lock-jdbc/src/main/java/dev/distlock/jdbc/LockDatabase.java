@@ -27,6 +27,12 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
  */
 final class LockDatabase {
 
+    /** The key of a call that concerns no one lock (a check, the sweep). */
+    static final String NO_KEY = null;
+
+    /** The translator is not given the statement's text. */
+    private static final String SQL_NOT_KEPT = null;
+
     final ConnectionSource connections;
     final TableName table;
     final Dialect dialect;
@@ -200,7 +206,7 @@ final class LockDatabase {
                             + " or the database was too slow; check for long transactions touching the lock table.",
                     e);
         }
-        DataAccessException translated = translator.translate("lock statement", null, e);
+        DataAccessException translated = translator.translate("lock statement", SQL_NOT_KEPT, e);
         String problem = "the lock statement on table '" + table + "' failed (SQL state " + e.getSQLState() + ": "
                 + message + "). Check that the database is reachable and the table matches "
                 + dialect.schemaResource();

@@ -123,12 +123,12 @@ final class LockTable {
 
     /** Deletes up to {@code rows} rows that are free or expired and whose fence the clock has passed. */
     int sweep(int rows, CallTimeout timeout) {
-        return db.run(null, timeout, c -> db.affected(c, dialect.sweep, timeout, rows));
+        return db.run(LockDatabase.NO_KEY, timeout, c -> db.affected(c, dialect.sweep, timeout, rows));
     }
 
     /** The database's current time, for reports of how far a JVM's clock is off; never used for expiry. */
     Instant databaseNow(CallTimeout timeout) {
-        return db.run(null, timeout, connection -> {
+        return db.run(LockDatabase.NO_KEY, timeout, connection -> {
             try (PreparedStatement statement = dialect.prepare(connection, dialect.now, timeout);
                     ResultSet rs = statement.executeQuery()) {
                 rs.next();

@@ -63,25 +63,28 @@ final class LockTableSetup implements AutoCloseable {
             Duration clockOffset) {}
 
     /**
+     * How the table is set up and kept.
+     *
+     * @param initializeSchema whether a missing table is created
+     * @param releaseNotifications whether waiters may hear of releases rather than poll
+     * @param sweepInterval how often rows nobody released are removed
+     * @param clock the JVM's clock, compared with the database's
+     */
+    record Options(boolean initializeSchema, boolean releaseNotifications, Duration sweepInterval, Clock clock) {}
+
+    /**
      * @param notificationDataSource where a connection that stays open (PostgreSQL's listener) comes
      *     from; null for one opened with {@code dataSource}'s settings
      */
-    LockTableSetup(
-            DataSource dataSource,
-            DataSource notificationDataSource,
-            TableName tableName,
-            boolean initializeSchema,
-            boolean releaseNotifications,
-            Duration sweepInterval,
-            Clock clock) {
+    LockTableSetup(DataSource dataSource, DataSource notificationDataSource, TableName tableName, Options options) {
         this.dataSource = dataSource;
         this.connections = new ConnectionSource(LockDatabase.target(dataSource));
         this.notificationDataSource = notificationDataSource;
         this.tableName = tableName;
-        this.initializeSchema = initializeSchema;
-        this.releaseNotifications = releaseNotifications;
-        this.sweepInterval = sweepInterval;
-        this.clock = clock;
+        this.initializeSchema = options.initializeSchema();
+        this.releaseNotifications = options.releaseNotifications();
+        this.sweepInterval = options.sweepInterval();
+        this.clock = options.clock();
         this.configuredAddress = configuredAddress(dataSource);
     }
 
@@ -149,7 +152,7 @@ final class LockTableSetup implements AutoCloseable {
             }
             ReleaseSignals signals = signals(db);
             TableUpkeep upkeep = new TableUpkeep(table, db.address, sweepInterval, lostTakes);
-            signals.onUnclaimed(unclaimedKey -> upkeep.leaveLine(unclaimedKey, null));
+            signals.onUnclaimed(unclaimedKey -> upkeep.passOnWakeUp(unclaimedKey));
             ready = new Ready(db, table, schema, signals, upkeep, offset);
             return ready;
         }

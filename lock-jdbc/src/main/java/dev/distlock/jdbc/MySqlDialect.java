@@ -65,15 +65,16 @@ final class MySqlDialect extends Dialect {
     MySqlDialect(TableName table, boolean mariaDb) {
         super(
                 table,
-                "mysql",
-                NOW_US,
-                RENEW,
-                DELETE_LIVE,
-                CLEAR_LIVE,
-                HOLDER,
-                SWEEP,
-                "SELECT UTC_TIMESTAMP(6)",
-                "UTC_TIMESTAMP(6)");
+                new Templates(
+                        "mysql",
+                        NOW_US,
+                        RENEW,
+                        DELETE_LIVE,
+                        CLEAR_LIVE,
+                        HOLDER,
+                        SWEEP,
+                        "SELECT UTC_TIMESTAMP(6)",
+                        "UTC_TIMESTAMP(6)"));
         this.take = sql(TAKE, table, NOW_US);
         this.mariaDb = mariaDb;
     }

@@ -52,15 +52,16 @@ final class PostgresDialect extends Dialect {
     PostgresDialect(TableName table, Waiters waiters) {
         super(
                 table,
-                "postgresql",
-                PostgresStatements.NOW_US,
-                PostgresStatements.RENEW,
-                PostgresStatements.release(waiters, channel(table)),
-                PostgresStatements.CLEAR_LIVE,
-                PostgresStatements.HOLDER,
-                PostgresStatements.sweep(waiters),
-                "SELECT clock_timestamp()",
-                "clock_timestamp()");
+                new Templates(
+                        "postgresql",
+                        PostgresStatements.NOW_US,
+                        PostgresStatements.RENEW,
+                        PostgresStatements.release(waiters, channel(table)),
+                        PostgresStatements.CLEAR_LIVE,
+                        PostgresStatements.HOLDER,
+                        PostgresStatements.sweep(waiters),
+                        "SELECT clock_timestamp()",
+                        "clock_timestamp()"));
         this.take = sql(PostgresStatements.take(waiters), table, PostgresStatements.NOW_US);
         this.passOn = sql(PostgresStatements.PASS_ON, table, PostgresStatements.NOW_US);
         this.channel = channel(table);

@@ -192,7 +192,9 @@ final class ReadWriteAttempt {
     private long attempt(long offeredIntent, CallTimeout timeout) throws InterruptedException {
         try {
             return table.attempt(
-                    request.key(), mode, request.owner(), leaseMicros(), offeredIntent, request.holder(), timeout);
+                    new ReadWriteTake(
+                            request.key(), mode, request.owner(), leaseMicros(), offeredIntent, request.holder()),
+                    timeout);
         } catch (RuntimeException e) {
             throw interruptedOr(e);
         }

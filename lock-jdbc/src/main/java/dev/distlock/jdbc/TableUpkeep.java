@@ -15,6 +15,9 @@ import org.slf4j.LoggerFactory;
  */
 final class TableUpkeep implements AutoCloseable {
 
+    /** The channel of a registry that is in no line. */
+    private static final String NOT_IN_LINE = null;
+
     /** Rows one sweep statement deletes at most, so that no sweep holds many row locks at once. */
     static final int SWEEP_BATCH = 1000;
 
@@ -62,6 +65,15 @@ final class TableUpkeep implements AutoCloseable {
      * for a registry that is not in line and only passes on a wake-up none of its waiters took.
      */
     void leaveLine(String key, String channel) {
+        passOn(key, channel);
+    }
+
+    /** Passes on a wake-up that none of this registry's waiters took; the registry is not in line. */
+    void passOnWakeUp(String key) {
+        passOn(key, NOT_IN_LINE);
+    }
+
+    private void passOn(String key, String channel) {
         try {
             executor.execute(() -> {
                 try {

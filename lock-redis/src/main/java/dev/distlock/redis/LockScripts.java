@@ -44,17 +44,17 @@ final class LockScripts {
 
     /** Takes the lock for {@code owner} if free, without waiting for it: no wake-up asked, no place in line. */
     static ScriptCall<AcquireReply> acquire(LockKey key, byte[] owner, Duration lease, byte[] holder) {
-        return acquire(key, owner, lease, false, holder, WaitLine.NONE);
+        WaitLine none = WaitLine.NONE;
+        return lineCall(ACQUIRE, key, owner, millis(lease), NO_WAIT, holder, none.channel(), none.lasts());
     }
 
     /**
-     * Takes the lock for {@code owner} if free; {@code willWait} asks the holder's release to wake a
-     * waiter, and, when {@code line} names a wake-up channel, puts that registry in the key's line.
+     * Takes the lock for {@code owner} if free, else asks the holder's release to wake a waiter and,
+     * when {@code line} names a wake-up channel, puts that registry in the key's line.
      */
-    static ScriptCall<AcquireReply> acquire(
-            LockKey key, byte[] owner, Duration lease, boolean willWait, byte[] holder, WaitLine line) {
-        return lineCall(
-                ACQUIRE, key, owner, millis(lease), willWait ? WAIT : NO_WAIT, holder, line.channel(), line.lasts());
+    static ScriptCall<AcquireReply> acquireToWait(
+            LockKey key, byte[] owner, Duration lease, byte[] holder, WaitLine line) {
+        return lineCall(ACQUIRE, key, owner, millis(lease), WAIT, holder, line.channel(), line.lasts());
     }
 
     /**

@@ -132,9 +132,12 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
                 return LockScripts.acquireUnlessHeld(
                         key, LockKey.of(request.guardKey()), owner, request.leaseTime(), holder);
             }
-            LockScripts.WaitLine line = subscriber.placeFor(willWait, waitLine);
+            if (!willWait) {
+                return LockScripts.acquire(key, owner, request.leaseTime(), holder);
+            }
+            LockScripts.WaitLine line = subscriber.placeFor(true, waitLine);
             joinedLine |= line != LockScripts.WaitLine.NONE;
-            return LockScripts.acquire(key, owner, request.leaseTime(), willWait, holder, line);
+            return LockScripts.acquireToWait(key, owner, request.leaseTime(), holder, line);
         }
 
         /** Leaves the key's line, passing on a wake-up this registry may have been sent meanwhile. */
@@ -197,8 +200,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         throw endpoint.unreachable(
                 lease.key(),
                 "granted, but " + acknowledged + " of " + replicas.count() + " replicas acknowledged it within "
-                        + timeoutMillis + " ms (a failover could lose it), so it was released",
-                null);
+                        + timeoutMillis + " ms (a failover could lose it), so it was released");
     }
 
     @Override

@@ -233,7 +233,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
             throw new LockBackendException(
                     "redis",
                     address,
-                    null,
+                    RedisErrors.NO_KEY,
                     failed.size() + " of " + nodes.size() + " Redlock nodes failed the check ("
                             + String.join("; ", failed) + "); locks need " + quorum
                             + ". Bring the nodes back or check the network.");

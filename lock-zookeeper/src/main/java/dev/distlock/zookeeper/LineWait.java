@@ -36,12 +36,12 @@ final class LineWait {
     /** Waits until the node holds the key ({@code own}'s lease) or the deadline passes (empty). */
     Optional<ZooKeeperLease> waitInLine(Node own, QueueRule rule, FirstRead first, Deadline deadline, long callsEnd)
             throws InterruptedException {
-        Waiter waiter = new Waiter();
-        session.addWaiter(waiter);
+        Wait wait = new Wait(own, rule, deadline, callsEnd);
+        session.addWaiter(wait.waiter);
         try {
-            return new Wait(own, rule, waiter, deadline, callsEnd).from(first).run();
+            return wait.from(first).run();
         } finally {
-            session.removeWaiter(waiter);
+            session.removeWaiter(wait.waiter);
         }
     }
 
@@ -51,7 +51,7 @@ final class LineWait {
         private final Node own;
         private final String ownName;
         private final QueueRule rule;
-        private final Waiter waiter;
+        private final Waiter waiter = new Waiter();
         private final Deadline deadline;
         private final long callsEnd;
         private final Set<String> watched = new HashSet<>();
@@ -62,11 +62,10 @@ final class LineWait {
 
         private boolean firstRead = true;
 
-        Wait(Node own, QueueRule rule, Waiter waiter, Deadline deadline, long callsEnd) {
+        Wait(Node own, QueueRule rule, Deadline deadline, long callsEnd) {
             this.own = own;
             this.ownName = ZKPaths.getNodeFromPath(own.path);
             this.rule = rule;
-            this.waiter = waiter;
             this.deadline = deadline;
             this.callsEnd = callsEnd;
         }
@@ -92,9 +91,7 @@ final class LineWait {
                         continue;
                     }
                     throw calls.failure(
-                            own.key,
-                            "its lock node " + own.path + " disappeared while waiting: the session expired",
-                            null);
+                            own.key, "its lock node " + own.path + " disappeared while waiting: the session expired");
                 }
                 firstRead = false;
                 QueueRule.Verdict verdict = rule.decide(line, position);
@@ -237,12 +234,12 @@ final class LineWait {
     private void checkSession(Node own) {
         if (session.hasEnded(own.session)) {
             throw calls.failure(
-                    own.key, "the ZooKeeper session was lost while waiting; its place in line went with it", null);
+                    own.key, "the ZooKeeper session was lost while waiting; its place in line went with it");
         }
     }
 
     private RuntimeException connectionDown(Node own) {
-        return calls.failure(own.key, "the connection to ZooKeeper was down when the wait time ran out", null);
+        return calls.failure(own.key, "the connection to ZooKeeper was down when the wait time ran out");
     }
 
     /** This attempt's node: where it is, its token and the session that owns it. */

@@ -190,7 +190,9 @@ final class LockQueue {
         if (ownPath == null) {
             attempt.createUncertain = true;
             ZooKeeperCalls.Created created = calls.createLockNode(
-                    attempt.keyPath, attempt.nodeName, holder, key, recentKeys.contains(attempt.keyPath), callsEnd);
+                    new NewLockNode(key, attempt.keyPath, attempt.nodeName, holder),
+                    recentKeys.contains(attempt.keyPath),
+                    callsEnd);
             attempt.createUncertain = false;
             recentKeys.add(attempt.keyPath);
             ownPath = created.path();

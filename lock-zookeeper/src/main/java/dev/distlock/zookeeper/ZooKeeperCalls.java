@@ -57,17 +57,18 @@ final class ZooKeeperCalls {
     }
 
     /**
-     * Creates a protected ephemeral-sequential lock node named {@code nodeName} under {@code
-     * keyPath} (parents as containers), with {@code data}, and reads the key's children right
-     * behind it. A node created after the caller gave up is deleted.
+     * Creates a protected ephemeral-sequential lock node as {@code node} describes (parents as
+     * containers), and reads the key's children right behind it. A node created after the caller
+     * gave up is deleted.
      *
      * @param keyNodeKnown whether the key's node existed lately; if not, its creation is sent first
      *     (a create that finds it there already costs the server little, a missing parent a round trip)
      */
-    Created createLockNode(
-            String keyPath, String nodeName, byte[] data, String key, boolean keyNodeKnown, long callsEnd)
-            throws InterruptedException {
-        String path = LockPaths.lockNodePath(keyPath, nodeName);
+    Created createLockNode(NewLockNode node, boolean keyNodeKnown, long callsEnd) throws InterruptedException {
+        String key = node.key();
+        String keyPath = node.keyPath();
+        byte[] data = node.data();
+        String path = LockPaths.lockNodePath(keyPath, node.name());
         PendingCall read = null;
         CuratorEvent created = null;
         for (int attempt = keyNodeKnown ? 0 : 1; attempt < 4; attempt++) {
@@ -88,7 +89,7 @@ final class ZooKeeperCalls {
             }
         }
         if (existing(created, key) == null) {
-            throw failure(key, "its lock node's parent " + keyPath + " kept vanishing", null);
+            throw failure(key, "its lock node's parent " + keyPath + " kept vanishing");
         }
         CuratorEvent line = read == null ? null : read.await(callsEnd - System.nanoTime());
         boolean lineSeen = line != null && line.getResultCode() == KeeperException.Code.OK.intValue();
@@ -250,18 +251,22 @@ final class ZooKeeperCalls {
     record Created(String path, Stat stat, List<String> siblings) {}
 
     LockBackendException failure(String key, String problem, Throwable cause) {
-        return new LockBackendException(
-                "zookeeper",
-                address,
-                key,
-                problem + ". Check that the ZooKeeper ensemble is up and reachable, and the session timeout.",
-                cause);
+        return new LockBackendException("zookeeper", address, key, advised(problem), cause);
+    }
+
+    /** As {@link #failure(String, String, Throwable)}, for a problem without an exception. */
+    LockBackendException failure(String key, String problem) {
+        return new LockBackendException("zookeeper", address, key, advised(problem));
+    }
+
+    private static String advised(String problem) {
+        return problem + ". Check that the ZooKeeper ensemble is up and reachable, and the session timeout.";
     }
 
     private CuratorEvent answer(PendingCall call, String key, String what, long callsEnd) throws InterruptedException {
         CuratorEvent event = call.await(callsEnd == Long.MAX_VALUE ? Long.MAX_VALUE : callsEnd - System.nanoTime());
         if (event == null) {
-            throw failure(key, "no answer in time while " + what, null);
+            throw failure(key, "no answer in time while " + what);
         }
         return event;
     }

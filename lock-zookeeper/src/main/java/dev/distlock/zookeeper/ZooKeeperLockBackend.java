@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
  */
 final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
 
+    /** The key of a failure that concerns no one lock (a check of the connection). */
+    private static final String NO_KEY = null;
+
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperLockBackend.class);
 
     private final CuratorFramework client;
@@ -155,7 +158,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
             return false;
         }
         if (session.isInterrupted() || lease.sessionId() != session.sessionId()) {
-            throw calls.failure(lease.key(), "cannot confirm its hold while the connection to ZooKeeper is down", null);
+            throw calls.failure(lease.key(), "cannot confirm its hold while the connection to ZooKeeper is down");
         }
         try {
             Stat stat = calls.stat(lease.path(), lease.key(), System.nanoTime() + callTimeoutNanos);
@@ -230,7 +233,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
             for (String node : calls.line(keyPath, key, end)) {
                 CuratorEvent deleted = calls.delete(ZKPaths.makePath(keyPath, node), end - System.nanoTime());
                 if (deleted == null) {
-                    throw calls.failure(key, "no answer in time to the delete of the holder's node " + node, null);
+                    throw calls.failure(key, "no answer in time to the delete of the holder's node " + node);
                 }
                 if (deleted.getResultCode() == KeeperException.Code.OK.intValue()) {
                     return true;
@@ -250,14 +253,14 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
                 throw new LockBackendException(
                         name(),
                         address(),
-                        null,
+                        NO_KEY,
                         "no ZooKeeper session within " + timeout + ". Check that the connect string names running"
                                 + " servers that this host can reach.");
             }
             calls.stat(paths.root(), paths.root(), end);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LockBackendException(name(), address(), null, "interrupted while checking the connection", e);
+            throw new LockBackendException(name(), address(), NO_KEY, "interrupted while checking the connection", e);
         }
     }
 
