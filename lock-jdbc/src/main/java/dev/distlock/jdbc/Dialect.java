@@ -115,9 +115,9 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
      * Takes the row of {@code row.key()} if it is free, expired or missing, for the attempt's
      * owner, with a row lock wait bounded by {@code timeout}; returns the new fence. A database
      * whose releases can wake one registry puts a refused attempt's registry in the key's {@code
-     * line} (see {@link PostgresDialect}); the others poll and ignore it.
+     * queue} (see {@link PostgresDialect}); the others poll and ignore it.
      */
-    abstract OptionalLong take(Connection connection, LockRow row, WaitLine line, CallTimeout timeout)
+    abstract OptionalLong take(Connection connection, LockRow row, WaitQueue queue, CallTimeout timeout)
             throws SQLException;
 
     /** Prepares a statement whose wait is bounded by {@code timeout}'s query timeout. */

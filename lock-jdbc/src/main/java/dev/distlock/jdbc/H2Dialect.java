@@ -85,7 +85,7 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    OptionalLong take(Connection connection, LockRow row, WaitLine line, CallTimeout timeout) throws SQLException {
+    OptionalLong take(Connection connection, LockRow row, WaitQueue queue, CallTimeout timeout) throws SQLException {
         try (PreparedStatement statement = prepare(connection, take, timeout)) {
             bindTake(statement, 1, row);
             statement.executeUpdate();

@@ -72,7 +72,7 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
      * row is looked for by its owner (unique per hold) before and after each take, and adopted when
      * found, its lease counted from before the first take whose answer was lost. When the call
      * fails, or any other failure ends it, the row the attempt may have taken is freed (see {@link
-     * TableUpkeep#free}).
+     * TableUpkeep#withdraw}).
      */
     @Override
     public Optional<JdbcLease> tryAcquire(LockRequest request) throws InterruptedException {

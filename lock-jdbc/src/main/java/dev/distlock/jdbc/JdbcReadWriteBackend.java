@@ -80,7 +80,7 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
      * JdbcLockBackend#RIDE_OUT}, failing with the last failure once the deadline has passed (at once
      * for a zero wait). A decision whose answer was lost may have written this owner's hold; the next
      * decision adopts it (its lease counted from before the lost one), and a call that gives up frees
-     * it, and a writer's intent, through {@link LostTakes}.
+     * it, and a writer's intent, through {@link Withdrawals}.
      */
     @Override
     public Optional<Lease> tryAcquire(LockRequest request) throws InterruptedException {

@@ -22,12 +22,12 @@ final class JdbcReadWriteTable {
 
     private final LockTableSetup setup;
     private final ReadWriteSchema schema;
-    private final LostTakes lostTakes;
+    private final Withdrawals withdrawals;
 
     JdbcReadWriteTable(LockTableSetup setup, String lockTable, boolean initializeSchema) {
         this.setup = setup;
         this.schema = new ReadWriteSchema(setup, lockTable, initializeSchema);
-        this.lostTakes = setup.lostTakes();
+        this.withdrawals = setup.withdrawals();
     }
 
     /**
@@ -48,8 +48,8 @@ final class JdbcReadWriteTable {
     }
 
     /** Frees what acquisitions that gave up may have taken, in the background when need be. */
-    LostTakes lostTakes() {
-        return lostTakes;
+    Withdrawals withdrawals() {
+        return withdrawals;
     }
 
     /**

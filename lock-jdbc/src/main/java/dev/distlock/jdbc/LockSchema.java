@@ -89,15 +89,15 @@ final class LockSchema {
 
     /**
      * The database with the dialect this table calls for: on PostgreSQL, a table created by an
-     * earlier version, without the wait line or the waiting column, is run with releases waking
+     * earlier version, without the wait queue or the waiting column, is run with releases waking
      * every waiting registry (and a note says how to migrate it).
      */
     LockDatabase forTable(String key, CallTimeout timeout) {
         if (!(db.dialect instanceof PostgresDialect postgres)) {
             return db;
         }
-        if (probe(key, timeout, PostgresDialect.lineProbe(db.table)) == null) {
-            return db.withDialect(postgres.forColumns(db.table, PostgresDialect.Waiters.LINE));
+        if (probe(key, timeout, PostgresDialect.queueProbe(db.table)) == null) {
+            return db.withDialect(postgres.forColumns(db.table, PostgresDialect.Waiters.QUEUE));
         }
         boolean marks = probe(key, timeout, PostgresDialect.waitingProbe(db.table)) == null;
         log.info(

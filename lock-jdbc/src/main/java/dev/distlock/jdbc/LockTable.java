@@ -25,14 +25,14 @@ final class LockTable {
 
     /**
      * Takes the key's row if it is free, expired or missing; returns the new fence. When refused,
-     * the attempt's registry takes its place in the key's {@code line}, where the database keeps one.
+     * the attempt's registry takes its place in the key's {@code queue}, where the database keeps one.
      */
-    OptionalLong take(LockRow row, WaitLine line, CallTimeout timeout) {
-        return db.run(row.key(), timeout, connection -> dialect.take(connection, row, line, timeout));
+    OptionalLong take(LockRow row, WaitQueue queue, CallTimeout timeout) {
+        return db.run(row.key(), timeout, connection -> dialect.take(connection, row, queue, timeout));
     }
 
     /**
-     * Takes {@code channel} (null: none) off the key's line and wakes the next registry in it if
+     * Takes {@code channel} (null: none) off the key's queue and wakes the next registry in it if
      * the key is free: for a registry whose waiters gave up, or that was woken when none waited.
      */
     void passOn(String key, String channel, CallTimeout timeout) {

@@ -46,7 +46,7 @@ final class LockTableSetup implements AutoCloseable {
     private final Clock clock;
     private final String configuredAddress;
     private final ReentrantLock settingUp = new ReentrantLock();
-    private final LostTakes lostTakes = new LostTakes();
+    private final Withdrawals withdrawals = new Withdrawals();
     private volatile LockDatabase database;
     private volatile Ready ready;
     private boolean closed;
@@ -130,8 +130,8 @@ final class LockTableSetup implements AutoCloseable {
     }
 
     /** Frees what acquisitions that gave up may have taken; closed with this set-up. */
-    LostTakes lostTakes() {
-        return lostTakes;
+    Withdrawals withdrawals() {
+        return withdrawals;
     }
 
     /** Ready already, or null: for calls that need nothing from a table never used. */
@@ -151,7 +151,7 @@ final class LockTableSetup implements AutoCloseable {
                 throw new LockBackendException(JdbcLockBackend.NAME, db.address, key, "the registry is closed");
             }
             ReleaseSignals signals = signals(db);
-            TableUpkeep upkeep = new TableUpkeep(table, db.address, sweepInterval, lostTakes);
+            TableUpkeep upkeep = new TableUpkeep(table, db.address, sweepInterval, withdrawals);
             signals.onUnclaimed(unclaimedKey -> upkeep.passOnWakeUp(unclaimedKey));
             ready = new Ready(db, table, schema, signals, upkeep, offset);
             return ready;
@@ -248,7 +248,7 @@ final class LockTableSetup implements AutoCloseable {
         if (current != null) {
             current.upkeep().close();
         }
-        lostTakes.close();
+        withdrawals.close();
         connections.close();
     }
 

@@ -85,7 +85,7 @@ final class MySqlDialect extends Dialect {
      * whole seconds ends it.
      */
     @Override
-    OptionalLong take(Connection connection, LockRow row, WaitLine line, CallTimeout timeout) throws SQLException {
+    OptionalLong take(Connection connection, LockRow row, WaitQueue queue, CallTimeout timeout) throws SQLException {
         String sql = mariaDb ? maxStatementTime(timeout) + take : take;
         try (PreparedStatement statement = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
             if (!mariaDb) {

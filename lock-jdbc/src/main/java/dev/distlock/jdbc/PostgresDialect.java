@@ -18,11 +18,11 @@ import org.slf4j.LoggerFactory;
  * clock_timestamp()} is the time the statement runs, not when its transaction began.
  *
  * <p>How a release wakes waiters depends on the table's columns ({@link Waiters}). On a table
- * with a wait line, a registry whose waiter finds the key held puts its own wake-up channel at the
+ * with a wait queue, a registry whose waiter finds the key held puts its own wake-up channel at the
  * end of the row's {@code wait_line} (in the same round trip as the take), and a release takes the
- * first channel off the line and notifies only that one, keeping the row (free) while others are
- * in line. A registry that is woken but whose waiters no longer wait passes the wake-up on ({@link
- * #passOn}). Waiters that take no place in line (their registry does not listen yet, or an earlier
+ * first channel off the queue and notifies only that one, keeping the row (free) while others are
+ * in the queue. A registry that is woken but whose waiters no longer wait passes the wake-up on ({@link
+ * #passOn}). Waiters that take no place in the queue (their registry does not listen yet, or an earlier
  * version's) mark the row as waited for instead, and its release notifies the table's channel,
  * which every registry hears (see {@link PostgresNotifications}).
  */
@@ -34,8 +34,8 @@ final class PostgresDialect extends Dialect {
         EVERY_RELEASE,
         /** The waiting column: a release notifies the table's channel when a waiter marked its row. */
         MARKED,
-        /** The waiting column and the wait line: a release wakes the first registry in line. */
-        LINE
+        /** The waiting column and the wait queue: a release wakes the first registry in the queue. */
+        QUEUE
     }
 
     private static final Logger log = LoggerFactory.getLogger(PostgresDialect.class);
@@ -46,7 +46,7 @@ final class PostgresDialect extends Dialect {
     private final Waiters waiters;
 
     PostgresDialect(TableName table) {
-        this(table, Waiters.LINE);
+        this(table, Waiters.QUEUE);
     }
 
     PostgresDialect(TableName table, Waiters waiters) {
@@ -83,8 +83,8 @@ final class PostgresDialect extends Dialect {
         return table.into("SELECT waiting FROM ${table} WHERE 1 = 0");
     }
 
-    /** Selects the wait line's columns: fails on a table without them. */
-    static String lineProbe(TableName table) {
+    /** Selects the wait queue's columns: fails on a table without them. */
+    static String queueProbe(TableName table) {
         return table.into("SELECT wait_line, line_until FROM ${table} WHERE 1 = 0");
     }
 
@@ -109,17 +109,17 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    OptionalLong take(Connection connection, LockRow row, WaitLine line, CallTimeout timeout) throws SQLException {
+    OptionalLong take(Connection connection, LockRow row, WaitQueue queue, CallTimeout timeout) throws SQLException {
         // No JDBC query timeout: its cancel, sent over a second connection, would keep this thread
         // waiting on a silent server; lock_timeout ends row lock waits and the network timeout the rest.
         try (PreparedStatement statement = connection.prepareStatement(take)) {
             statement.setString(1, timeout.serverWaitMillis() + "ms");
             bindTake(statement, 2, row);
             int next = 6;
-            if (waiters == Waiters.LINE) {
-                statement.setString(next++, line.leaving());
-                statement.setString(next++, line.channel());
-                statement.setLong(next++, line.placeMicros());
+            if (waiters == Waiters.QUEUE) {
+                statement.setString(next++, queue.leaving());
+                statement.setString(next++, queue.channel());
+                statement.setLong(next++, queue.placeMicros());
             }
             if (waiters != Waiters.EVERY_RELEASE) {
                 statement.setString(next++, row.key());
@@ -134,11 +134,11 @@ final class PostgresDialect extends Dialect {
     }
 
     /**
-     * Takes {@code channel} (null: none) off the key's line and, when the key is free, wakes the
-     * first registry left in it. A no-op on a table without a line.
+     * Takes {@code channel} (null: none) off the key's queue and, when the key is free, wakes the
+     * first registry left in it. A no-op on a table without a queue.
      */
     void passOn(Connection connection, String key, String channel, CallTimeout timeout) throws SQLException {
-        if (waiters != Waiters.LINE) {
+        if (waiters != Waiters.QUEUE) {
             return;
         }
         try (PreparedStatement statement = connection.prepareStatement(passOn)) {

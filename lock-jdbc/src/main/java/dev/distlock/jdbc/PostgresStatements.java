@@ -24,10 +24,10 @@ final class PostgresStatements {
             RETURNING fence""";
 
     /**
-     * With a line, a grant starts the row unmarked and takes the registry's channel off the line
-     * (the channel bound is null when the registry stays in line).
+     * With a queue, a grant starts the row unmarked and takes the registry's channel off the queue
+     * (the channel bound is null when the registry stays in the queue).
      */
-    static final String GRANTED_IN_LINE = """
+    static final String GRANTED_IN_QUEUE = """
             ,
                    waiting = FALSE, wait_line = array_remove(l.wait_line, ?::text)""";
 
@@ -37,11 +37,11 @@ final class PostgresStatements {
             UPDATE ${table} SET waiting = TRUE WHERE lock_key = ? AND owner <> ? AND NOT waiting""";
 
     /**
-     * When the key is held by another owner, puts the registry's channel at the end of the line
-     * unless it is in it, and keeps the line for {@code place} µs more; it writes the row only when
+     * When the key is held by another owner, puts the registry's channel at the end of the queue
+     * unless it is in it, and keeps the queue for {@code place} µs more; it writes the row only when
      * that changes something or half the place is gone. Without a channel, marks the row.
      */
-    static final String JOIN_LINE = """
+    static final String JOIN_QUEUE = """
             ;
             WITH w AS (SELECT ?::text AS channel, ?::bigint AS place)
             UPDATE ${table} l
@@ -72,11 +72,11 @@ final class PostgresStatements {
             SELECT CASE WHEN waiting THEN pg_notify('${channel}', lock_key) END FROM released""";
 
     /**
-     * With a line: a release with nobody in line deletes the row; otherwise it keeps the row free,
-     * takes the first channel off the line and notifies it. A marked row notifies the table's channel
+     * With a queue: a release with nobody in the queue deletes the row; otherwise it keeps the row free,
+     * takes the first channel off the queue and notifies it. A marked row notifies the table's channel
      * as well (waiters without a place). Committed as {@link #DELETE_LIVE}.
      */
-    static final String RELEASE_TO_LINE = """
+    static final String RELEASE_TO_QUEUE = """
             SELECT set_config('synchronous_commit', 'off', true);
             WITH released AS (
                 SELECT lock_key, waiting, wait_line[1] AS next FROM ${table}
@@ -93,8 +93,8 @@ final class PostgresStatements {
               FROM released""";
 
     /**
-     * A registry leaves the key's line (its channel bound, or null when it only passes a wake-up
-     * on); then, when the key is free, the first registry in line is taken off and woken; a free
+     * A registry leaves the key's queue (its channel bound, or null when it only passes a wake-up
+     * on); then, when the key is free, the first registry in the queue is taken off and woken; a free
      * row nobody waits for is deleted.
      */
     static final String PASS_ON = """
@@ -125,14 +125,14 @@ final class PostgresStatements {
               FROM ${table}
              WHERE lock_key = ? AND owner IS NOT NULL AND expires_at > clock_timestamp()""";
 
-    /** ${line}: with a line, rows kept free for the registries in line stay until the line lapses. */
+    /** ${line}: with a queue, rows kept free for the registries in the queue stay until the queue lapses. */
     static final String SWEEP = """
             DELETE FROM ${table} WHERE lock_key IN (
                 SELECT lock_key FROM ${table}
                  WHERE (owner IS NULL OR expires_at <= clock_timestamp()) AND fence < ${now_us}${line}
                  LIMIT ? FOR UPDATE SKIP LOCKED)""";
 
-    static final String LINE_LAPSED = """
+    static final String QUEUE_LAPSED = """
 
                    AND (cardinality(wait_line) = 0 OR line_until IS NULL OR line_until <= clock_timestamp())""";
 
@@ -143,19 +143,19 @@ final class PostgresStatements {
         return switch (waiters) {
             case EVERY_RELEASE -> TAKE.replace("${granted}", "");
             case MARKED -> TAKE.replace("${granted}", "") + MARK_WAITING;
-            case LINE -> TAKE.replace("${granted}", GRANTED_IN_LINE) + JOIN_LINE;
+            case QUEUE -> TAKE.replace("${granted}", GRANTED_IN_QUEUE) + JOIN_QUEUE;
         };
     }
 
     /** The release, notifying as the table's columns allow, on the table's {@code channel}. */
     static String release(PostgresDialect.Waiters waiters, String channel) {
-        return (waiters == PostgresDialect.Waiters.LINE ? RELEASE_TO_LINE : DELETE_LIVE)
+        return (waiters == PostgresDialect.Waiters.QUEUE ? RELEASE_TO_QUEUE : DELETE_LIVE)
                 .replace("${channel}", channel)
                 .replace("${waiting}", waiters == PostgresDialect.Waiters.EVERY_RELEASE ? "TRUE" : "waiting");
     }
 
-    /** The sweep; with a line, rows kept free for the registries in line stay until the line lapses. */
+    /** The sweep; with a queue, rows kept free for the registries in the queue stay until the queue lapses. */
     static String sweep(PostgresDialect.Waiters waiters) {
-        return SWEEP.replace("${line}", waiters == PostgresDialect.Waiters.LINE ? LINE_LAPSED : "");
+        return SWEEP.replace("${line}", waiters == PostgresDialect.Waiters.QUEUE ? QUEUE_LAPSED : "");
     }
 }

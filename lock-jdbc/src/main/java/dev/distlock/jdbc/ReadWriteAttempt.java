@@ -30,7 +30,7 @@ final class ReadWriteAttempt {
     private final long intent;
 
     private long pause = FIRST_POLL_NANOS;
-    private boolean withdraw;
+    private boolean withdrawIntent;
     /** A decision's answer was lost: it may hold or queue for this call. */
     private boolean unsure;
 
@@ -70,12 +70,12 @@ final class ReadWriteAttempt {
                     continue;
                 }
                 if (token > 0) {
-                    withdraw = false;
+                    withdrawIntent = false;
                     return Optional.of(granted(token));
                 }
                 if (deadline.hasPassed()) {
                     if (unsure) {
-                        freeLater(); // a lost decision could still commit
+                        withdrawLater(); // a lost decision could still commit
                     }
                     return Optional.empty();
                 }
@@ -83,22 +83,22 @@ final class ReadWriteAttempt {
             }
         } catch (InterruptedException e) {
             if (unsure) {
-                freeLater();
+                withdrawLater();
             }
             throw e;
         } catch (RuntimeException e) {
             // A database that failed the attempt would most likely fail the withdrawal too; the intent ends by itself.
             if (unsure && !(e instanceof DatabaseUnavailableException)) {
-                freeLater();
+                withdrawLater();
             }
-            withdraw = false;
+            withdrawIntent = false;
             throw e;
         } finally {
             if (released != null) {
                 released.close();
             }
-            if (withdraw) {
-                withdrawQuietly();
+            if (withdrawIntent) {
+                withdrawIntentQuietly();
             }
         }
     }
@@ -108,7 +108,7 @@ final class ReadWriteAttempt {
         requestedAt = 0;
         sent = false;
         long offered = grace.isOpen() ? 0 : intent;
-        withdraw |= offered > 0;
+        withdrawIntent |= offered > 0;
         ready(JdbcLockBackend.setUpTimeout(deadline, answerBudget));
         requestedAt = System.nanoTime();
         sent = true;
@@ -126,8 +126,8 @@ final class ReadWriteAttempt {
                     Math.min(JdbcLockBackend.RIDE_OUT.pauseNanos(++failures), deadline.remainingNanos()));
         }
         if (deadline.hasPassed()) {
-            withdraw = false;
-            table.lostTakes().free(request.key(), leaseMicros(), deadline, e, release());
+            withdrawIntent = false;
+            table.withdrawals().withdraw(request.key(), leaseMicros(), deadline, e, release());
             throw e;
         }
     }
@@ -163,12 +163,12 @@ final class ReadWriteAttempt {
     }
 
     /** In the background: what a lost decision of this call may have written. */
-    private void freeLater() {
-        table.lostTakes().freeLater(request.key(), leaseMicros(), release());
+    private void withdrawLater() {
+        table.withdrawals().withdrawLater(request.key(), leaseMicros(), release());
     }
 
     /** Deletes this call's hold and, for a writer, its intent; touches no other owner's rows. */
-    private LostTakes.Release release() {
+    private Withdrawals.Release release() {
         String key = request.key();
         String owner = request.owner().value();
         return timeout -> {
@@ -210,7 +210,7 @@ final class ReadWriteAttempt {
     }
 
     /** A failed withdrawal must not hide why the wait ended; the intent then ends by itself. */
-    private void withdrawQuietly() {
+    private void withdrawIntentQuietly() {
         try {
             table.withdraw(
                     request.key(), request.owner().value(), CallTimeout.until(deadline, JdbcReadWriteBackend.INTENT));

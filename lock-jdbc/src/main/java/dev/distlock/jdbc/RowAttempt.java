@@ -26,8 +26,8 @@ final class RowAttempt {
 
     private LockTableSetup.Ready ready;
     private ReleaseSignals.Subscription released;
-    /** The channel this attempt put in the key's line, until it leaves it. */
-    private String inLine;
+    /** The channel this attempt put in the key's queue, until it leaves it. */
+    private String queuedChannel;
 
     private boolean acquired;
     /** When the first take whose answer was lost was sent. */
@@ -65,14 +65,14 @@ final class RowAttempt {
                 }
                 if (deadline.hasPassed()) {
                     if (unsure) {
-                        ready.upkeep().freeLater(row); // a lost take could still commit
+                        ready.upkeep().withdrawLater(row); // a lost take could still commit
                     }
                     return Optional.empty();
                 }
                 awaitRelease();
             }
         } finally {
-            leaveLine();
+            leaveQueue();
         }
     }
 
@@ -87,13 +87,13 @@ final class RowAttempt {
             requestedAt = unsureSince;
             return fence;
         }
-        WaitLine line = released == null ? WaitLine.NONE : ready.signals().line(released);
-        if (line.channel() != null) {
-            inLine = line.channel();
+        WaitQueue queue = released == null ? WaitQueue.NONE : ready.signals().queue(released);
+        if (queue.channel() != null) {
+            queuedChannel = queue.channel();
         }
         requestedAt = System.nanoTime();
         sent = true;
-        fence = take(line, timeout);
+        fence = take(queue, timeout);
         if (fence.isEmpty() && unsure) {
             // the lost take may have committed after the look before this one
             fence = ready.table().mine(row, timeout);
@@ -102,7 +102,7 @@ final class RowAttempt {
         return fence;
     }
 
-    /** The table set up, and a waiter that takes a place in line subscribed before its first take. */
+    /** The table set up, and a waiter that takes a place in the queue subscribed before its first take. */
     private void prepare() {
         if (ready == null) {
             ready = setup.ready(row.key(), JdbcLockBackend.setUpTimeout(deadline, answerBudget));
@@ -116,16 +116,16 @@ final class RowAttempt {
      * One take; a lost connection is thrown for the caller to ride out, any other failure frees
      * what the attempt may have taken before it is thrown.
      */
-    private OptionalLong take(WaitLine line, CallTimeout timeout) {
+    private OptionalLong take(WaitQueue queue, CallTimeout timeout) {
         try {
-            return ready.table().take(row, line, timeout);
+            return ready.table().take(row, queue, timeout);
         } catch (LockStatementTimeoutException busy) {
             log.debug("Lock statement for '{}' gave up waiting; the row counts as taken", row.key(), busy);
             return OptionalLong.empty();
         } catch (DatabaseUnavailableException unavailable) {
             throw unavailable;
         } catch (RuntimeException unknown) {
-            ready.upkeep().free(row, deadline, unknown);
+            ready.upkeep().withdraw(row, deadline, unknown);
             throw unknown;
         }
     }
@@ -142,7 +142,7 @@ final class RowAttempt {
         }
         if (deadline.hasPassed()) {
             if (unsure) {
-                ready.upkeep().free(row, deadline, e);
+                ready.upkeep().withdraw(row, deadline, e);
             }
             throw e;
         }
@@ -154,7 +154,7 @@ final class RowAttempt {
                     Math.min(JdbcLockBackend.RIDE_OUT.pauseNanos(++failures), deadline.remainingNanos()));
         } catch (InterruptedException interrupted) {
             if (unsure) {
-                ready.upkeep().freeLater(row); // the lost take may hold the row
+                ready.upkeep().withdrawLater(row); // the lost take may hold the row
             }
             throw interrupted;
         }
@@ -175,15 +175,16 @@ final class RowAttempt {
         released.await(Math.min(ready.signals().backoff().pauseNanos(++poll), deadline.remainingNanos()));
     }
 
-    /** A registry leaves the line with its last waiter of the key; a grant took it off already. */
-    private void leaveLine() {
-        boolean leave =
-                inLine != null && !acquired && !ready.signals().line(released).stay();
+    /** A registry leaves the queue with its last waiter of the key; a grant took it off already. */
+    private void leaveQueue() {
+        boolean leave = queuedChannel != null
+                && !acquired
+                && !ready.signals().queue(released).stay();
         if (released != null) {
             released.close();
         }
         if (leave) {
-            ready.upkeep().leaveLine(row.key(), inLine); // in the background: the caller's wait is over
+            ready.upkeep().leaveQueue(row.key(), queuedChannel); // in the background: the caller's wait is over
         }
     }
 }

@@ -68,7 +68,7 @@ final class RedisEndpoint implements AutoCloseable {
 
     /**
      * Whether one script may touch both Redis keys: always on a single server (Sentinel's master included), on a
-     * Cluster when they hash to one slot. Unknown deployments behind other clients are not assumed single.
+     * Cluster when they hash to one hash slot. Unknown deployments behind other clients are not assumed single.
      */
     boolean runsTogether(byte[] first, byte[] second) {
         if (!(factory instanceof LettuceConnectionFactory lettuce)) {

@@ -33,14 +33,14 @@ final class ZooKeeperCalls {
     private final CuratorFramework client;
     private final String address;
     private final long answerBudgetNanos;
-    private final OrphanedNodes orphans;
+    private final NodeWithdrawals withdrawals;
 
     /** @param answerBudget how far past its wait time a caller may wait for answers (contract 8) */
     ZooKeeperCalls(CuratorFramework client, String address, Duration answerBudget) {
         this.client = client;
         this.address = address;
         this.answerBudgetNanos = answerBudget.toNanos();
-        this.orphans = new OrphanedNodes(client, path -> delete(path, 0));
+        this.withdrawals = new NodeWithdrawals(client, path -> delete(path, 0));
     }
 
     /**
@@ -80,7 +80,7 @@ final class ZooKeeperCalls {
             // Past that, the root is missing too, or the server swept the key's node again meanwhile: Curator
             // creates every missing parent, one call at a time.
             PendingCall create = sendCreate(path, data, key, attempt >= 2);
-            // Sent on the same session right behind the create, which the server answers in order: the line as it
+            // Sent on the same session right behind the create, which the server answers in order: the queue as it
             // stands just after this node joined, without first waiting a round trip for the create's answer.
             read = attempt >= 2 ? null : sendChildren(keyPath, key);
             created = answer(create, key, "creating its lock node", callsEnd);
@@ -91,13 +91,13 @@ final class ZooKeeperCalls {
         if (existing(created, key) == null) {
             throw failure(key, "its lock node's parent " + keyPath + " kept vanishing");
         }
-        CuratorEvent line = read == null ? null : read.await(callsEnd - System.nanoTime());
-        boolean lineSeen = line != null && line.getResultCode() == KeeperException.Code.OK.intValue();
-        return new Created(created.getName(), created.getStat(), lineSeen ? line.getChildren() : null);
+        CuratorEvent queue = read == null ? null : read.await(callsEnd - System.nanoTime());
+        boolean queueSeen = queue != null && queue.getResultCode() == KeeperException.Code.OK.intValue();
+        return new Created(created.getName(), created.getStat(), queueSeen ? queue.getChildren() : null);
     }
 
-    /** The lock nodes under {@code keyPath} in line order ({@link LockPaths#queue}); empty when it does not exist. */
-    List<String> line(String keyPath, String key, long callsEnd) throws InterruptedException {
+    /** The lock nodes under {@code keyPath} in queue order ({@link LockPaths#queue}); empty when it does not exist. */
+    List<String> queue(String keyPath, String key, long callsEnd) throws InterruptedException {
         List<String> children = children(keyPath, key, callsEnd);
         return children == null ? List.of() : LockPaths.queue(children);
     }
@@ -236,8 +236,8 @@ final class ZooKeeperCalls {
      * lives. Tried again every second while ZooKeeper is unreachable, for ten minutes at most (a
      * session that ends takes the node with it anyway).
      */
-    void deleteOwnedLater(String keyPath, String nodeName) {
-        orphans.deleteLater(keyPath, nodeName);
+    void withdrawLater(String keyPath, String nodeName) {
+        withdrawals.withdrawLater(keyPath, nodeName);
     }
 
     /**

@@ -10,31 +10,31 @@ import java.util.Set;
 import org.apache.curator.utils.ZKPaths;
 
 /**
- * One attempt's wait in the key's waiting line, once its node is there (see {@link LockQueue}):
+ * One attempt's wait in the key's queue, once its node is there (see {@link LockQueue}):
  * asks the {@link QueueRule} whether the node holds the key or which node to wait for, watches that
- * node and the one ahead of it, and takes each reported deletion out of the line it read, reading
- * the line again only when its copy may be stale.
+ * node and the one ahead of it, and takes each reported deletion out of the queue it read, reading
+ * the queue again only when its copy may be stale.
  */
-final class LineWait {
+final class QueueWait {
 
     /**
      * How many of the nodes ahead that its rule depends on an attempt watches: the node it waits for
      * and the one ahead of that. When that one goes, the node it waits for most likely holds the key
-     * now, and the attempt reads the line while it does, so that its release needs no read. Each
-     * watch costs a read when set and an event when its node goes, however long the line.
+     * now, and the attempt reads the queue while it does, so that its release needs no read. Each
+     * watch costs a read when set and an event when its node goes, however long the queue.
      */
     static final int WATCHED_AHEAD = 2;
 
     private final ZooKeeperCalls calls;
     private final SessionTracker session;
 
-    LineWait(ZooKeeperCalls calls, SessionTracker session) {
+    QueueWait(ZooKeeperCalls calls, SessionTracker session) {
         this.calls = calls;
         this.session = session;
     }
 
     /** Waits until the node holds the key ({@code own}'s lease) or the deadline passes (empty). */
-    Optional<ZooKeeperLease> waitInLine(Node own, QueueRule rule, FirstRead first, Deadline deadline, long callsEnd)
+    Optional<ZooKeeperLease> waitInQueue(Node own, QueueRule rule, FirstRead first, Deadline deadline, long callsEnd)
             throws InterruptedException {
         Wait wait = new Wait(own, rule, deadline, callsEnd);
         session.addWaiter(wait.waiter);
@@ -45,7 +45,7 @@ final class LineWait {
         }
     }
 
-    /** One node's wait: its copy of the line, and the nodes ahead it watches. */
+    /** One node's wait: its copy of the queue, and the nodes ahead it watches. */
     private final class Wait {
 
         private final Node own;
@@ -55,10 +55,10 @@ final class LineWait {
         private final Deadline deadline;
         private final long callsEnd;
         private final Set<String> watched = new HashSet<>();
-        /** The line as last read, less the deletions reported since; null when it must be read (again). */
-        private List<String> line;
-        /** When the latest request that this copy of the line rests on was sent: the server heard from the session then. */
-        private long lineAt;
+        /** The queue as last read, less the deletions reported since; null when it must be read (again). */
+        private List<String> queue;
+        /** When the latest request that this copy of the queue rests on was sent: the server heard from the session then. */
+        private long queueReadAt;
 
         private boolean firstRead = true;
 
@@ -71,8 +71,8 @@ final class LineWait {
         }
 
         Wait from(FirstRead first) {
-            line = first.children() == null ? null : LockPaths.queue(first.children());
-            lineAt = first.askedAt();
+            queue = first.children() == null ? null : LockPaths.queue(first.children());
+            queueReadAt = first.askedAt();
             return this;
         }
 
@@ -84,17 +84,17 @@ final class LineWait {
                     continue;
                 }
                 boolean read = readIfStale();
-                int position = line.indexOf(ownName);
+                int position = queue.indexOf(ownName);
                 if (position < 0) {
                     if (firstRead && !read) {
-                        line = null; // the read sent with the create did not see this node yet: read again
+                        queue = null; // the read sent with the create did not see this node yet: read again
                         continue;
                     }
                     throw calls.failure(
                             own.key, "its lock node " + own.path + " disappeared while waiting: the session expired");
                 }
                 firstRead = false;
-                QueueRule.Verdict verdict = rule.decide(line, position);
+                QueueRule.Verdict verdict = rule.decide(queue, position);
                 if (verdict.holds()) {
                     return Optional.of(grant());
                 }
@@ -115,23 +115,24 @@ final class LineWait {
             if (!waiter.await(deadline.remainingNanos())) {
                 throw connectionDown(own);
             }
-            line = null;
+            queue = null;
         }
 
-        /** Reads the line when this copy may be stale; true when it did. */
+        /** Reads the queue when this copy may be stale; true when it did. */
         private boolean readIfStale() throws InterruptedException {
-            if (line != null) {
+            if (queue != null) {
                 return false;
             }
             waiter.takeDisturbance(); // what came before this read is in it
-            lineAt = System.nanoTime();
-            line = calls.line(own.keyPath, own.key, callsEnd);
+            queueReadAt = System.nanoTime();
+            queue = calls.queue(own.keyPath, own.key, callsEnd);
             watched.clear();
             return true;
         }
 
         private ZooKeeperLease grant() {
-            ZooKeeperLease lease = new ZooKeeperLease(own.key, own.path, rule.token(own.token), own.session, lineAt);
+            ZooKeeperLease lease =
+                    new ZooKeeperLease(own.key, own.path, rule.token(own.token), own.session, queueReadAt);
             if (!session.track(lease)) {
                 checkSession(own);
             }
@@ -139,7 +140,7 @@ final class LineWait {
         }
 
         /**
-         * Nodes that join behind can matter: watches the node the rule names, and reads the line when it goes.
+         * Nodes that join behind can matter: watches the node the rule names, and reads the queue when it goes.
          *
          * @return false when the wait time ran out
          */
@@ -149,19 +150,19 @@ final class LineWait {
             if (!gone && !awaitDeletion(waiter, Set.of(node), deadline, own)) {
                 return false;
             }
-            line = null;
+            queue = null;
             return true;
         }
 
         /**
          * Watches the nearest nodes ahead that the rule depends on; each reported deletion comes out of
-         * this copy of the line, and the rule decides again without a read, which is exact as long as
+         * this copy of the queue, and the rule decides again without a read, which is exact as long as
          * every node ahead that it depends on is watched. While some are not, any deletion calls for a read.
          *
          * @return false when the wait time ran out
          */
         private boolean watchAhead(int position, String node) throws InterruptedException {
-            List<String> ahead = dependenciesAhead(rule, line, position);
+            List<String> ahead = dependenciesAhead(rule, queue, position);
             if (watchNearest(ahead, node)) {
                 return true;
             }
@@ -170,17 +171,17 @@ final class LineWait {
                 return false;
             }
             boolean fresh =
-                    System.nanoTime() - lineAt < session.sessionTimeout().toNanos() / 3;
+                    System.nanoTime() - queueReadAt < session.sessionTimeout().toNanos() / 3;
             if (waiter.takeDisturbance() || !allWatched || !fresh) {
-                // A grant decided here counts from lineAt, so it is taken only while that is recent.
-                line = null;
+                // A grant decided here counts from queueReadAt, so it is taken only while that is recent.
+                queue = null;
             } else {
-                line = waiter.withoutDeleted(line);
+                queue = waiter.withoutDeleted(queue);
             }
             return true;
         }
 
-        /** Sets the watches not yet set; true when some of those nodes were gone already (the line is updated). */
+        /** Sets the watches not yet set; true when some of those nodes were gone already (the queue is updated). */
         private boolean watchNearest(List<String> ahead, String node) throws InterruptedException {
             List<String> toWatch = new ArrayList<>(ahead.subList(0, Math.min(WATCHED_AHEAD, ahead.size())));
             if (!toWatch.contains(node)) {
@@ -194,12 +195,12 @@ final class LineWait {
             Set<String> gone = calls.watch(own.keyPath, toWatch, waiter, own.key, callsEnd);
             watched.addAll(toWatch);
             watched.removeAll(gone);
-            lineAt = sentAt;
+            queueReadAt = sentAt;
             if (gone.isEmpty()) {
                 return false;
             }
             waiter.deleted(gone);
-            line = waiter.withoutDeleted(line);
+            queue = waiter.withoutDeleted(queue);
             return true;
         }
     }
@@ -221,11 +222,11 @@ final class LineWait {
     }
 
     /** The nodes ahead of {@code position} that {@code rule} depends on, nearest first. */
-    private static List<String> dependenciesAhead(QueueRule rule, List<String> line, int position) {
+    private static List<String> dependenciesAhead(QueueRule rule, List<String> queue, int position) {
         List<String> ahead = new ArrayList<>();
         for (int i = position - 1; i >= 0; i--) {
-            if (rule.dependsOn(line.get(i))) {
-                ahead.add(line.get(i));
+            if (rule.dependsOn(queue.get(i))) {
+                ahead.add(queue.get(i));
             }
         }
         return ahead;
