@@ -17,13 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One attempt to take a key: a queue entry on the registry's session lease, and the wait until
- * no older entry holds it back any more (which older entries do is the {@link QueueRule}'s
- * business). A waiter watches only the nearest entry in its way, so a release wakes the waiters
- * right behind it, not all; the entry's create revision is the hold's fencing token. While the
- * wait lasts, a request that fails for a passing reason (a member down, a leader election, no
- * answer) is tried again with back-off; a put whose answer was lost is recognised by its value
- * before anything is written again. When the wait ends first, the last failure is thrown.
+ * One attempt to take a key: a queue entry on the registry's session lease, and the wait until no
+ * older entry holds it back (the {@link QueueRule}'s business); the entry's create revision is the
+ * token. Passing failures are retried while the wait lasts (see docs/internals/backends.md).
  */
 final class Attempt {
 
@@ -210,11 +206,8 @@ final class Attempt {
     }
 
     /**
-     * Waits until nothing holds the entry back, the deadline passes, or the entry is lost. The
-     * watch wakes the waiter at once; the queue is also read again now and then, because a watch
-     * can miss a deletion (jetcd re-creates a broken watch stream at the current revision) and
-     * does not see our own entry go: a waiter that relied on the watch alone could wait out its
-     * whole wait for a key that was free.
+     * Waits until nothing holds the entry back, the deadline passes, or the entry is lost; the queue
+     * is also read again now and then, as a watch can miss a deletion.
      */
     Outcome awaitTurn() throws InterruptedException {
         while (blocker != null) {

@@ -61,18 +61,9 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
     }
 
     /**
-     * Polls until the row is taken or the deadline passes. No attempt starts after the deadline,
-     * and the database ends each statement's row lock wait near it; that counts as "not free". The
-     * first call sets the table up (see {@link LockTableSetup}) within its wait time.
-     *
-     * <p>While the wait lasts, an unavailable database (see {@link DatabaseUnavailableException}) is
-     * ridden out: the attempt is repeated after a pause that grows from {@link #RIDE_OUT}'s first to
-     * its last, and the call fails with the last failure once the deadline has passed (at once for
-     * a zero wait). A take whose answer was lost may have taken the row; until the call ends, its
-     * row is looked for by its owner (unique per hold) before and after each take, and adopted when
-     * found, its lease counted from before the first take whose answer was lost. When the call
-     * fails, or any other failure ends it, the row the attempt may have taken is freed (see {@link
-     * TableUpkeep#withdraw}).
+     * Polls until the row is taken or the deadline passes, riding out an unavailable database and
+     * adopting or withdrawing a take whose answer was lost (see {@link RowAttempt} and
+     * docs/internals/backends.md).
      */
     @Override
     public Optional<JdbcLease> tryAcquire(LockRequest request) throws InterruptedException {

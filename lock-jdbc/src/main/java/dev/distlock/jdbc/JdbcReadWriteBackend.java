@@ -67,20 +67,9 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
     }
 
     /**
-     * Decides again until granted or the deadline passes: on PostgreSQL when a release or a withdrawn
-     * intent of the key is notified (the pauses of {@link ReleaseSignals} as a safety net), elsewhere
-     * after pauses of 5 to 100 ms. Each decision is bounded like the plain lock's attempts (see
-     * {@link CallTimeout}), so no call outlives its wait time by more than their slack.
-     * A waiting writer decides without an intent during its grace (new readers still get in), and each pause ends
-     * when the grace does, so that its intent is in place as soon as the grace is over; a waiting writer that gives
-     * up withdraws its intent, unless the database just failed it.
-     *
-     * <p>While the wait lasts, an unavailable database (see {@link DatabaseUnavailableException}) is
-     * ridden out as the plain lock rides it out: tried again after pauses from {@link
-     * JdbcLockBackend#RIDE_OUT}, failing with the last failure once the deadline has passed (at once
-     * for a zero wait). A decision whose answer was lost may have written this owner's hold; the next
-     * decision adopts it (its lease counted from before the lost one), and a call that gives up frees
-     * it, and a writer's intent, through {@link Withdrawals}.
+     * Decides again until granted or the deadline passes, woken by release signals or short polls; a
+     * waiting writer's intent is withdrawn when it gives up (see {@link ReadWriteAttempt} and
+     * docs/internals/backends.md).
      */
     @Override
     public Optional<Lease> tryAcquire(LockRequest request) throws InterruptedException {

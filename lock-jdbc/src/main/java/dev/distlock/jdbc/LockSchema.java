@@ -39,11 +39,9 @@ final class LockSchema {
     }
 
     /**
-     * Runs the table's DDL (a {@code CREATE TABLE IF NOT EXISTS}), serialised with other instances
-     * where the database can (see {@link Dialect#createTable}), then checks the table. Instances
-     * started together may still race on a database's catalog, and a creator that lost the race
-     * fails although the table is there now: a failure counts only when the table is still not
-     * usable afterwards.
+     * Runs the table's DDL, serialised with other creators where the database can (see {@link
+     * Dialect#createTable}); a failure counts only when the table is still not usable afterwards, as
+     * instances started together may race on the catalog.
      *
      * @param usable null when the table can be read, else why not
      */

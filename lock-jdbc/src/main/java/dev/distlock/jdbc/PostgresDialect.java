@@ -14,17 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * PostgreSQL: one upsert takes a free, expired or missing row and returns its fence. {@code
- * clock_timestamp()} is the time the statement runs, not when its transaction began.
- *
- * <p>How a release wakes waiters depends on the table's columns ({@link Waiters}). On a table
- * with a wait queue, a registry whose waiter finds the key held puts its own wake-up channel at the
- * end of the row's {@code wait_line} (in the same round trip as the take), and a release takes the
- * first channel off the queue and notifies only that one, keeping the row (free) while others are
- * in the queue. A registry that is woken but whose waiters no longer wait passes the wake-up on ({@link
- * #passOn}). Waiters that take no place in the queue (their registry does not listen yet, or an earlier
- * version's) mark the row as waited for instead, and its release notifies the table's channel,
- * which every registry hears (see {@link PostgresNotifications}).
+ * PostgreSQL: one upsert takes a free, expired or missing row and returns its fence, and a release
+ * wakes the next registry in the key's queue or, on older tables, every waiting registry ({@link
+ * Waiters}; see docs/internals/backends.md).
  */
 final class PostgresDialect extends Dialect {
 

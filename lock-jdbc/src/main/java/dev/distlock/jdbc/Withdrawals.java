@@ -8,14 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Frees what an acquisition may have taken although it gave up: a take whose answer was lost may
- * have committed. Inline while the caller's deadline leaves time for it; otherwise, or when that
- * fails too, on one daemon thread per registry, retried until the take's lease would have ended anyway.
- *
- * <p>A free that finds nothing is not the end: a take whose answer the caller gave up on may not
- * have reached the database yet (a busy server, a slow network) and commit later. So it is looked
- * for again after {@link #RECHECK_FIRST}, then after twice as long each time (at most {@link
- * #RECHECK_LAST}), until one finds and frees it or the take's lease would have ended.
+ * Withdraws what an acquisition may have taken although it gave up (a take whose answer was lost
+ * may have committed): inline while the caller's deadline leaves time, else in the background,
+ * looking again with growing pauses until the take's lease would have ended.
  */
 final class Withdrawals implements AutoCloseable {
 

@@ -19,19 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * Redlock over N independent Redis servers: a lock is held when a majority granted it within
- * its lease. Each node runs the same scripts as a single server; the token is the largest of the
- * majority's tokens, each of which is already above that node's fence, and is written back to
- * the majority, so any later majority (which shares a node with this one) issues a larger one.
- *
- * <p>Acquire, renew and release are decided as soon as a majority answered; a slow minority is
- * not waited for. Grants and renewals ask the nodes for the lease plus a clock-drift allowance,
- * while the holder counts the bare lease from the moment it asked, so its view ends first even
- * when a node's clock runs fast. An acquisition round ends at most 1.25 node timeouts after the
- * caller's deadline (one for the grants, a quarter for writing the token back).
- *
- * <p>Waiters retry with a short capped, jittered back-off rather than holding a subscription on
- * every node: a release is seen within {@link #MAX_BACKOFF} and dead nodes cost no listeners.
+ * Redlock over N independent Redis servers: a lock is held when a majority granted it within its
+ * lease, and its token, the largest of the majority's, is written back to them so that any later
+ * majority issues a larger one (see docs/internals/backends.md).
  */
 final class RedlockBackend implements LockBackend<RedisLease> {
 

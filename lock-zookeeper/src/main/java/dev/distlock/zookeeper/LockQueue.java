@@ -16,13 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The lock algorithm: an attempt creates an ephemeral-sequential node under the key's node (its
- * data is the holder's description), reads the key's queue, and asks the {@link
- * QueueRule} whether it holds the key or which node to wait for ({@link QueueWait}). It watches that node and the one
- * ahead of it, and takes each reported deletion out of the queue it read: when the node ahead of
- * the one it waits for goes, it reads the queue again while that one holds the key, so that the
- * release hands it the key without another read. An attempt that gives up deletes its node. Plain
- * locks and both sides of read/write locks run this loop; only the key's node and the rule differ.
+ * The lock algorithm: an attempt creates an ephemeral-sequential node under the key's node and
+ * waits in the key's queue ({@link QueueWait}) until its {@link QueueRule} says it holds the key; an
+ * attempt that gives up deletes its node. Plain locks and both sides of read/write locks share it.
  */
 final class LockQueue {
 
@@ -110,15 +106,11 @@ final class LockQueue {
     }
 
     /**
-     * A writer's grace ({@link WriterGrace}) before it joins the queue under {@code keyPath}: while the grace is open it
-     * creates no node, so readers that come meanwhile do not queue behind it. It reads the queue and, while that holds
-     * any node, watches the youngest (the one likely to stay longest) and reads again when it goes; it returns as soon
-     * as the queue is empty or the grace has ended, for the attempt to join the queue ({@link #tryAcquire(LockRequest,
-     * String, QueueRule)}). It leaves nothing on the server. A connection that is down or lost ends the grace early:
-     * in the queue the attempt rides that out, as it always has.
+     * A writer's grace ({@link WriterGrace}): waits without a node of its own, watching the youngest
+     * node, until the key's queue is empty or the grace is over, so that readers that come meanwhile get
+     * in first. It leaves nothing on the server.
      *
-     * @return true to join the queue now (at once for a zero wait or a zero grace); false when the wait time ran out in
-     *     the grace, so that a writer whose wait is shorter than its grace never joined
+     * @return true to join the queue now; false when the wait time ran out in the grace
      */
     boolean awaitEmptyQueue(LockRequest request, String keyPath, WriterGrace grace) throws InterruptedException {
         String key = request.key();

@@ -18,10 +18,8 @@ import org.apache.curator.utils.ZKPaths;
 final class QueueWait {
 
     /**
-     * How many of the nodes ahead that its rule depends on an attempt watches: the node it waits for
-     * and the one ahead of that. When that one goes, the node it waits for most likely holds the key
-     * now, and the attempt reads the queue while it does, so that its release needs no read. Each
-     * watch costs a read when set and an event when its node goes, however long the queue.
+     * How many of the nodes ahead an attempt watches: the node it waits for and the one ahead of that,
+     * so that the queue is read while the next holder holds the key, not after its release.
      */
     static final int WATCHED_AHEAD = 2;
 

@@ -73,15 +73,12 @@ final class ZooKeeperCalls {
         CuratorEvent created = null;
         for (int attempt = keyNodeKnown ? 0 : 1; attempt < 4; attempt++) {
             if (attempt == 1) {
-                // The key's node is missing (first use, or the server removed it when it was empty): create it as a
-                // container right in front of the lock node, again in one round trip.
+                // The key's node is missing (first use, or swept when empty): a container in the same round trip.
                 sendCreateContainer(keyPath, key);
             }
-            // Past that, the root is missing too, or the server swept the key's node again meanwhile: Curator
-            // creates every missing parent, one call at a time.
+            // Past that, Curator creates every missing parent, one call at a time.
             PendingCall create = sendCreate(path, data, key, attempt >= 2);
-            // Sent on the same session right behind the create, which the server answers in order: the queue as it
-            // stands just after this node joined, without first waiting a round trip for the create's answer.
+            // Right behind the create, answered in order: the queue just after this node joined.
             read = attempt >= 2 ? null : sendChildren(keyPath, key);
             created = answer(create, key, "creating its lock node", callsEnd);
             if (created.getResultCode() != KeeperException.Code.NONODE.intValue()) {
