@@ -17,13 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One attempt to take a key: a queue entry on the registry's session lease, and the wait until
- * no older entry holds it back any more (which older entries do is the {@link QueueRule}'s
- * business). A waiter watches only the nearest entry in its way, so a release wakes the waiters
- * right behind it, not all; the entry's create revision is the hold's fencing token. While the
- * wait lasts, a request that fails for a passing reason (a member down, a leader election, no
- * answer) is tried again with back-off; a put whose answer was lost is recognised by its value
- * before anything is written again. When the wait ends first, the last failure is thrown.
+ * One attempt to take a key: a queue entry on the registry's session lease, and the wait until no
+ * older entry holds it back (the {@link QueueRule}'s business); the entry's create revision is the
+ * token. Passing failures are retried while the wait lasts (see docs/internals/backends.md).
  */
 final class Attempt {
 
@@ -51,9 +47,6 @@ final class Attempt {
 
     private static final long LAST_CHECK_NANOS = TimeUnit.SECONDS.toNanos(4);
 
-    private static final long FIRST_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-    private static final long LAST_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
-
     private static final Logger log = LoggerFactory.getLogger(Attempt.class);
 
     private final QueueContext etcd;
@@ -70,23 +63,16 @@ final class Attempt {
     private ByteSequence blocker;
     private long readRevision;
 
-    private Attempt(
-            QueueContext etcd,
-            QueueRule rule,
-            LockRequest request,
-            long cutoff,
-            Session session,
-            ByteSequence entry,
-            ByteSequence value) {
+    private Attempt(QueueContext etcd, QueueRule rule, LockRequest request, long cutoff, QueuedEntry queued) {
         this.etcd = etcd;
         this.rule = rule;
         this.request = request;
         this.deadline = request.deadline();
         this.cutoff = cutoff;
-        this.session = session;
+        this.session = queued.session();
         this.queue = rule.queue(request.key());
-        this.entry = entry;
-        this.value = value;
+        this.entry = queued.key();
+        this.value = queued.value();
     }
 
     /**
@@ -119,12 +105,7 @@ final class Attempt {
             switch (outcome) {
                 case GRANTED:
                     return Optional.of(etcd.hold(
-                            request,
-                            attempt.entry,
-                            attempt.value,
-                            attempt.session,
-                            FencingToken.of(attempt.entryRevision),
-                            listener));
+                            request, attempt.queuedEntry(), FencingToken.of(attempt.entryRevision), listener));
                 case TIMED_OUT:
                     attempt.withdraw(etcd.requests().timeoutBefore(cutoff));
                     return Optional.empty();
@@ -146,23 +127,35 @@ final class Attempt {
      */
     private static Attempt enqueue(QueueContext etcd, QueueRule rule, LockRequest request, long cutoff)
             throws InterruptedException {
-        Session session =
-                retried(request.deadline(), request.key(), () -> etcd.sessions().get(cutoff, request.key()));
+        Session session = Retries.retried(
+                request.deadline(), request.key(), () -> etcd.sessions().get(cutoff, request.key()));
         ByteSequence value = etcd.entryValue(request);
         Attempt attempt = new Attempt(
-                etcd, rule, request, cutoff, session, rule.entry(request.key(), request.owner(), session.id), value);
+                etcd,
+                rule,
+                request,
+                cutoff,
+                new QueuedEntry(rule.entry(request.key(), request.owner(), session.id), value, session));
         if (attempt.queued()) {
             return attempt;
         }
         attempt = new Attempt(
-                etcd, rule, request, cutoff, session, rule.entry(request.key(), session.id, etcd.nextEntry()), value);
+                etcd,
+                rule,
+                request,
+                cutoff,
+                new QueuedEntry(rule.entry(request.key(), session.id, etcd.nextEntry()), value, session));
         return attempt.queued() ? attempt : null;
+    }
+
+    private QueuedEntry queuedEntry() {
+        return new QueuedEntry(entry, value, session);
     }
 
     /** Puts the entry; false when the session lease ended first or, rarely, the name was taken. */
     private boolean queued() throws InterruptedException {
         try {
-            return retried(deadline, request.key(), this::putEntry);
+            return Retries.retried(deadline, request.key(), this::putEntry);
         } catch (LockBackendException e) {
             if (EtcdRequests.isLeaseNotFound(e.getCause())) {
                 etcd.sessions().end(session, "etcd no longer had the registry's session lease");
@@ -204,8 +197,7 @@ final class Attempt {
                     .failure(
                             request.key(),
                             "the queue entry just written is not the newest under " + text(queue)
-                                    + "; is something else writing there? Use a namespace of its own.",
-                            null);
+                                    + "; is something else writing there? Use a namespace of its own.");
         }
         entryRevision = newest.get(0).getCreateRevision();
         blocker = firstOther(response.getGetResponses());
@@ -214,11 +206,8 @@ final class Attempt {
     }
 
     /**
-     * Waits until nothing holds the entry back, the deadline passes, or the entry is lost. The
-     * watch wakes the waiter at once; the queue is also read again now and then, because a watch
-     * can miss a deletion (jetcd re-creates a broken watch stream at the current revision) and
-     * does not see our own entry go: a waiter that relied on the watch alone could wait out its
-     * whole wait for a key that was free.
+     * Waits until nothing holds the entry back, the deadline passes, or the entry is lost; the queue
+     * is also read again now and then, as a watch can miss a deletion.
      */
     Outcome awaitTurn() throws InterruptedException {
         while (blocker != null) {
@@ -238,7 +227,7 @@ final class Attempt {
                         return Outcome.ENTRY_LOST;
                     }
                     if (System.nanoTime() - checkAt >= 0) {
-                        if (!retried(deadline, request.key(), this::readBlocker)) {
+                        if (!Retries.retried(deadline, request.key(), this::readBlocker)) {
                             return Outcome.ENTRY_LOST;
                         }
                         if (!watched.equals(blocker)) {
@@ -253,7 +242,7 @@ final class Attempt {
                     }
                 }
             }
-            if (woken && !retried(deadline, request.key(), this::readBlocker)) {
+            if (woken && !Retries.retried(deadline, request.key(), this::readBlocker)) {
                 return Outcome.ENTRY_LOST;
             }
         }
@@ -274,36 +263,6 @@ final class Attempt {
         blocker = firstOther(response.getGetResponses());
         readRevision = response.getHeader().getRevision();
         return true;
-    }
-
-    /** A step of an attempt: one or more requests, safe to run again after a failure. */
-    @FunctionalInterface
-    interface Step<T> {
-        T run() throws InterruptedException;
-    }
-
-    /**
-     * Runs {@code step}, again after a failure that may pass (see {@link
-     * EtcdRequests#isTransient}), with back-off, while the wait lasts; then the last failure is
-     * thrown. A wait that has already ended (a zero wait) gets one try.
-     */
-    static <T> T retried(Deadline deadline, String key, Step<T> step) throws InterruptedException {
-        long pause = FIRST_RETRY_NANOS;
-        while (true) {
-            try {
-                return step.run();
-            } catch (LockBackendException e) {
-                if (!EtcdRequests.isTransient(e.getCause()) || deadline.hasPassed()) {
-                    throw e;
-                }
-                log.debug("etcd request for lock '{}' failed; trying again while the wait lasts", key, e);
-                TimeUnit.NANOSECONDS.sleep(Math.min(pause, deadline.remainingNanos()));
-                if (deadline.hasPassed()) {
-                    throw e;
-                }
-                pause = Math.min(LAST_RETRY_NANOS, pause * 2);
-            }
-        }
     }
 
     /** The first entry found by the rule's reads that is not ours: the nearest one in the way. */

@@ -89,14 +89,10 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
     }
 
     /**
-     * A write's grace ({@link WriterGrace}): waits without an entry of its own while the key's queue
-     * has entries, so that readers that come meanwhile find no write entry ahead and get in. Woken
-     * by a watch on the newest entry, which normally goes last (the entries before it are holds and
-     * waiters that get in first), so a writer behind many readers looks again about when the queue
-     * empties, not at every release; when it went, the queue is read again.
+     * A write's grace ({@link WriterGrace}): waits without an entry of its own, watching the newest
+     * entry, while the key's queue has entries, so that readers that come meanwhile get in.
      *
-     * @return true to queue now: the queue was found empty or the grace has ended; false when the
-     *     deadline passed first, without anything written
+     * @return true to queue now; false when the deadline passed first, without anything written
      */
     private boolean awaitGrace(LockRequest request) throws InterruptedException {
         WriterGrace grace = WriterGrace.start(writerGrace);
@@ -104,7 +100,7 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
         long cutoff = etcd.requests().cutoff(deadline);
         ByteSequence queue = rule.queue(request.key());
         while (grace.isOpen() && !deadline.hasPassed()) {
-            GetResponse newest = Attempt.retried(
+            GetResponse newest = Retries.retried(
                     deadline,
                     request.key(),
                     () -> etcd.requests()
@@ -169,7 +165,7 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
                 throw e;
             }
             if (written) {
-                return Optional.of(etcd.hold(request, entry, value, session, write.token(), listener));
+                return Optional.of(etcd.hold(request, new QueuedEntry(entry, value, session), write.token(), listener));
             }
         }
         return Optional.empty();

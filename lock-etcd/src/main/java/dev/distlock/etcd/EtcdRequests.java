@@ -131,9 +131,14 @@ final class EtcdRequests {
         return new LockBackendException("etcd", address, key, problem, cause);
     }
 
+    /** As {@link #failure(String, String, Throwable)}, for a problem without an exception. */
+    LockBackendException failure(String key, String problem) {
+        return new LockBackendException("etcd", address, key, problem);
+    }
+
     /** True when etcd answered that the lease does not exist (expired or revoked). */
     static boolean isLeaseNotFound(Throwable failure) {
-        return hasStatus(failure, Status.Code.NOT_FOUND, ErrorCode.NOT_FOUND, null);
+        return hasStatus(failure, Status.Code.NOT_FOUND, ErrorCode.NOT_FOUND, ANY_WORDS);
     }
 
     /**
@@ -167,6 +172,9 @@ final class EtcdRequests {
     static boolean isNoLeader(Throwable failure) {
         return hasStatus(failure, Status.Code.UNAVAILABLE, ErrorCode.UNAVAILABLE, "no leader");
     }
+
+    /** For {@link #hasStatus}: whatever the message says. */
+    private static final String ANY_WORDS = null;
 
     private static boolean hasStatus(Throwable failure, Status.Code grpcCode, ErrorCode etcdCode, String words) {
         for (Throwable t = failure; t != null; t = t.getCause()) {

@@ -54,15 +54,9 @@ final class QueueContext implements AutoCloseable {
      * deleted when that time is up (the session lease alone would keep it). Losing the session
      * lease is reported to {@code listener}.
      */
-    EtcdLease hold(
-            LockRequest request,
-            ByteSequence entry,
-            ByteSequence value,
-            Session session,
-            FencingToken token,
-            LeaseListener listener) {
+    EtcdLease hold(LockRequest request, QueuedEntry entry, FencingToken token, LeaseListener listener) {
         long grantedAt = System.nanoTime();
-        EtcdLease lease = new EtcdLease(request.key(), entry, value, session, token, grantedAt);
+        EtcdLease lease = new EtcdLease(request.key(), entry.key(), entry.value(), entry.session(), token, grantedAt);
         sessions.track(
                 lease,
                 request.leaseTime(),

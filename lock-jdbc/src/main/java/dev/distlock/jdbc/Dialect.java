@@ -48,13 +48,17 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
     private final String schemaResource;
 
     /**
+     * The statement templates of one database, with {@code ${table}} and {@code ${now_us}} standing
+     * for the table name and {@code nowMicros}.
+     *
+     * @param id the database's id in the name of its DDL resource
      * @param nowMicros the database clock in microseconds since 1970, as an SQL expression
      * @param deleteLive deletes a live row of ${whose} once the clock has passed its fence
      * @param clearLive frees a live row of ${whose} that the clock has not passed yet
+     * @param now selects the database clock
      * @param nowTimestamp the database clock as a timestamp comparable with expires_at
      */
-    Dialect(
-            TableName table,
+    record Templates(
             String id,
             String nowMicros,
             String renew,
@@ -63,19 +67,22 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
             String holder,
             String sweep,
             String now,
-            String nowTimestamp) {
-        this.schemaResource = "dev/distlock/jdbc/schema-" + id + ".sql";
-        this.renew = sql(renew, table, nowMicros);
-        this.deleteLive = sql(deleteLive, table, nowMicros).replace("${whose}", "owner = ?");
-        this.clearLive = sql(clearLive, table, nowMicros).replace("${whose}", "owner = ?");
-        this.forceDelete = sql(deleteLive, table, nowMicros).replace("${whose}", "owner IS NOT NULL");
-        this.forceClear = sql(clearLive, table, nowMicros).replace("${whose}", "owner IS NOT NULL");
+            String nowTimestamp) {}
+
+    Dialect(TableName table, Templates sql) {
+        String nowMicros = sql.nowMicros();
+        this.schemaResource = "dev/distlock/jdbc/schema-" + sql.id() + ".sql";
+        this.renew = sql(sql.renew(), table, nowMicros);
+        this.deleteLive = sql(sql.deleteLive(), table, nowMicros).replace("${whose}", "owner = ?");
+        this.clearLive = sql(sql.clearLive(), table, nowMicros).replace("${whose}", "owner = ?");
+        this.forceDelete = sql(sql.deleteLive(), table, nowMicros).replace("${whose}", "owner IS NOT NULL");
+        this.forceClear = sql(sql.clearLive(), table, nowMicros).replace("${whose}", "owner IS NOT NULL");
         this.clearOwn = table.into(CLEAR_OWN);
-        this.holder = sql(holder, table, nowMicros);
-        this.sweep = sql(sweep, table, nowMicros);
-        this.now = now;
+        this.holder = sql(sql.holder(), table, nowMicros);
+        this.sweep = sql(sql.sweep(), table, nowMicros);
+        this.now = sql.now();
         this.probe = table.into(PROBE);
-        this.mine = table.into(MINE) + nowTimestamp;
+        this.mine = table.into(MINE) + sql.nowTimestamp();
     }
 
     /** The dialect of the database a connection's metadata describes. */
@@ -108,9 +115,9 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
      * Takes the row of {@code row.key()} if it is free, expired or missing, for the attempt's
      * owner, with a row lock wait bounded by {@code timeout}; returns the new fence. A database
      * whose releases can wake one registry puts a refused attempt's registry in the key's {@code
-     * line} (see {@link PostgresDialect}); the others poll and ignore it.
+     * queue} (see {@link PostgresDialect}); the others poll and ignore it.
      */
-    abstract OptionalLong take(Connection connection, LockRow row, WaitLine line, CallTimeout timeout)
+    abstract OptionalLong take(Connection connection, LockRow row, WaitQueue queue, CallTimeout timeout)
             throws SQLException;
 
     /** Prepares a statement whose wait is bounded by {@code timeout}'s query timeout. */

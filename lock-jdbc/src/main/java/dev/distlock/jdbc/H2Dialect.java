@@ -61,15 +61,16 @@ final class H2Dialect extends Dialect {
     H2Dialect(TableName table) {
         super(
                 table,
-                "h2",
-                NOW_US,
-                RENEW,
-                DELETE_LIVE,
-                CLEAR_LIVE,
-                HOLDER,
-                SWEEP,
-                "SELECT CURRENT_TIMESTAMP",
-                "CURRENT_TIMESTAMP");
+                new Templates(
+                        "h2",
+                        NOW_US,
+                        RENEW,
+                        DELETE_LIVE,
+                        CLEAR_LIVE,
+                        HOLDER,
+                        SWEEP,
+                        "SELECT CURRENT_TIMESTAMP",
+                        "CURRENT_TIMESTAMP"));
         this.take = sql(TAKE, table, NOW_US);
         this.readFence = table.into(READ_FENCE);
     }
@@ -84,7 +85,7 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    OptionalLong take(Connection connection, LockRow row, WaitLine line, CallTimeout timeout) throws SQLException {
+    OptionalLong take(Connection connection, LockRow row, WaitQueue queue, CallTimeout timeout) throws SQLException {
         try (PreparedStatement statement = prepare(connection, take, timeout)) {
             bindTake(statement, 1, row);
             statement.executeUpdate();

@@ -8,10 +8,6 @@ import dev.distlock.core.spi.LockBackend;
 import dev.distlock.core.spi.LockRequest;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Locks as rows of a {@link LockTable}. Waiters poll, pausing between polls until the {@link
@@ -36,8 +32,6 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
 
     /** Pauses between attempts while the database is unavailable. */
     static final Backoff RIDE_OUT = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(1));
-
-    private static final Logger log = LoggerFactory.getLogger(JdbcLockBackend.class);
 
     private final LockTableSetup setup;
     private final Duration answerBudget;
@@ -67,149 +61,13 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
     }
 
     /**
-     * Polls until the row is taken or the deadline passes. No attempt starts after the deadline,
-     * and the database ends each statement's row lock wait near it; that counts as "not free". The
-     * first call sets the table up (see {@link LockTableSetup}) within its wait time.
-     *
-     * <p>While the wait lasts, an unavailable database (see {@link DatabaseUnavailableException}) is
-     * ridden out: the attempt is repeated after a pause that grows from {@link #RIDE_OUT}'s first to
-     * its last, and the call fails with the last failure once the deadline has passed (at once for
-     * a zero wait). A take whose answer was lost may have taken the row; until the call ends, its
-     * row is looked for by its owner (unique per hold) before and after each take, and adopted when
-     * found, its lease counted from before the first take whose answer was lost. When the call
-     * fails, or any other failure ends it, the row the attempt may have taken is freed (see {@link
-     * TableUpkeep#free}).
+     * Polls until the row is taken or the deadline passes, riding out an unavailable database and
+     * adopting or withdrawing a take whose answer was lost (see {@link RowAttempt} and
+     * docs/internals/backends.md).
      */
     @Override
     public Optional<JdbcLease> tryAcquire(LockRequest request) throws InterruptedException {
-        LockRow row = LockRow.of(request);
-        Deadline deadline = request.deadline();
-        LockTableSetup.Ready ready = null;
-        ReleaseSignals.Subscription released = null;
-        String inLine = null; // the channel this attempt put in the key's line, until it leaves it
-        boolean acquired = false;
-        long unsureSince = 0; // when the first take whose answer was lost was sent
-        boolean unsure = false;
-        int failures = 0;
-        try {
-            for (int poll = 0; ; ) {
-                CallTimeout timeout = attemptTimeout(deadline, request.leaseTime(), answerBudget);
-                long requestedAt = 0; // when this round's take was sent; set-up and subscription come first
-                boolean sent = false;
-                OptionalLong fence;
-                try {
-                    if (ready == null) {
-                        ready = setup.ready(row.key(), setUpTimeout(deadline, answerBudget));
-                    }
-                    if (released == null
-                            && !deadline.hasPassed()
-                            && ready.signals().wakesOne()) {
-                        // A refused first attempt takes its place in line at once; that needs the ear first.
-                        released = ready.signals().subscribe(row.key());
-                    }
-                    fence = unsure ? ready.table().mine(row, timeout) : OptionalLong.empty();
-                    if (fence.isPresent()) {
-                        requestedAt = unsureSince;
-                    } else {
-                        WaitLine line = released == null
-                                ? WaitLine.NONE
-                                : ready.signals().line(released);
-                        if (line.channel() != null) {
-                            inLine = line.channel();
-                        }
-                        requestedAt = System.nanoTime();
-                        sent = true;
-                        fence = take(ready, row, line, timeout, deadline, unsure);
-                        if (fence.isEmpty() && unsure) {
-                            // the lost take may have committed after the look before this one
-                            fence = ready.table().mine(row, timeout);
-                            requestedAt = unsureSince;
-                        }
-                    }
-                } catch (DatabaseUnavailableException e) {
-                    if (sent && !unsure) {
-                        unsure = true;
-                        unsureSince = requestedAt;
-                    }
-                    if (!deadline.hasPassed()) {
-                        log.debug("The database is unavailable for '{}'; trying again within the wait", row.key(), e);
-                        try {
-                            TimeUnit.NANOSECONDS.sleep(
-                                    Math.min(RIDE_OUT.pauseNanos(++failures), deadline.remainingNanos()));
-                        } catch (InterruptedException interrupted) {
-                            if (unsure) {
-                                ready.upkeep().freeLater(row); // the lost take may hold the row
-                            }
-                            throw interrupted;
-                        }
-                    }
-                    if (deadline.hasPassed()) {
-                        if (unsure) {
-                            ready.upkeep().free(row, deadline, e);
-                        }
-                        throw e;
-                    }
-                    continue;
-                }
-                if (fence.isPresent()) {
-                    unsure = false;
-                    acquired = true;
-                    return Optional.of(new JdbcLease(
-                            row.key(),
-                            row.owner(),
-                            FencingToken.of(fence.getAsLong()),
-                            requestedAt,
-                            request.leaseTime()));
-                }
-                if (deadline.hasPassed()) {
-                    if (unsure) {
-                        ready.upkeep().freeLater(row); // a lost take could still commit
-                    }
-                    return Optional.empty();
-                }
-                if (released == null) {
-                    // Listen before the next poll, so that a release between the two is not missed.
-                    released = ready.signals().subscribe(row.key());
-                    continue;
-                }
-                released.await(Math.min(ready.signals().backoff().pauseNanos(++poll), deadline.remainingNanos()));
-            }
-        } finally {
-            // A registry leaves the line with its last waiter of the key; a grant took it off already.
-            boolean leave = inLine != null
-                    && !acquired
-                    && !ready.signals().line(released).stay();
-            if (released != null) {
-                released.close();
-            }
-            if (leave) {
-                ready.upkeep().leaveLine(row.key(), inLine); // in the background: the caller's wait is over
-            }
-        }
-    }
-
-    /**
-     * One take; a lost connection is thrown for the caller to ride out, any other failure frees
-     * what the attempt may have taken before it is thrown.
-     */
-    private static OptionalLong take(
-            LockTableSetup.Ready ready,
-            LockRow row,
-            WaitLine line,
-            CallTimeout timeout,
-            Deadline deadline,
-            boolean unsure) {
-        try {
-            return ready.table().take(row, line, timeout);
-        } catch (LockStatementTimeoutException busy) {
-            log.debug("Lock statement for '{}' gave up waiting; the row counts as taken", row.key(), busy);
-            return OptionalLong.empty();
-        } catch (DatabaseUnavailableException unavailable) {
-            throw unavailable;
-        } catch (RuntimeException unknown) {
-            ready.upkeep().free(row, deadline, unknown);
-            throw unknown;
-        }
+        return new RowAttempt(setup, request, answerBudget).run();
     }
 
     /** Bounded by a third of the lease, so that a renewal that hangs leaves the watchdog time to retry. */
@@ -246,7 +104,7 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
     @Override
     public void verify(Duration timeout) {
         CallTimeout call = CallTimeout.of(timeout);
-        setup.ready(null, call).schema().verify(call);
+        setup.ready(LockDatabase.NO_KEY, call).schema().verify(call);
     }
 
     @Override
@@ -261,7 +119,7 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
 
     /** How far the builder's clock was ahead of the database's when the table was set up (negative: behind). */
     Duration clockOffset(Duration timeout) {
-        return setup.ready(null, CallTimeout.of(timeout)).clockOffset();
+        return setup.ready(LockDatabase.NO_KEY, CallTimeout.of(timeout)).clockOffset();
     }
 
     /** The database, connected if no call has yet. */

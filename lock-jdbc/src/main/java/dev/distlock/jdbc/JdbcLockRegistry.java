@@ -136,10 +136,7 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
                     dataSource,
                     notificationDataSource,
                     tableName,
-                    initializeSchema,
-                    releaseNotifications,
-                    sweepInterval,
-                    clock);
+                    new LockTableSetup.Options(initializeSchema, releaseNotifications, sweepInterval, clock));
             return new JdbcLockRegistry(
                     new JdbcLockBackend(setup, options().answerBudget()),
                     tableName,

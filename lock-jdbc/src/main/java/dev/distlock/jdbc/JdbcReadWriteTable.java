@@ -22,12 +22,12 @@ final class JdbcReadWriteTable {
 
     private final LockTableSetup setup;
     private final ReadWriteSchema schema;
-    private final LostTakes lostTakes;
+    private final Withdrawals withdrawals;
 
     JdbcReadWriteTable(LockTableSetup setup, String lockTable, boolean initializeSchema) {
         this.setup = setup;
         this.schema = new ReadWriteSchema(setup, lockTable, initializeSchema);
-        this.lostTakes = setup.lostTakes();
+        this.withdrawals = setup.withdrawals();
     }
 
     /**
@@ -48,8 +48,8 @@ final class JdbcReadWriteTable {
     }
 
     /** Frees what acquisitions that gave up may have taken, in the background when need be. */
-    LostTakes lostTakes() {
-        return lostTakes;
+    Withdrawals withdrawals() {
+        return withdrawals;
     }
 
     /**
@@ -62,19 +62,12 @@ final class JdbcReadWriteTable {
      *     have been committed, and a later one of the same owner adopts the hold it took
      * @throws LockBackendException when the database failed otherwise
      */
-    long attempt(
-            String key,
-            LockMode mode,
-            OwnerId owner,
-            long leaseMicros,
-            long intentMicros,
-            String holder,
-            CallTimeout timeout) {
+    long attempt(ReadWriteTake take, CallTimeout timeout) {
+        String key = take.key();
         for (int round = 1; ; round++) {
             Long token;
             try {
-                token = inTransaction(
-                        key, timeout, rows -> decide(rows, key, mode, owner, leaseMicros, intentMicros, holder));
+                token = inTransaction(key, timeout, rows -> decide(rows, take));
             } catch (LockStatementTimeoutException busy) {
                 return 0;
             }
@@ -94,15 +87,10 @@ final class JdbcReadWriteTable {
     }
 
     /** The decision under the anchor's lock; null when the key has no anchor row yet. */
-    private static Long decide(
-            ReadWriteRows rows,
-            String key,
-            LockMode mode,
-            OwnerId owner,
-            long leaseMicros,
-            long intentMicros,
-            String holder)
-            throws SQLException {
+    private static Long decide(ReadWriteRows rows, ReadWriteTake take) throws SQLException {
+        String key = take.key();
+        LockMode mode = take.mode();
+        OwnerId owner = take.owner();
         ReadWriteStatements s = rows.sql();
         long[] anchor = rows.lockAnchor(key);
         if (anchor == null) {
@@ -127,20 +115,21 @@ final class JdbcReadWriteTable {
             if (fence <= 0) {
                 rows.update(s.setFence, token, key);
             }
-            rows.insert(key, owner.value(), 'r', now + leaseMicros, token, holder);
+            rows.insert(new ReadWriteRows.Row(key, owner.value(), 'r', now + take.leaseMicros(), token, take.holder()));
             return token;
         }
         rows.update(s.deleteIntent, key, owner.value());
         if (holds.writer() != null || holds.readers()) {
-            if (intentMicros > 0) {
-                rows.insert(key, owner.value(), 'q', now + intentMicros, 0, holder);
+            if (take.intentMicros() > 0) {
+                rows.insert(
+                        new ReadWriteRows.Row(key, owner.value(), 'q', now + take.intentMicros(), 0, take.holder()));
             }
             return 0L;
         }
         // As for the plain lock: max(fence + 1, database clock), so tokens keep rising after the rows went.
         long token = Math.max(fence + 1, now);
         rows.update(s.setFence, token, key);
-        rows.insert(key, owner.value(), 'w', now + leaseMicros, token, holder);
+        rows.insert(new ReadWriteRows.Row(key, owner.value(), 'w', now + take.leaseMicros(), token, take.holder()));
         return token;
     }
 
@@ -227,13 +216,16 @@ final class JdbcReadWriteTable {
         try {
             return schema.checked(key, timeout);
         } catch (SQLException e) {
-            throw failed(null, key, e);
+            throw failed(NOT_CONNECTED, key, e);
         }
     }
 
     private static ReadWriteRows rows(ReadWriteSchema.Checked table, Connection connection, CallTimeout t) {
         return new ReadWriteRows(connection, table.sql(), table.db().dialect, t);
     }
+
+    /** The database of a failure before the table was checked, whose dialect is not known yet. */
+    private static final LockDatabase NOT_CONNECTED = null;
 
     private LockBackendException failed(LockDatabase db, String key, SQLException e) {
         String what = "the read/write lock statement on table " + schema.tableName();

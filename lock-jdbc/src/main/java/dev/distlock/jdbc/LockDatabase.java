@@ -6,11 +6,9 @@ import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
-import java.util.concurrent.Executor;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
@@ -29,8 +27,11 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
  */
 final class LockDatabase {
 
-    /** Network timeouts are set through it; the drivers in use apply them to the socket and ignore it. */
-    private static final Executor DIRECT = Runnable::run;
+    /** The key of a call that concerns no one lock (a check, the sweep). */
+    static final String NO_KEY = null;
+
+    /** The translator is not given the statement's text. */
+    private static final String SQL_NOT_KEPT = null;
 
     final ConnectionSource connections;
     final TableName table;
@@ -148,30 +149,7 @@ final class LockDatabase {
 
     private <T> T call(CallTimeout timeout, boolean transaction, Work<T> work) throws SQLException {
         try (Connection connection = connections.get(timeout)) {
-            int networkTimeout = limitNetworkWait(connection, timeout);
-            try {
-                boolean autoCommit = connection.getAutoCommit();
-                if (autoCommit && !transaction) {
-                    return work.run(connection);
-                }
-                if (autoCommit) {
-                    connection.setAutoCommit(false);
-                }
-                try {
-                    T result = work.run(connection);
-                    connection.commit();
-                    return result;
-                } catch (SQLException | RuntimeException e) {
-                    rollbackQuietly(connection, e);
-                    throw e;
-                } finally {
-                    if (autoCommit) {
-                        restoreAutoCommit(connection);
-                    }
-                }
-            } finally {
-                restoreNetworkWait(connection, networkTimeout);
-            }
+            return ConnectionCall.run(connection, timeout, transaction, work);
         }
     }
 
@@ -212,50 +190,6 @@ final class LockDatabase {
         }
     }
 
-    /** Sets the network timeout for this call; returns the one to restore, or -1 when the driver has none. */
-    private static int limitNetworkWait(Connection connection, CallTimeout timeout) throws SQLException {
-        try {
-            int previous = connection.getNetworkTimeout();
-            connection.setNetworkTimeout(DIRECT, timeout.networkMillis());
-            return previous;
-        } catch (SQLFeatureNotSupportedException | UnsupportedOperationException e) {
-            return -1;
-        }
-    }
-
-    /** Gives the connection back with the pool's own network timeout (a broken one is discarded by the pool anyway). */
-    private static void restoreNetworkWait(Connection connection, int networkTimeout) {
-        if (networkTimeout < 0) {
-            return;
-        }
-        try {
-            if (!connection.isClosed()) {
-                connection.setNetworkTimeout(DIRECT, networkTimeout);
-            }
-        } catch (SQLException e) {
-            // The connection broke during the call; the pool checks it before lending it again.
-        }
-    }
-
-    /** Gives the connection back auto-committing, as it was lent (a broken one is discarded by the pool anyway). */
-    private static void restoreAutoCommit(Connection connection) {
-        try {
-            if (!connection.isClosed()) {
-                connection.setAutoCommit(true);
-            }
-        } catch (SQLException e) {
-            // The connection broke during the call; the pool checks it before lending it again.
-        }
-    }
-
-    private static void rollbackQuietly(Connection connection, Exception failure) {
-        try {
-            connection.rollback();
-        } catch (SQLException e) {
-            failure.addSuppressed(e);
-        }
-    }
-
     /** The failure of a call as the caller sees it: naming the key, the table and the database. */
     LockBackendException failure(String key, SQLException e) {
         if (e instanceof ConnectionSource.NoConnection) {
@@ -272,7 +206,7 @@ final class LockDatabase {
                             + " or the database was too slow; check for long transactions touching the lock table.",
                     e);
         }
-        DataAccessException translated = translator.translate("lock statement", null, e);
+        DataAccessException translated = translator.translate("lock statement", SQL_NOT_KEPT, e);
         String problem = "the lock statement on table '" + table + "' failed (SQL state " + e.getSQLState() + ": "
                 + message + "). Check that the database is reachable and the table matches "
                 + dialect.schemaResource();

@@ -35,30 +35,22 @@ final class LockSchema {
         if (!create) {
             throw new LockBackendException(JdbcLockBackend.NAME, db.address, key, missingTable(missing), missing);
         }
-        create(db, "lock table", db.table.toString(), script(), key, timeout, () -> probe(key, timeout));
+        create(db, new TableDdl("lock table", db.table.toString(), script()), key, timeout, () -> probe(key, timeout));
     }
 
     /**
-     * Runs {@code ddl} (a {@code CREATE TABLE IF NOT EXISTS}), serialised with other instances
-     * where the database can (see {@link Dialect#createTable}), then checks the table. Instances
-     * started together may still race on a database's catalog, and a creator that lost the race
-     * fails although the table is there now: a failure counts only when the table is still not
-     * usable afterwards.
+     * Runs the table's DDL, serialised with other creators where the database can (see {@link
+     * Dialect#createTable}); a failure counts only when the table is still not usable afterwards, as
+     * instances started together may race on the catalog.
      *
      * @param usable null when the table can be read, else why not
      */
     static void create(
-            LockDatabase db,
-            String kind,
-            String table,
-            String ddl,
-            String key,
-            CallTimeout timeout,
-            Supplier<SQLException> usable) {
+            LockDatabase db, TableDdl table, String key, CallTimeout timeout, Supplier<SQLException> usable) {
         SQLException failed = null;
         try {
             db.transaction(timeout, connection -> {
-                db.dialect.createTable(connection, table, ddl, timeout);
+                db.dialect.createTable(connection, table.name(), table.ddl(), timeout);
                 return null;
             });
         } catch (SQLException e) {
@@ -72,8 +64,8 @@ final class LockSchema {
             if (failed != null) {
                 log.debug(
                         "Creating the {} '{}' in {} failed, but another instance created it",
-                        kind,
-                        table,
+                        table.kind(),
+                        table.name(),
                         db.address,
                         failed);
             }
@@ -87,23 +79,23 @@ final class LockSchema {
                 JdbcLockBackend.NAME,
                 db.address,
                 key,
-                "could not create the " + kind + " '" + table + "' (" + LockDatabase.causes(reason)
+                "could not create the " + table.kind() + " '" + table.name() + "' (" + LockDatabase.causes(reason)
                         + "). Check that the database user may create tables, or create it yourself (e.g. from a"
-                        + " Flyway or Liquibase migration) with this DDL:\n" + ddl,
+                        + " Flyway or Liquibase migration) with this DDL:\n" + table.ddl(),
                 reason);
     }
 
     /**
      * The database with the dialect this table calls for: on PostgreSQL, a table created by an
-     * earlier version, without the wait line or the waiting column, is run with releases waking
+     * earlier version, without the wait queue or the waiting column, is run with releases waking
      * every waiting registry (and a note says how to migrate it).
      */
     LockDatabase forTable(String key, CallTimeout timeout) {
         if (!(db.dialect instanceof PostgresDialect postgres)) {
             return db;
         }
-        if (probe(key, timeout, PostgresDialect.lineProbe(db.table)) == null) {
-            return db.withDialect(postgres.forColumns(db.table, PostgresDialect.Waiters.LINE));
+        if (probe(key, timeout, PostgresDialect.queueProbe(db.table)) == null) {
+            return db.withDialect(postgres.forColumns(db.table, PostgresDialect.Waiters.QUEUE));
         }
         boolean marks = probe(key, timeout, PostgresDialect.waitingProbe(db.table)) == null;
         log.info(
@@ -119,9 +111,10 @@ final class LockSchema {
 
     /** One bounded read of no rows: the database answers and the table has the expected columns. */
     void verify(CallTimeout timeout) {
-        SQLException missing = probe(null, timeout);
+        SQLException missing = probe(LockDatabase.NO_KEY, timeout);
         if (missing != null) {
-            throw new LockBackendException(JdbcLockBackend.NAME, db.address, null, missingTable(missing), missing);
+            throw new LockBackendException(
+                    JdbcLockBackend.NAME, db.address, LockDatabase.NO_KEY, missingTable(missing), missing);
         }
     }
 
@@ -140,23 +133,22 @@ final class LockSchema {
 
     private String missingTable(SQLException cause) {
         return missingTable(
-                "lock table",
-                db.table.toString(),
+                new TableDdl("lock table", db.table.toString(), script()),
                 db.address,
                 cause,
-                " with the DDL in classpath:" + db.dialect.schemaResource() + " (with ${table} = " + db.table + ")",
-                script());
+                " with the DDL in classpath:" + db.dialect.schemaResource() + " (with ${table} = " + db.table + ")");
     }
 
     /**
      * What to tell the user when a table distlock needs cannot be read: which table, where, the
      * driver's reason (which may be empty), and how to create it.
      */
-    static String missingTable(String kind, String table, String address, SQLException cause, String from, String ddl) {
-        return "The " + kind + " '" + table + "' is missing or lacks the expected columns in " + address + " ("
+    static String missingTable(TableDdl table, String address, SQLException cause, String from) {
+        return "The " + table.kind() + " '" + table.name() + "' is missing or lacks the expected columns in " + address
+                + " ("
                 + LockDatabase.causes(cause) + "). Create it" + from + ", e.g. from a Flyway or Liquibase"
                 + " migration, or let distlock create it: JdbcLockRegistry.builder(..).initializeSchema(true). The DDL:\n"
-                + ddl;
+                + table.ddl();
     }
 
     /** Null when the table can be read, else why not; a database that cannot be reached throws. */
@@ -180,4 +172,13 @@ final class LockSchema {
             }
         });
     }
+
+    /**
+     * A table distlock needs.
+     *
+     * @param kind what messages call it
+     * @param name its name
+     * @param ddl the statement that creates it
+     */
+    record TableDdl(String kind, String name, String ddl) {}
 }

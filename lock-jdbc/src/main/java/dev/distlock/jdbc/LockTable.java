@@ -25,14 +25,14 @@ final class LockTable {
 
     /**
      * Takes the key's row if it is free, expired or missing; returns the new fence. When refused,
-     * the attempt's registry takes its place in the key's {@code line}, where the database keeps one.
+     * the attempt's registry takes its place in the key's {@code queue}, where the database keeps one.
      */
-    OptionalLong take(LockRow row, WaitLine line, CallTimeout timeout) {
-        return db.run(row.key(), timeout, connection -> dialect.take(connection, row, line, timeout));
+    OptionalLong take(LockRow row, WaitQueue queue, CallTimeout timeout) {
+        return db.run(row.key(), timeout, connection -> dialect.take(connection, row, queue, timeout));
     }
 
     /**
-     * Takes {@code channel} (null: none) off the key's line and wakes the next registry in it if
+     * Takes {@code channel} (null: none) off the key's queue and wakes the next registry in it if
      * the key is free: for a registry whose waiters gave up, or that was woken when none waited.
      */
     void passOn(String key, String channel, CallTimeout timeout) {
@@ -123,12 +123,12 @@ final class LockTable {
 
     /** Deletes up to {@code rows} rows that are free or expired and whose fence the clock has passed. */
     int sweep(int rows, CallTimeout timeout) {
-        return db.run(null, timeout, c -> db.affected(c, dialect.sweep, timeout, rows));
+        return db.run(LockDatabase.NO_KEY, timeout, c -> db.affected(c, dialect.sweep, timeout, rows));
     }
 
     /** The database's current time, for reports of how far a JVM's clock is off; never used for expiry. */
     Instant databaseNow(CallTimeout timeout) {
-        return db.run(null, timeout, connection -> {
+        return db.run(LockDatabase.NO_KEY, timeout, connection -> {
             try (PreparedStatement statement = dialect.prepare(connection, dialect.now, timeout);
                     ResultSet rs = statement.executeQuery()) {
                 rs.next();

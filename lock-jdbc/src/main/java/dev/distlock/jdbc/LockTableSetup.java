@@ -46,7 +46,7 @@ final class LockTableSetup implements AutoCloseable {
     private final Clock clock;
     private final String configuredAddress;
     private final ReentrantLock settingUp = new ReentrantLock();
-    private final LostTakes lostTakes = new LostTakes();
+    private final Withdrawals withdrawals = new Withdrawals();
     private volatile LockDatabase database;
     private volatile Ready ready;
     private boolean closed;
@@ -63,25 +63,28 @@ final class LockTableSetup implements AutoCloseable {
             Duration clockOffset) {}
 
     /**
+     * How the table is set up and kept.
+     *
+     * @param initializeSchema whether a missing table is created
+     * @param releaseNotifications whether waiters may hear of releases rather than poll
+     * @param sweepInterval how often rows nobody released are removed
+     * @param clock the JVM's clock, compared with the database's
+     */
+    record Options(boolean initializeSchema, boolean releaseNotifications, Duration sweepInterval, Clock clock) {}
+
+    /**
      * @param notificationDataSource where a connection that stays open (PostgreSQL's listener) comes
      *     from; null for one opened with {@code dataSource}'s settings
      */
-    LockTableSetup(
-            DataSource dataSource,
-            DataSource notificationDataSource,
-            TableName tableName,
-            boolean initializeSchema,
-            boolean releaseNotifications,
-            Duration sweepInterval,
-            Clock clock) {
+    LockTableSetup(DataSource dataSource, DataSource notificationDataSource, TableName tableName, Options options) {
         this.dataSource = dataSource;
         this.connections = new ConnectionSource(LockDatabase.target(dataSource));
         this.notificationDataSource = notificationDataSource;
         this.tableName = tableName;
-        this.initializeSchema = initializeSchema;
-        this.releaseNotifications = releaseNotifications;
-        this.sweepInterval = sweepInterval;
-        this.clock = clock;
+        this.initializeSchema = options.initializeSchema();
+        this.releaseNotifications = options.releaseNotifications();
+        this.sweepInterval = options.sweepInterval();
+        this.clock = options.clock();
         this.configuredAddress = configuredAddress(dataSource);
     }
 
@@ -127,8 +130,8 @@ final class LockTableSetup implements AutoCloseable {
     }
 
     /** Frees what acquisitions that gave up may have taken; closed with this set-up. */
-    LostTakes lostTakes() {
-        return lostTakes;
+    Withdrawals withdrawals() {
+        return withdrawals;
     }
 
     /** Ready already, or null: for calls that need nothing from a table never used. */
@@ -148,8 +151,8 @@ final class LockTableSetup implements AutoCloseable {
                 throw new LockBackendException(JdbcLockBackend.NAME, db.address, key, "the registry is closed");
             }
             ReleaseSignals signals = signals(db);
-            TableUpkeep upkeep = new TableUpkeep(table, db.address, sweepInterval, lostTakes);
-            signals.onUnclaimed(unclaimedKey -> upkeep.leaveLine(unclaimedKey, null));
+            TableUpkeep upkeep = new TableUpkeep(table, db.address, sweepInterval, withdrawals);
+            signals.onUnclaimed(unclaimedKey -> upkeep.passOnWakeUp(unclaimedKey));
             ready = new Ready(db, table, schema, signals, upkeep, offset);
             return ready;
         }
@@ -245,7 +248,7 @@ final class LockTableSetup implements AutoCloseable {
         if (current != null) {
             current.upkeep().close();
         }
-        lostTakes.close();
+        withdrawals.close();
         connections.close();
     }
 

@@ -65,15 +65,16 @@ final class MySqlDialect extends Dialect {
     MySqlDialect(TableName table, boolean mariaDb) {
         super(
                 table,
-                "mysql",
-                NOW_US,
-                RENEW,
-                DELETE_LIVE,
-                CLEAR_LIVE,
-                HOLDER,
-                SWEEP,
-                "SELECT UTC_TIMESTAMP(6)",
-                "UTC_TIMESTAMP(6)");
+                new Templates(
+                        "mysql",
+                        NOW_US,
+                        RENEW,
+                        DELETE_LIVE,
+                        CLEAR_LIVE,
+                        HOLDER,
+                        SWEEP,
+                        "SELECT UTC_TIMESTAMP(6)",
+                        "UTC_TIMESTAMP(6)"));
         this.take = sql(TAKE, table, NOW_US);
         this.mariaDb = mariaDb;
     }
@@ -84,7 +85,7 @@ final class MySqlDialect extends Dialect {
      * whole seconds ends it.
      */
     @Override
-    OptionalLong take(Connection connection, LockRow row, WaitLine line, CallTimeout timeout) throws SQLException {
+    OptionalLong take(Connection connection, LockRow row, WaitQueue queue, CallTimeout timeout) throws SQLException {
         String sql = mariaDb ? maxStatementTime(timeout) + take : take;
         try (PreparedStatement statement = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
             if (!mariaDb) {

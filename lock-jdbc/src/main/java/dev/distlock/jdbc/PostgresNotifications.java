@@ -20,15 +20,15 @@ import org.slf4j.LoggerFactory;
  * Wakes PostgreSQL waiters when their key is released ({@code pg_notify}, sent when the release
  * commits). One connection per registry listens, on two channels: the registry's own wake-up
  * channel ({@code distlock.wake.<id>}, also the connection's {@code application_name}), on which a
- * release wakes this registry when it is first in the key's line (see {@link PostgresDialect}), and
+ * release wakes this registry when it is first in the key's queue (see {@link PostgresDialect}), and
  * the table's channel, which every registry hears (releases of keys waited for without a place in
- * line). The connection is opened on a thread of its own when the registry first waits and kept
+ * queue). The connection is opened on a thread of its own when the registry first waits and kept
  * until it closes; it comes from a DataSource of its own (see {@link DirectConnections}), never
- * from the application's pool, and waiters hold none. Waiters take places in lines only while it
+ * from the application's pool, and waiters hold none. Waiters take places in queues only while it
  * listens. Until it listens, and behind it, waiters poll (with longer pauses once it listens), so a
  * lost notification, or a listener that could not connect, costs latency, never a missed release;
  * waiters never wait for it to connect. A wake-up on the own channel that no waiter takes goes to
- * {@link #onUnclaimed}, which passes it on to the next registry in line.
+ * {@link #onUnclaimed}, which passes it on to the next registry in the queue.
  */
 final class PostgresNotifications implements ReleaseSignals {
 
@@ -41,8 +41,8 @@ final class PostgresNotifications implements ReleaseSignals {
     private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /**
-     * How long a place in line lasts after the last attempt of any waiter in it: four of the
-     * longest pauses between a waiter's polls, so that a live line never lapses and one that
+     * How long a place in the queue lasts after the last attempt of any waiter in it: four of the
+     * longest pauses between a waiter's polls, so that a live queue never lapses and one that
      * registries left behind (they went away while waiting) lapses about a second later.
      */
     static final long PLACE_MICROS = 4 * SAFETY_NET.max().toNanos() / 1000;
@@ -99,12 +99,12 @@ final class PostgresNotifications implements ReleaseSignals {
 
     /** This registry's channel while it listens, kept on a grant while other waiters of this registry wait for the key. */
     @Override
-    public WaitLine line(Subscription waiter) {
+    public WaitQueue queue(Subscription waiter) {
         if (!listening || !(waiter instanceof KeyWaiter keyWaiter)) {
-            return WaitLine.NONE;
+            return WaitQueue.NONE;
         }
         Set<Semaphore> keyWaiters = waiters.get(keyWaiter.key);
-        return new WaitLine(wakeChannel, keyWaiters != null && keyWaiters.size() > 1, PLACE_MICROS);
+        return new WaitQueue(wakeChannel, keyWaiters != null && keyWaiters.size() > 1, PLACE_MICROS);
     }
 
     @Override

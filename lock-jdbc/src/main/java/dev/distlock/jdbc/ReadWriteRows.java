@@ -51,7 +51,7 @@ final class ReadWriteRows {
      */
     void insertAnchor(String key) throws SQLException {
         try {
-            insert(key, "", 'a', 0, 0, "");
+            insert(new Row(key, "", 'a', 0, 0, ""));
         } catch (SQLException e) {
             if (e.getSQLState() == null || !(e.getSQLState().startsWith("23") || isDeadlock(e))) {
                 throw e;
@@ -128,14 +128,14 @@ final class ReadWriteRows {
         }
     }
 
-    void insert(String key, String owner, char mode, long expires, long fence, String holder) throws SQLException {
+    void insert(Row row) throws SQLException {
         try (PreparedStatement insert = dialect.prepare(connection, sql.insert, timeout)) {
-            insert.setString(1, key);
-            insert.setString(2, owner);
-            insert.setString(3, String.valueOf(mode));
-            insert.setLong(4, expires);
-            insert.setLong(5, fence);
-            insert.setString(6, holder);
+            insert.setString(1, row.key());
+            insert.setString(2, row.owner());
+            insert.setString(3, String.valueOf(row.mode()));
+            insert.setLong(4, row.expires());
+            insert.setLong(5, row.fence());
+            insert.setString(6, row.holder());
             insert.executeUpdate();
         }
     }
@@ -156,4 +156,12 @@ final class ReadWriteRows {
     static boolean isDeadlock(SQLException e) {
         return "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState());
     }
+
+    /**
+     * One row of the read/write table.
+     *
+     * @param mode 'a' the key's anchor, 'r' a reader, 'w' the writer, 'q' a waiting writer's intent
+     * @param expires when it ends, in µs of the database clock
+     */
+    record Row(String key, String owner, char mode, long expires, long fence, String holder) {}
 }

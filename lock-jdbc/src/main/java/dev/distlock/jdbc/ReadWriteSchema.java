@@ -65,16 +65,20 @@ final class ReadWriteSchema {
                     JdbcLockBackend.NAME,
                     db.address,
                     key,
-                    LockSchema.missingTable("read/write lock table", sql.table, db.address, missing, "", sql.ddl),
+                    LockSchema.missingTable(tableDdl(sql), db.address, missing, ""),
                     missing);
         }
-        LockSchema.create(db, "read/write lock table", sql.table, sql.ddl, key, timeout, () -> {
+        LockSchema.create(db, tableDdl(sql), key, timeout, () -> {
             try {
                 return probe(db, sql, timeout);
             } catch (SQLException e) {
                 throw db.failure(key, e);
             }
         });
+    }
+
+    private static LockSchema.TableDdl tableDdl(ReadWriteStatements sql) {
+        return new LockSchema.TableDdl("read/write lock table", sql.table, sql.ddl);
     }
 
     /** Null when the table can be read, else why not; a database that cannot be reached throws. */

@@ -22,21 +22,21 @@ interface ReleaseSignals extends AutoCloseable {
 
     /**
      * Whether a release can wake this registry alone, on a channel of its own: then a waiter
-     * subscribes before its first attempt, so that a refused attempt takes a place in line at once.
+     * subscribes before its first attempt, so that a refused attempt takes a place in the queue at once.
      */
     default boolean wakesOne() {
         return false;
     }
 
-    /** The place in its key's line that the next attempt of {@code waiter} asks for; none by default. */
-    default WaitLine line(Subscription waiter) {
-        return WaitLine.NONE;
+    /** The place in its key's queue that the next attempt of {@code waiter} asks for; none by default. */
+    default WaitQueue queue(Subscription waiter) {
+        return WaitQueue.NONE;
     }
 
     /**
      * What to do with a wake-up on this registry's own channel that none of its waiters takes
      * (they gave up, or took the key meanwhile): it was meant for the next registry in the key's
-     * line, so {@code handler} passes it on. Receives the key.
+     * queue, so {@code handler} passes it on. Receives the key.
      */
     default void onUnclaimed(Consumer<String> handler) {}
 

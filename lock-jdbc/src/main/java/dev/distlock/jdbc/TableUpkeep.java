@@ -11,9 +11,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The work on the table that no caller waits for, on one daemon thread per registry: sweeping rows
- * nobody released; freeing the rows of acquisitions whose outcome was lost is left to {@link LostTakes}.
+ * nobody released; freeing the rows of acquisitions whose outcome was lost is left to {@link Withdrawals}.
  */
 final class TableUpkeep implements AutoCloseable {
+
+    /** The channel of a registry that is in no queue. */
+    private static final String NOT_QUEUED = null;
 
     /** Rows one sweep statement deletes at most, so that no sweep holds many row locks at once. */
     static final int SWEEP_BATCH = 1000;
@@ -21,24 +24,24 @@ final class TableUpkeep implements AutoCloseable {
     /** Sweep statements in one round at most; the rest waits for the next round. */
     private static final int SWEEP_ROUNDS = 100;
 
-    /** The bound of one pass-on of a wake-up (see {@link #leaveLine}). */
+    /** The bound of one pass-on of a wake-up (see {@link #leaveQueue}). */
     private static final Duration PASS_ON_CALL = Duration.ofSeconds(5);
 
     private static final Logger log = LoggerFactory.getLogger(TableUpkeep.class);
 
     private final LockTable table;
     private final String address;
-    private final LostTakes lostTakes;
+    private final Withdrawals withdrawals;
     private final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
         Thread thread = new Thread(runnable, "distlock-jdbc-upkeep");
         thread.setDaemon(true);
         return thread;
     });
 
-    TableUpkeep(LockTable table, String address, Duration sweepInterval, LostTakes lostTakes) {
+    TableUpkeep(LockTable table, String address, Duration sweepInterval, Withdrawals withdrawals) {
         this.table = table;
         this.address = address;
-        this.lostTakes = lostTakes;
+        this.withdrawals = withdrawals;
         executor.setRemoveOnCancelPolicy(true);
         long period = sweepInterval.toNanos();
         // Registries started together sweep at different times.
@@ -46,22 +49,31 @@ final class TableUpkeep implements AutoCloseable {
         executor.scheduleWithFixedDelay(this::sweep, first, period, TimeUnit.NANOSECONDS);
     }
 
-    /** Frees the row an acquisition may have taken although it failed (see {@link LostTakes#free}). */
-    void free(LockRow row, Deadline deadline, RuntimeException failure) {
-        lostTakes.free(row.key(), row.leaseMicros(), deadline, failure, release(row));
+    /** Frees the row an acquisition may have taken although it failed (see {@link Withdrawals#withdraw}). */
+    void withdraw(LockRow row, Deadline deadline, RuntimeException failure) {
+        withdrawals.withdraw(row.key(), row.leaseMicros(), deadline, failure, release(row));
     }
 
     /** As {@link #free}, in the background only: for an attempt that gives up without a failure to report. */
-    void freeLater(LockRow row) {
-        lostTakes.freeLater(row.key(), row.leaseMicros(), release(row));
+    void withdrawLater(LockRow row) {
+        withdrawals.withdrawLater(row.key(), row.leaseMicros(), release(row));
     }
 
     /**
-     * Takes {@code channel} off the key's line, unless this registry still has waiters of the key,
-     * and wakes the next registry in line if the key is free (see {@link LockTable#passOn}); null
-     * for a registry that is not in line and only passes on a wake-up none of its waiters took.
+     * Takes {@code channel} off the key's queue, unless this registry still has waiters of the key,
+     * and wakes the next registry in the queue if the key is free (see {@link LockTable#passOn}); null
+     * for a registry that is not in the queue and only passes on a wake-up none of its waiters took.
      */
-    void leaveLine(String key, String channel) {
+    void leaveQueue(String key, String channel) {
+        passOn(key, channel);
+    }
+
+    /** Passes on a wake-up that none of this registry's waiters took; the registry is not in the queue. */
+    void passOnWakeUp(String key) {
+        passOn(key, NOT_QUEUED);
+    }
+
+    private void passOn(String key, String channel) {
         try {
             executor.execute(() -> {
                 try {
@@ -75,11 +87,11 @@ final class TableUpkeep implements AutoCloseable {
                 }
             });
         } catch (RejectedExecutionException closed) {
-            // The registry is closing; the line lapses by itself.
+            // The registry is closing; the queue lapses by itself.
         }
     }
 
-    private LostTakes.Release release(LockRow row) {
+    private Withdrawals.Release release(LockRow row) {
         return timeout -> table.freeLost(row.key(), row.owner(), timeout);
     }
 

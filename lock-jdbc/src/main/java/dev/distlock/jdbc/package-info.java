@@ -12,15 +12,15 @@
  * set-up is tried again by the next call); {@code JdbcLockBackend} is the lock logic; {@link
  * dev.distlock.jdbc.TableUpkeep} frees and sweeps rows in the background; {@link
  * dev.distlock.jdbc.ReleaseSignals} wakes waiters ({@code PostgresNotifications}: the first registry in a key's
- * line on its own channel, with {@code WaitLine} the place a waiting attempt asks for). Read/write locks: {@code JdbcReadWriteBackend}
+ * queue on its own channel, with {@code WaitQueue} the place a waiting attempt asks for). Read/write locks: {@code JdbcReadWriteBackend}
  * polls, {@code JdbcReadWriteTable} decides, {@code ReadWriteRows} runs the row statements of one
  * call, {@code ReadWriteSchema} checks the {@code _rw} table and {@code ReadWriteStatements} holds
  * its SQL.
  *
  * <p>Server state: a row exists while its key is held, and on PostgreSQL while registries wait in
- * its line. A release deletes it once the database clock has passed its fence (otherwise it only
- * clears the owner), unless registries wait in line: then it clears the owner and wakes the first
- * of them (see {@code PostgresDialect}); rows nobody released, and free rows whose line lapsed, are
+ * its queue. A release deletes it once the database clock has passed its fence (otherwise it only
+ * clears the owner), unless registries wait in the queue: then it clears the owner and wakes the first
+ * of them (see {@code PostgresDialect}); rows nobody released, and free rows whose queue lapsed, are
  * deleted by the sweep. Tokens are max(fence + 1, database clock in µs).
  *
  * <p>How a wait is bounded. A waiter starts no attempt after its deadline. The database ends a

@@ -70,7 +70,10 @@ class ColdSetUpLeaseIT {
             try {
                 creator.readWriteLock("created").writeLock().acquire().close(); // both tables exist
                 try (LockTableSetup setup = new LockTableSetup(
-                        viaProxy, null, new TableName(table), false, false, Duration.ofMinutes(1), Clock.systemUTC())) {
+                        viaProxy,
+                        null,
+                        new TableName(table),
+                        new LockTableSetup.Options(false, false, Duration.ofMinutes(1), Clock.systemUTC()))) {
                     LockBackend<?> backend = backendOf.apply(setup);
                     proxy.delayMessageContaining(PROBE, SLOW_SET_UP);
                     long called = System.nanoTime();

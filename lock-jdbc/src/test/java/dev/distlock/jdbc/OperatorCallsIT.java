@@ -31,7 +31,10 @@ class OperatorCallsIT {
 
     private static JdbcLockBackend backend(HikariDataSource pool, String table) {
         return new JdbcLockBackend(new LockTableSetup(
-                pool, null, new TableName(table), false, false, Duration.ofMinutes(1), Clock.systemUTC()));
+                pool,
+                null,
+                new TableName(table),
+                new LockTableSetup.Options(false, false, Duration.ofMinutes(1), Clock.systemUTC())));
     }
 
     private static LockRequest request(String key, String registry) {

@@ -234,22 +234,21 @@ class ReadWriteOutageIT {
                         direct,
                         null,
                         new TableName(lockTable),
-                        true,
-                        false,
-                        Duration.ofMinutes(1),
-                        Clock.systemUTC())) {
+                        new LockTableSetup.Options(true, false, Duration.ofMinutes(1), Clock.systemUTC()))) {
             JdbcReadWriteTable table = new JdbcReadWriteTable(setup, lockTable, true);
             try {
                 for (LockMode mode : LockMode.values()) {
                     String key = "rw-adopt-" + mode + "-" + System.nanoTime();
                     OwnerId owner = new OwnerId("adopting", 1, 1);
                     long intent = mode == LockMode.WRITE ? 3_000_000 : 0;
-                    long lost = table.attempt(key, mode, owner, 60_000_000, intent, "h", CallTimeout.of(TIMEOUT));
+                    long lost = table.attempt(
+                            new ReadWriteTake(key, mode, owner, 60_000_000, intent, "h"), CallTimeout.of(TIMEOUT));
                     assertThat(lost)
                             .as("the first decision took the key (%s)", mode)
                             .isPositive();
 
-                    long retried = table.attempt(key, mode, owner, 60_000_000, intent, "h", CallTimeout.of(TIMEOUT));
+                    long retried = table.attempt(
+                            new ReadWriteTake(key, mode, owner, 60_000_000, intent, "h"), CallTimeout.of(TIMEOUT));
                     assertThat(retried)
                             .as("the retry adopted the hold with its token (%s)", mode)
                             .isEqualTo(lost);
@@ -257,12 +256,7 @@ class ReadWriteOutageIT {
                     assertThat(table.release(key, mode, owner.value(), CallTimeout.of(TIMEOUT)))
                             .isTrue();
                     long other = table.attempt(
-                            key,
-                            LockMode.WRITE,
-                            new OwnerId("other", 1, 1),
-                            60_000_000,
-                            0,
-                            "h",
+                            new ReadWriteTake(key, LockMode.WRITE, new OwnerId("other", 1, 1), 60_000_000, 0, "h"),
                             CallTimeout.of(TIMEOUT));
                     assertThat(other)
                             .as("one release freed the key: the call held it once (%s)", mode)

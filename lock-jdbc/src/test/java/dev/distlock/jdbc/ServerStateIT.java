@@ -242,7 +242,7 @@ class ServerStateIT {
     /**
      * The rows left once what failed acquisitions may hold is freed: a take whose answer was lost (a slow answer on a
      * loaded machine, contract 8) is freed in the background, looked for again within seconds when it commits late
-     * (see LostTakes); the count is read again for up to ten seconds while it is above {@link #ROWS_LEFT_AT_MOST}.
+     * (see Withdrawals); the count is read again for up to ten seconds while it is above {@link #ROWS_LEFT_AT_MOST}.
      */
     private static long rowsLeft(DataSource dataSource, String table) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -70,13 +70,13 @@ final class KeyWait {
         long recheckNanos(AcquireReply refused);
 
         /** Frees what an attempt whose answer was lost or not used may have taken. */
-        ScriptCall<Boolean> undo();
+        ScriptCall<Boolean> withdraw();
 
         /**
-         * True when the {@link #undo} goes right after each lost answer; false when once, as the
+         * True when the {@link #withdraw} goes right after each lost answer; false when once, as the
          * wait ends without a grant (an attempt repeated by the same owner takes nothing twice).
          */
-        boolean undoesAtOnce();
+        boolean withdrawsAtOnce();
 
         /** True when a release message sends the next attempt from the thread that receives it. */
         boolean attemptsOnRelease();
@@ -94,10 +94,10 @@ final class KeyWait {
             granted = lease.isPresent();
             return lease;
         } catch (InterruptedException e) {
-            if (!attempts.undoesAtOnce()) {
+            if (!attempts.withdrawsAtOnce()) {
                 // The interrupt may have cut off the answer to an attempt that the server runs or ran and
-                // granted: the undo goes after it on the same connection and frees what it took.
-                endpoint.send(attempts.undo());
+                // granted: the withdrawal goes after it on the same connection and frees what it took.
+                endpoint.send(attempts.withdraw());
             }
             throw e;
         } finally {
@@ -113,9 +113,9 @@ final class KeyWait {
             PendingReply<AcquireReply> pending = send(attempts, false, true);
             return Optional.ofNullable(lease(pending, reply(pending, request, attempts, slack), attempts));
         } catch (LockBackendException e) {
-            if (!attempts.undoesAtOnce()) {
+            if (!attempts.withdrawsAtOnce()) {
                 // Not waited for: the caller's deadline does not cover a clean-up round trip.
-                endpoint.send(attempts.undo());
+                endpoint.send(attempts.withdraw());
             }
             throw e;
         }
@@ -184,10 +184,10 @@ final class KeyWait {
         } finally {
             subscriber.unregister(attempts.releaseMessage(), wakeup);
             boolean unused = wakeup.close() != null;
-            if (!granted && (unused || (!attempts.undoesAtOnce() && rideOut.failedBefore()))) {
+            if (!granted && (unused || (!attempts.withdrawsAtOnce() && rideOut.failedBefore()))) {
                 // An attempt that this waiter does not use, or whose answer was lost, may still
-                // take the key: the undo goes after it on the same connection and frees it.
-                endpoint.send(attempts.undo());
+                // take the key: the withdrawal goes after it on the same connection and frees it.
+                endpoint.send(attempts.withdraw());
             }
         }
     }
@@ -208,8 +208,8 @@ final class KeyWait {
         try {
             return pending.await(callTimeout(request.deadline(), slack));
         } catch (RuntimeException e) {
-            if (attempts.undoesAtOnce()) {
-                endpoint.send(attempts.undo());
+            if (attempts.withdrawsAtOnce()) {
+                endpoint.send(attempts.withdraw());
             }
             if (Thread.interrupted()) {
                 throw new InterruptedException(

@@ -10,20 +10,20 @@ import java.nio.charset.StandardCharsets;
  * @param key the full lock key (registry prefix included), for messages
  * @param name the Redis key of the lock, {@code distlock:{<key>}}
  * @param nameBytes {@code name} in UTF-8
- * @param lineBytes the Redis key of the lock's line of waiting registries, {@code distlock:{<key>}:q}, in UTF-8:
- *     same hash tag, same Cluster slot
+ * @param queueBytes the Redis key of the lock's queue of waiting registries, {@code distlock:{<key>}:q}, in UTF-8:
+ *     same hash tag, same Cluster hash slot
  */
-record LockKey(String key, String name, byte[] nameBytes, byte[] lineBytes) {
+record LockKey(String key, String name, byte[] nameBytes, byte[] queueBytes) {
 
     static final String NAMESPACE = "distlock:";
 
     /**
      * The channel every registry hears: read/write releases publish on it, and plain releases when nobody
-     * is in the key's line. The message is the lock's Redis key.
+     * is in the key's queue. The message is the lock's Redis key.
      */
     static final String RELEASE_CHANNEL = NAMESPACE + "released";
 
-    /** The start of each registry's own wake-up channel, on which a plain release wakes the next in line. */
+    /** The start of each registry's own wake-up channel, on which a plain release wakes the next in the queue. */
     static final String WAKE_CHANNEL_PREFIX = NAMESPACE + "wake:";
 
     static LockKey of(String fullKey) {

@@ -18,7 +18,7 @@ final class LockScripts {
     /** How every lock script reads a lock key's value; sent before each one's text. */
     private static final String VALUE = "lock-value.lua";
 
-    /** How the scripts that touch a lock's line of waiting registries read and wake it; sent after {@link #VALUE}. */
+    /** How the scripts that touch a lock's queue of waiting registries read and wake it; sent after {@link #VALUE}. */
     private static final String LINE = "waiters.lua";
 
     static final LuaScript<AcquireReply> ACQUIRE =
@@ -42,19 +42,19 @@ final class LockScripts {
 
     private LockScripts() {}
 
-    /** Takes the lock for {@code owner} if free, without waiting for it: no wake-up asked, no place in line. */
+    /** Takes the lock for {@code owner} if free, without waiting for it: no wake-up asked, no place in the queue. */
     static ScriptCall<AcquireReply> acquire(LockKey key, byte[] owner, Duration lease, byte[] holder) {
-        return acquire(key, owner, lease, false, holder, WaitLine.NONE);
+        WaitQueue none = WaitQueue.NONE;
+        return queueCall(ACQUIRE, key, owner, millis(lease), NO_WAIT, holder, none.channel(), none.lasts());
     }
 
     /**
-     * Takes the lock for {@code owner} if free; {@code willWait} asks the holder's release to wake a
-     * waiter, and, when {@code line} names a wake-up channel, puts that registry in the key's line.
+     * Takes the lock for {@code owner} if free, else asks the holder's release to wake a waiter and,
+     * when {@code queue} names a wake-up channel, puts that registry in the key's queue.
      */
-    static ScriptCall<AcquireReply> acquire(
-            LockKey key, byte[] owner, Duration lease, boolean willWait, byte[] holder, WaitLine line) {
-        return lineCall(
-                ACQUIRE, key, owner, millis(lease), willWait ? WAIT : NO_WAIT, holder, line.channel(), line.lasts());
+    static ScriptCall<AcquireReply> acquireToWait(
+            LockKey key, byte[] owner, Duration lease, byte[] holder, WaitQueue queue) {
+        return queueCall(ACQUIRE, key, owner, millis(lease), WAIT, holder, queue.channel(), queue.lasts());
     }
 
     /**
@@ -63,16 +63,16 @@ final class LockScripts {
      */
     static ScriptCall<AcquireReply> acquireUnlessHeld(
             LockKey key, LockKey guard, byte[] owner, Duration lease, byte[] holder) {
-        WaitLine none = WaitLine.NONE;
+        WaitQueue none = WaitQueue.NONE;
         return new ScriptCall<>(
-                ACQUIRE, key.key(), new byte[][] {key.nameBytes(), key.lineBytes(), guard.nameBytes()}, new byte[][] {
+                ACQUIRE, key.key(), new byte[][] {key.nameBytes(), key.queueBytes(), guard.nameBytes()}, new byte[][] {
                     owner, millis(lease), NO_WAIT, holder, none.channel(), none.lasts()
                 });
     }
 
-    /** The registry of {@code line} leaves the key's line, passing a wake-up on when the key is free. */
-    static ScriptCall<Boolean> pass(LockKey key, WaitLine line) {
-        return lineCall(PASS, key, line.channel());
+    /** The registry of {@code queue} leaves the key's queue, passing a wake-up on when the key is free. */
+    static ScriptCall<Boolean> pass(LockKey key, WaitQueue queue) {
+        return queueCall(PASS, key, queue.channel());
     }
 
     static ScriptCall<Boolean> renew(LockKey key, byte[] owner, Duration lease) {
@@ -80,12 +80,12 @@ final class LockScripts {
     }
 
     static ScriptCall<Boolean> release(LockKey key, byte[] owner) {
-        return lineCall(RELEASE, key, owner);
+        return queueCall(RELEASE, key, owner);
     }
 
     /** Ends whoever's hold is there (operator eviction); the fence rules of a release apply. */
     static ScriptCall<Boolean> evict(LockKey key) {
-        return lineCall(RELEASE, key, NOBODY, FORCE);
+        return queueCall(RELEASE, key, NOBODY, FORCE);
     }
 
     static ScriptCall<Boolean> raiseFence(LockKey key, long token) {
@@ -118,22 +118,22 @@ final class LockScripts {
         return new ScriptCall<>(script, key.key(), new byte[][] {key.nameBytes()}, args);
     }
 
-    /** A call of a script that also reads or changes the key's line ({@code waiters.lua}). */
-    private static <R> ScriptCall<R> lineCall(LuaScript<R> script, LockKey key, byte[]... args) {
-        return new ScriptCall<>(script, key.key(), new byte[][] {key.nameBytes(), key.lineBytes()}, args);
+    /** A call of a script that also reads or changes the key's queue ({@code waiters.lua}). */
+    private static <R> ScriptCall<R> queueCall(LuaScript<R> script, LockKey key, byte[]... args) {
+        return new ScriptCall<>(script, key.key(), new byte[][] {key.nameBytes(), key.queueBytes()}, args);
     }
 
     /**
      * Where a waiting registry hears that it is next: its wake-up channel, and how long its place in a
-     * key's line lasts after each attempt. {@link #NONE} takes no place (the caller does not wait, or its
+     * key's queue lasts after each attempt. {@link #NONE} takes no place (the caller does not wait, or its
      * registry is not listening yet and waits for {@code distlock:released} instead).
      */
-    record WaitLine(byte[] channel, byte[] lasts) {
+    record WaitQueue(byte[] channel, byte[] lasts) {
 
-        static final WaitLine NONE = new WaitLine(new byte[0], bytes("0"));
+        static final WaitQueue NONE = new WaitQueue(new byte[0], bytes("0"));
 
-        static WaitLine of(String channel, Duration lasts) {
-            return new WaitLine(bytes(channel), millis(lasts));
+        static WaitQueue of(String channel, Duration lasts) {
+            return new WaitQueue(bytes(channel), millis(lasts));
         }
     }
 

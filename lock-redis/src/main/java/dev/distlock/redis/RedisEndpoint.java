@@ -68,7 +68,7 @@ final class RedisEndpoint implements AutoCloseable {
 
     /**
      * Whether one script may touch both Redis keys: always on a single server (Sentinel's master included), on a
-     * Cluster when they hash to one slot. Unknown deployments behind other clients are not assumed single.
+     * Cluster when they hash to one hash slot. Unknown deployments behind other clients are not assumed single.
      */
     boolean runsTogether(byte[] first, byte[] second) {
         if (!(factory instanceof LettuceConnectionFactory lettuce)) {
@@ -171,20 +171,26 @@ final class RedisEndpoint implements AutoCloseable {
                 answer.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
             }
         } catch (TimeoutException e) {
-            throw errors.unreachable(null, "no answer to PING and SCRIPT LOAD within " + timeout.toMillis() + " ms", e);
+            throw errors.unreachable(
+                    RedisErrors.NO_KEY, "no answer to PING and SCRIPT LOAD within " + timeout.toMillis() + " ms", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw errors.unreachable(null, "interrupted while checking the server", e);
+            throw errors.unreachable(RedisErrors.NO_KEY, "interrupted while checking the server", e);
         } catch (ExecutionException | RuntimeException e) {
             Throwable cause = PendingReply.unwrap(e);
             throw cause instanceof LockBackendException backend
                     ? backend
-                    : errors.unreachable(null, "PING and SCRIPT LOAD failed: " + cause, cause);
+                    : errors.unreachable(RedisErrors.NO_KEY, "PING and SCRIPT LOAD failed: " + cause, cause);
         }
     }
 
     LockBackendException unreachable(String key, String problem, Throwable cause) {
         return errors.unreachable(key, problem, cause);
+    }
+
+    /** As {@link #unreachable(String, String, Throwable)}, for a problem without an exception. */
+    LockBackendException unreachable(String key, String problem) {
+        return errors.unreachable(key, problem);
     }
 
     LockBackendException failed(ScriptCall<?> call, Throwable error) {

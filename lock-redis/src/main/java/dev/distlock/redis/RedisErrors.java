@@ -10,6 +10,9 @@ import io.lettuce.core.RedisCommandExecutionException;
  */
 final class RedisErrors {
 
+    /** The key of a failure that concerns no one lock (a check of the server, connecting, closing). */
+    static final String NO_KEY = null;
+
     private final String address;
 
     RedisErrors(String address) {
@@ -22,12 +25,16 @@ final class RedisErrors {
 
     /** Redis could not be reached, or did not answer in time. */
     LockBackendException unreachable(String key, String problem, Throwable cause) {
-        return new LockBackendException(
-                "redis",
-                address,
-                key,
-                problem + ". Check that Redis runs at " + address + " and is reachable from this host.",
-                cause);
+        return new LockBackendException("redis", address, key, advised(problem), cause);
+    }
+
+    /** As {@link #unreachable(String, String, Throwable)}, for a problem without an exception. */
+    LockBackendException unreachable(String key, String problem) {
+        return new LockBackendException("redis", address, key, advised(problem));
+    }
+
+    private String advised(String problem) {
+        return problem + ". Check that Redis runs at " + address + " and is reachable from this host.";
     }
 
     /** {@code call} failed with {@code error}: refused by the server, or the server out of reach. */
@@ -51,15 +58,15 @@ final class RedisErrors {
             return new LockBackendException(
                     "redis",
                     address,
-                    null,
+                    NO_KEY,
                     "could not connect: the application stopped its Redis connection factory (as during shutdown): "
                             + e.getMessage(),
                     e);
         }
-        return unreachable(null, "could not connect: " + e.getMessage(), e);
+        return unreachable(NO_KEY, "could not connect: " + e.getMessage(), e);
     }
 
     LockBackendException closed() {
-        return new LockBackendException("redis", address, null, "the registry is closed", null);
+        return new LockBackendException("redis", address, NO_KEY, "the registry is closed");
     }
 }

@@ -35,8 +35,8 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
     private final KeyWait wait;
     private final Duration commandTimeout;
     private final long recheckNanos;
-    /** This registry's place in lines: its wake-up channel, kept for several re-checks after each attempt. */
-    private final LockScripts.WaitLine waitLine;
+    /** This registry's place in queues: its wake-up channel, kept for several re-checks after each attempt. */
+    private final LockScripts.WaitQueue waitQueue;
 
     private final ReplicaAcknowledgements replicas;
 
@@ -55,23 +55,27 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         this.wait = new KeyWait(endpoint, subscriber, limits);
         this.commandTimeout = limits.commandTimeout();
         this.recheckNanos = recheck.toNanos();
-        this.waitLine = subscriber.waitLine(linePlace(recheck));
+        this.waitQueue = subscriber.waitQueue(queuePlace(recheck));
         this.replicas = replicas;
         endpoint.onConnectionEvent(subscriber::wakeAll);
-        subscriber.onUnclaimed(lock -> {
-            // Only a plain lock's line hands a wake-up to one registry; a read/write release wakes every registry
-            // in its line, so one that no longer waits has nothing to pass on.
-            if (LockKey.isPlainLock(lock)) {
-                endpoint.send(LockScripts.pass(LockKey.ofRedisKey(lock), waitLine));
-            }
-        });
+        subscriber.onUnclaimed(this::passOnWakeUp);
     }
 
     /**
-     * How long a registry's place in a key's line lasts after its last attempt: several re-checks, so a
+     * Passes on a wake-up that no waiter of this registry claimed. Only a plain lock's queue hands a
+     * wake-up to one registry; a read/write release wakes every registry in its queue.
+     */
+    private void passOnWakeUp(String lock) {
+        if (LockKey.isPlainLock(lock)) {
+            endpoint.send(LockScripts.pass(LockKey.ofRedisKey(lock), waitQueue));
+        }
+    }
+
+    /**
+     * How long a registry's place in a key's queue lasts after its last attempt: several re-checks, so a
      * live waiter (which attempts at least once per re-check) never loses it, and at least a second.
      */
-    static Duration linePlace(Duration recheck) {
+    static Duration queuePlace(Duration recheck) {
         Duration several = recheck.multipliedBy(4);
         return several.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : several;
     }
@@ -96,15 +100,15 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         return wait.acquire(request, new PlainAttempts(request));
     }
 
-    /** Attempts on a plain lock's key: {@code acquire.lua}, undone by {@code release.lua}. */
+    /** Attempts on a plain lock's key: {@code acquire.lua}, withdrawn by {@code release.lua}. */
     private final class PlainAttempts implements KeyWait.Attempts<RedisLease> {
 
         private final LockRequest request;
         private final LockKey key;
         private final byte[] owner;
         private final byte[] holder;
-        /** Set once an attempt of this request took a place in the key's line. */
-        private boolean joinedLine;
+        /** Set once an attempt of this request took a place in the key's queue. */
+        private boolean joinedQueue;
 
         PlainAttempts(LockRequest request) {
             this.request = request;
@@ -119,7 +123,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         }
 
         /**
-         * A waiting attempt takes a place in the key's line once this registry listens on its wake-up
+         * A waiting attempt takes a place in the key's queue once this registry listens on its wake-up
          * channel; before that (or when it cannot subscribe at all) it waits for {@code distlock:released}.
          */
         @Override
@@ -128,16 +132,19 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
                 return LockScripts.acquireUnlessHeld(
                         key, LockKey.of(request.guardKey()), owner, request.leaseTime(), holder);
             }
-            LockScripts.WaitLine line = subscriber.placeFor(willWait, waitLine);
-            joinedLine |= line != LockScripts.WaitLine.NONE;
-            return LockScripts.acquire(key, owner, request.leaseTime(), willWait, holder, line);
+            if (!willWait) {
+                return LockScripts.acquire(key, owner, request.leaseTime(), holder);
+            }
+            LockScripts.WaitQueue queue = subscriber.placeFor(true, waitQueue);
+            joinedQueue |= queue != LockScripts.WaitQueue.NONE;
+            return LockScripts.acquireToWait(key, owner, request.leaseTime(), holder, queue);
         }
 
-        /** Leaves the key's line, passing on a wake-up this registry may have been sent meanwhile. */
+        /** Leaves the key's queue, passing on a wake-up this registry may have been sent meanwhile. */
         @Override
         public void stoppedWaiting() {
-            if (joinedLine) {
-                endpoint.send(LockScripts.pass(key, waitLine));
+            if (joinedQueue) {
+                endpoint.send(LockScripts.pass(key, waitQueue));
             }
         }
 
@@ -155,12 +162,12 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         }
 
         @Override
-        public ScriptCall<Boolean> undo() {
+        public ScriptCall<Boolean> withdraw() {
             return LockScripts.release(key, owner);
         }
 
         @Override
-        public boolean undoesAtOnce() {
+        public boolean withdrawsAtOnce() {
             return false; // acquire.lua grants its own owner again, so one release at the end frees all
         }
 
@@ -193,8 +200,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         throw endpoint.unreachable(
                 lease.key(),
                 "granted, but " + acknowledged + " of " + replicas.count() + " replicas acknowledged it within "
-                        + timeoutMillis + " ms (a failover could lose it), so it was released",
-                null);
+                        + timeoutMillis + " ms (a failover could lose it), so it was released");
     }
 
     @Override

@@ -42,8 +42,8 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
 
     private final RedisEndpoint endpoint;
     private final ReleaseSubscriber subscriber;
-    /** This registry's place in a key's line, as a plain lock's waiter takes it with the default re-check. */
-    private final LockScripts.WaitLine waitLine;
+    /** This registry's place in a key's queue, as a plain lock's waiter takes it with the default re-check. */
+    private final LockScripts.WaitQueue waitQueue;
 
     private final KeyWait wait;
     private final Duration commandTimeout;
@@ -60,7 +60,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
             Duration writerGrace) {
         this.endpoint = endpoint;
         this.subscriber = subscriber;
-        this.waitLine = subscriber.waitLine(RedisLockBackend.linePlace(RedisLockBackend.RECHECK));
+        this.waitQueue = subscriber.waitQueue(RedisLockBackend.queuePlace(RedisLockBackend.RECHECK));
         this.wait = new KeyWait(endpoint, subscriber, limits);
         this.commandTimeout = limits.commandTimeout();
         this.mode = mode;
@@ -103,7 +103,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     }
 
     /**
-     * Attempts on one side of a read/write key: {@code read-write.lua acquire}, undone by its
+     * Attempts on one side of a read/write key: {@code read-write.lua acquire}, withdrawn by its
      * release; a waiting writer registers its intent once its grace has ended, and withdraws it when it
      * stops waiting.
      */
@@ -152,12 +152,12 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
         }
 
         @Override
-        public ScriptCall<Boolean> undo() {
+        public ScriptCall<Boolean> withdraw() {
             return release(keys, owner);
         }
 
         @Override
-        public boolean undoesAtOnce() {
+        public boolean withdrawsAtOnce() {
             return true; // read/write locks free a lost attempt at once, before the next one goes out
         }
 
@@ -170,7 +170,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
         public void stoppedWaiting() {
             if (intentSent) {
                 // Not waited for: new readers are held back at most until the intent ends anyway.
-                endpoint.send(withdraw(keys, owner));
+                endpoint.send(RedisReadWriteBackend.this.withdraw(keys, owner));
             }
         }
     }
@@ -188,12 +188,12 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     }
 
     /**
-     * A waiting attempt puts this registry's wake-up channel in the key's line once the registry listens on it, so
+     * A waiting attempt puts this registry's wake-up channel in the key's queue once the registry listens on it, so
      * that a release wakes the registries that wait for this key rather than every registry.
      */
     private ScriptCall<AcquireReply> acquire(
             LockRequest request, Keys keys, byte[] owner, boolean willWait, byte[] intentMillis) {
-        LockScripts.WaitLine line = subscriber.placeFor(willWait, waitLine);
+        LockScripts.WaitQueue queue = subscriber.placeFor(willWait, waitQueue);
         return call(
                 ACQUIRE,
                 keys,
@@ -204,8 +204,8 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
                 intentMillis,
                 LockScripts.bytes(request.holder()),
                 LockScripts.bytes(request.owner().thread() == 0 ? "" : ReadWriteOwners.threadPrefix(request.owner())),
-                line.channel(),
-                line.lasts());
+                queue.channel(),
+                queue.lasts());
     }
 
     private ScriptCall<Boolean> release(Keys keys, byte[] owner) {

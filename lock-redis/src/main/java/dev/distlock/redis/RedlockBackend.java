@@ -19,19 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * Redlock over N independent Redis servers: a lock is held when a majority granted it within
- * its lease. Each node runs the same scripts as a single server; the token is the largest of the
- * majority's tokens, each of which is already above that node's fence, and is written back to
- * the majority, so any later majority (which shares a node with this one) issues a larger one.
- *
- * <p>Acquire, renew and release are decided as soon as a majority answered; a slow minority is
- * not waited for. Grants and renewals ask the nodes for the lease plus a clock-drift allowance,
- * while the holder counts the bare lease from the moment it asked, so its view ends first even
- * when a node's clock runs fast. An acquisition round ends at most 1.25 node timeouts after the
- * caller's deadline (one for the grants, a quarter for writing the token back).
- *
- * <p>Waiters retry with a short capped, jittered back-off rather than holding a subscription on
- * every node: a release is seen within {@link #MAX_BACKOFF} and dead nodes cost no listeners.
+ * Redlock over N independent Redis servers: a lock is held when a majority granted it within its
+ * lease, and its token, the largest of the majority's, is written back to them so that any later
+ * majority issues a larger one (see docs/internals/backends.md).
  */
 final class RedlockBackend implements LockBackend<RedisLease> {
 
@@ -40,6 +30,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
 
     private final List<RedisEndpoint> nodes;
     private final int quorum;
+    private final RedlockMajority majority;
     private final Duration nodeTimeout;
     private final Duration commandTimeout;
     private final String address;
@@ -50,6 +41,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
         this.nodeTimeout = nodeTimeout;
         this.commandTimeout = commandTimeout;
         this.address = "redlock[" + nodes.stream().map(RedisEndpoint::address).collect(Collectors.joining(",")) + "]";
+        this.majority = RedlockMajority.of(address, nodes.size());
     }
 
     @Override
@@ -84,12 +76,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
             long start = System.nanoTime();
             // A round gets nodeTimeout, and never ends later than nodeTimeout after the deadline.
             long roundEnd = start + Math.min(nodeTimeout.toNanos(), deadline.remainingNanos() + nodeTimeout.toNanos());
-            Tally<AcquireReply> round = NodeReplies.send(
-                            nodes, node -> LockScripts.acquire(key, owner, withDrift(request.leaseTime()), holder))
-                    .await(
-                            untilNanos(roundEnd),
-                            t -> t.count(AcquireReply::granted) >= quorum
-                                    || t.count(reply -> !reply.granted()) > nodes.size() - quorum);
+            Tally<AcquireReply> round = acquireRound(request, key, owner, holder, roundEnd);
             Optional<RedisLease> lease = grantedLease(round, key, owner, roundEnd);
             if (lease.isPresent()) {
                 return lease;
@@ -100,29 +87,36 @@ final class RedlockBackend implements LockBackend<RedisLease> {
                 throw new InterruptedException(
                         "Interrupted while acquiring lock '" + request.key() + "' on " + address);
             }
-            // A majority out of reach (down, reconnecting, silent) is ridden out while the wait
-            // lasts; what the round took was freed above, so no retry holds twice (contract 8).
-            boolean unreachable = round.failures().size() + round.pending() > nodes.size() - quorum;
-            if (unreachable && (round.failures().size() > nodes.size() - quorum || deadline.hasPassed())) {
-                LockBackendException failure = new LockBackendException(
-                        "redis",
-                        address,
-                        request.key(),
-                        (round.failures().size() + round.pending()) + " of " + nodes.size()
-                                + " Redlock nodes did not answer (" + round.problems() + "); a lock needs " + quorum
-                                + ". Bring the nodes back or check the network.");
-                rideOut.failed(failure, deadline); // returns after a back-off, or throws when the wait is over
+            // A majority out of reach is ridden out while the wait lasts; what the round took was
+            // freed above, so no retry holds twice (contract 8).
+            if (majority.outOfReach(round, deadline)) {
+                rideOut.failed(majority.unreachable(request.key(), round), deadline); // throws once the wait is over
                 continue;
             }
             rideOut.answered();
             if (deadline.hasPassed()) {
                 return Optional.empty();
             }
-            long sleep = Math.min(
-                    deadline.remainingNanos(), ThreadLocalRandom.current().nextLong(backoff / 2, backoff + 1));
-            TimeUnit.NANOSECONDS.sleep(sleep);
-            backoff = Math.min(backoff * 2, MAX_BACKOFF.toNanos());
+            backoff = pause(backoff, deadline);
         }
+    }
+
+    /** Asks every node for the key; done once a majority granted or enough refused that none can. */
+    private Tally<AcquireReply> acquireRound(
+            LockRequest request, LockKey key, byte[] owner, byte[] holder, long roundEnd) {
+        return NodeReplies.send(nodes, node -> LockScripts.acquire(key, owner, withDrift(request.leaseTime()), holder))
+                .await(
+                        untilNanos(roundEnd),
+                        t -> t.count(AcquireReply::granted) >= quorum
+                                || t.count(reply -> !reply.granted()) > nodes.size() - quorum);
+    }
+
+    /** Sleeps a jittered back-off within the wait; returns the next, doubled up to {@link #MAX_BACKOFF}. */
+    private static long pause(long backoff, Deadline deadline) throws InterruptedException {
+        long sleep =
+                Math.min(deadline.remainingNanos(), ThreadLocalRandom.current().nextLong(backoff / 2, backoff + 1));
+        TimeUnit.NANOSECONDS.sleep(sleep);
+        return Math.min(backoff * 2, MAX_BACKOFF.toNanos());
     }
 
     /**
@@ -164,37 +158,15 @@ final class RedlockBackend implements LockBackend<RedisLease> {
     public boolean renew(RedisLease lease, Duration leaseTime) {
         Tally<Boolean> tally = NodeReplies.send(
                         nodes, node -> LockScripts.renew(lease.lockKey(), lease.owner(), withDrift(leaseTime)))
-                .await(commandTimeout, this::decided);
-        return decide(tally, lease.key(), "renew");
+                .await(commandTimeout, majority::decided);
+        return majority.decide(tally, lease.key(), "renew");
     }
 
     @Override
     public boolean release(RedisLease lease) {
         Tally<Boolean> tally = NodeReplies.send(nodes, node -> LockScripts.release(lease.lockKey(), lease.owner()))
-                .await(commandTimeout, this::decided);
-        return decide(tally, lease.key(), "release");
-    }
-
-    private boolean decided(Tally<Boolean> tally) {
-        return tally.count(Boolean::booleanValue) >= quorum || tally.count(done -> !done) > nodes.size() - quorum;
-    }
-
-    /** True when a majority did it, false when a majority answered that the owner held nothing. */
-    private boolean decide(Tally<Boolean> tally, String key, String operation) {
-        long done = tally.count(Boolean::booleanValue);
-        if (done >= quorum) {
-            return true;
-        }
-        if (tally.count(d -> !d) > nodes.size() - quorum) {
-            return false;
-        }
-        throw new LockBackendException(
-                "redis",
-                address,
-                key,
-                "could " + operation + " on only " + done + " of " + nodes.size() + " Redlock nodes ("
-                        + tally.problems() + "); a majority of " + quorum
-                        + " is needed. Bring the nodes back or check the network.");
+                .await(commandTimeout, majority::decided);
+        return majority.decide(tally, lease.key(), "release");
     }
 
     /** The holder a majority of the nodes agrees on, with the hold's token and the shortest lease among them. */
@@ -203,7 +175,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
         LockKey lockKey = LockKey.of(key);
         Tally<StoredHolder> tally = NodeReplies.send(nodes, node -> LockScripts.holder(lockKey))
                 .await(commandTimeout, t -> t.answers().size() >= nodes.size());
-        requireMajority(tally, key, "read the holder of");
+        majority.require(tally, key, "read the holder of");
         Map<String, List<StoredHolder>> byOwner = tally.answers().stream()
                 .map(Answer::value)
                 .filter(StoredHolder::held)
@@ -216,27 +188,11 @@ final class RedlockBackend implements LockBackend<RedisLease> {
                         new StoredHolder(
                                 agreeing.get(0).owner(),
                                 agreeing.get(0).holder(),
-                                majorityToken(agreeing),
+                                majority.token(agreeing),
                                 agreeing.stream()
                                         .mapToLong(StoredHolder::leaseLeftMillis)
                                         .min()
                                         .orElseThrow())));
-    }
-
-    /**
-     * The hold's token: the one a majority recorded when the token was written back; before that
-     * (a moment after the grant), the largest of the nodes' own.
-     */
-    private long majorityToken(List<StoredHolder> agreeing) {
-        return agreeing.stream()
-                .collect(Collectors.groupingBy(StoredHolder::token, Collectors.counting()))
-                .entrySet()
-                .stream()
-                .filter(count -> count.getValue() >= quorum)
-                .mapToLong(Map.Entry::getKey)
-                .findFirst()
-                .orElseGet(() ->
-                        agreeing.stream().mapToLong(StoredHolder::token).max().orElseThrow());
     }
 
     /** Ends the hold on every node that answers; true when any node had one. */
@@ -245,7 +201,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
         LockKey lockKey = LockKey.of(key);
         Tally<Boolean> tally = NodeReplies.send(nodes, node -> LockScripts.evict(lockKey))
                 .await(commandTimeout, t -> t.pending() == 0);
-        requireMajority(tally, key, "force-release");
+        majority.require(tally, key, "force-release");
         return tally.count(Boolean::booleanValue) > 0;
     }
 
@@ -267,23 +223,10 @@ final class RedlockBackend implements LockBackend<RedisLease> {
             throw new LockBackendException(
                     "redis",
                     address,
-                    null,
+                    RedisErrors.NO_KEY,
                     failed.size() + " of " + nodes.size() + " Redlock nodes failed the check ("
                             + String.join("; ", failed) + "); locks need " + quorum
                             + ". Bring the nodes back or check the network.");
-        }
-    }
-
-    private void requireMajority(Tally<?> tally, String key, String operation) {
-        if (tally.answers().size() < quorum) {
-            throw new LockBackendException(
-                    "redis",
-                    address,
-                    key,
-                    "could " + operation + " the lock on only "
-                            + tally.answers().size() + " of " + nodes.size()
-                            + " Redlock nodes (" + tally.problems() + "); a majority of " + quorum
-                            + " is needed. Bring the nodes back or check the network.");
         }
     }
 

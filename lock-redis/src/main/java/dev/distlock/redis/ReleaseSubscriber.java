@@ -21,9 +21,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * Wakes this registry's waiters when a lock they wait for is released. The registry holds ONE
  * subscription, however many keys it locks, to two channels: its own wake-up channel ({@code
- * distlock:wake:<uuid>}, see {@link #waitLine}), on which a plain lock's release wakes the first
- * registry in that key's line and a read/write release every registry in its line, and {@link
- * LockKey#RELEASE_CHANNEL}, which every registry hears (releases of keys with nobody in line).
+ * distlock:wake:<uuid>}, see {@link #waitQueue}), on which a plain lock's release wakes the first
+ * registry in that key's queue and a read/write release every registry in its queue, and {@link
+ * LockKey#RELEASE_CHANNEL}, which every registry hears (releases of keys with nobody in the queue).
  * The message names the released lock. It is opened on the first wait, not before, so registries
  * that never wait hold none. Waiters are kept only while they wait. A wake-up on the own channel
  * for a lock that none of this registry's threads waits for any more is handed to {@link
@@ -47,27 +47,27 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
         this.factory = factory;
     }
 
-    /** A place in lines for this registry's waiters, on its wake-up channel, that lasts {@code place} after each attempt. */
-    LockScripts.WaitLine waitLine(Duration place) {
-        return LockScripts.WaitLine.of(wakeChannel, place);
+    /** A place in queues for this registry's waiters, on its wake-up channel, that lasts {@code place} after each attempt. */
+    LockScripts.WaitQueue waitQueue(Duration place) {
+        return LockScripts.WaitQueue.of(wakeChannel, place);
     }
 
     /**
-     * The line a waiting attempt of this registry asks for: {@code line} while the subscription is confirmed,
+     * The queue a waiting attempt of this registry asks for: {@code queue} while the subscription is confirmed,
      * else none (the waiter then hears {@link LockKey#RELEASE_CHANNEL}), and none for an attempt that will not wait.
      */
-    LockScripts.WaitLine placeFor(boolean willWait, LockScripts.WaitLine line) {
-        return willWait && listening() ? line : LockScripts.WaitLine.NONE;
+    LockScripts.WaitQueue placeFor(boolean willWait, LockScripts.WaitQueue queue) {
+        return willWait && listening() ? queue : LockScripts.WaitQueue.NONE;
     }
 
-    /** True while the subscription is confirmed: only then may this registry take a place in a line. */
+    /** True while the subscription is confirmed: only then may this registry take a place in a queue. */
     private synchronized boolean listening() {
         return subscription != null && subscription.isDone() && !subscription.isCompletedExceptionally() && !closed;
     }
 
     /**
      * What to do with a wake-up on the own channel that no waiter of this registry takes: it was
-     * meant for the next waiter in that lock's line, so it must go on. Receives the lock's Redis key.
+     * meant for the next waiter in that lock's queue, so it must go on. Receives the lock's Redis key.
      */
     void onUnclaimed(Consumer<String> handler) {
         this.unclaimed = handler;

@@ -20,7 +20,7 @@
  *   <li><em>wait</em>: what a request does between attempts while its deadline allows
  *       ({@code KeyWait}); <em>wake-up</em>: the release message that ends a wait early
  *       ({@code ReleaseSubscriber.Wakeup}), <em>re-check</em>: the longest a wait lasts without
- *       one; <em>undo</em>: the release that frees what a lost or unused attempt may have taken.
+ *       one; <em>withdraw</em>: the release that frees what a lost or unused attempt may have taken.
  *   <li><em>endpoint</em>: one deployment behind a connection factory ({@code RedisEndpoint}), its
  *       connection ({@code LettuceConnection}), the loading of its scripts ({@code ScriptLoading}),
  *       and the wording of its errors ({@code RedisErrors}).
@@ -38,14 +38,14 @@
  * release deletes it, unless its token is ahead of the server's clock: then {@code #<token>}
  * alone stays, expiring once the clock has passed it (on one server that is at most a
  * millisecond; under Redlock, the clock offset between the nodes). While registries wait for the
- * key, its <em>line</em> {@code distlock:{k}:q} (a sorted set: each waiting registry's wake-up
+ * key, its <em>queue</em> {@code distlock:{k}:q} (a sorted set: each waiting registry's wake-up
  * channel, scored by when it joined) lives beside it, and expires about a second after the last
  * waiter's last attempt; nothing else is ever written per key, so locking many distinct keys
  * leaves nothing behind. A release wakes a waiter only when one set {@code w}: it pops the first
- * registry in line and publishes the key's name on that registry's channel {@code
- * distlock:wake:<id>}, or on {@code distlock:released}, which every registry hears, when the line
+ * registry in the queue and publishes the key's name on that registry's channel {@code
+ * distlock:wake:<id>}, or on {@code distlock:released}, which every registry hears, when the queue
  * is empty. Each registry holds one subscription to both channels, opened at its first wait; its
- * waiters take places in lines once it is confirmed. A wake-up that no waiter of the registry takes
+ * waiters take places in queues once it is confirmed. A wake-up that no waiter of the registry takes
  * is passed on ({@code pass.lua}), and so is the place of a waiter that gives up. The thread that
  * receives the message sends the waiter's next attempt at once, and the waiter wakes with its
  * answer.

@@ -54,7 +54,7 @@ final class LockPaths {
 
     /**
      * The node of {@code fullKey}'s read/write lock: a sibling of its plain lock's node, so the two
-     * never share a waiting line, and one child of the root as well.
+     * never share a queue, and one child of the root as well.
      */
     String readWriteKeyPath(String fullKey) {
         return keyPath(fullKey) + READ_WRITE_SUFFIX;

@@ -16,13 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The lock algorithm: an attempt creates an ephemeral-sequential node under the key's node (its
- * data is the holder's description), reads the key's waiting line, and asks the {@link
- * QueueRule} whether it holds the key or which node to wait for ({@link LineWait}). It watches that node and the one
- * ahead of it, and takes each reported deletion out of the line it read: when the node ahead of
- * the one it waits for goes, it reads the line again while that one holds the key, so that the
- * release hands it the key without another read. An attempt that gives up deletes its node. Plain
- * locks and both sides of read/write locks run this loop; only the key's node and the rule differ.
+ * The lock algorithm: an attempt creates an ephemeral-sequential node under the key's node and
+ * waits in the key's queue ({@link QueueWait}) until its {@link QueueRule} says it holds the key; an
+ * attempt that gives up deletes its node. Plain locks and both sides of read/write locks share it.
  */
 final class LockQueue {
 
@@ -41,7 +37,7 @@ final class LockQueue {
     private final SessionTracker session;
     private final QueueRule rule;
     private final RecentKeys recentKeys = new RecentKeys(RECENT_KEYS);
-    private final LineWait lineWait;
+    private final QueueWait queueWait;
 
     /**
      * An attempt may run {@link ZooKeeperCalls#overrunNanos()} past its wait time to finish the calls it
@@ -52,7 +48,7 @@ final class LockQueue {
         this.calls = calls;
         this.session = session;
         this.rule = rule;
-        this.lineWait = new LineWait(calls, session);
+        this.queueWait = new QueueWait(calls, session);
     }
 
     /** An attempt on the key's plain lock, under the rule this queue was made with. */
@@ -61,10 +57,10 @@ final class LockQueue {
     }
 
     /**
-     * An attempt in the waiting line under {@code keyPath}, with a node named and decided by {@code rule}.
+     * An attempt in the queue under {@code keyPath}, with a node named and decided by {@code rule}.
      * While its wait lasts it rides out connection losses of a live session: it backs off, waits for the
      * connection to return, finds its node by its owner (a create whose answer was lost may have
-     * succeeded) and goes on waiting in line; when the wait ends first, it fails naming the last error.
+     * succeeded) and goes on waiting in the queue; when the wait ends first, it fails naming the last error.
      */
     Optional<ZooKeeperLease> tryAcquire(LockRequest request, String keyPath, QueueRule rule)
             throws InterruptedException {
@@ -110,17 +106,13 @@ final class LockQueue {
     }
 
     /**
-     * A writer's grace ({@link WriterGrace}) before it joins the line under {@code keyPath}: while the grace is open it
-     * creates no node, so readers that come meanwhile do not queue behind it. It reads the line and, while that holds
-     * any node, watches the youngest (the one likely to stay longest) and reads again when it goes; it returns as soon
-     * as the line is empty or the grace has ended, for the attempt to join the line ({@link #tryAcquire(LockRequest,
-     * String, QueueRule)}). It leaves nothing on the server. A connection that is down or lost ends the grace early:
-     * in line the attempt rides that out, as it always has.
+     * A writer's grace ({@link WriterGrace}): waits without a node of its own, watching the youngest
+     * node, until the key's queue is empty or the grace is over, so that readers that come meanwhile get
+     * in first. It leaves nothing on the server.
      *
-     * @return true to join the line now (at once for a zero wait or a zero grace); false when the wait time ran out in
-     *     the grace, so that a writer whose wait is shorter than its grace never joined
+     * @return true to join the queue now; false when the wait time ran out in the grace
      */
-    boolean awaitEmptyLine(LockRequest request, String keyPath, WriterGrace grace) throws InterruptedException {
+    boolean awaitEmptyQueue(LockRequest request, String keyPath, WriterGrace grace) throws InterruptedException {
         String key = request.key();
         Deadline deadline = request.deadline();
         if (deadline.hasPassed() || !grace.isOpen()) {
@@ -135,11 +127,11 @@ final class LockQueue {
                     return false;
                 }
                 waiter.takeDisturbance(); // what came before this read is in it
-                List<String> line = calls.line(keyPath, key, callsEnd);
-                if (line.isEmpty()) {
+                List<String> queue = calls.queue(keyPath, key, callsEnd);
+                if (queue.isEmpty()) {
                     return true;
                 }
-                String youngest = line.get(line.size() - 1);
+                String youngest = queue.get(queue.size() - 1);
                 if (!calls.watch(keyPath, List.of(youngest), waiter, key, callsEnd)
                         .isEmpty()) {
                     continue; // gone before the watch was set: look again
@@ -161,7 +153,7 @@ final class LockQueue {
         }
     }
 
-    /** One try: finds the attempt's node (after a failure) or creates it, then waits in line. */
+    /** One try: finds the attempt's node (after a failure) or creates it, then waits in the queue. */
     private Optional<ZooKeeperLease> once(
             LockRequest request, QueueRule rule, Attempt attempt, byte[] holder, boolean retry)
             throws InterruptedException {
@@ -174,7 +166,7 @@ final class LockQueue {
         long askedAt = System.nanoTime();
         String ownPath = null;
         Stat stat = null;
-        List<String> line = null;
+        List<String> queue = null;
         if (retry && (attempt.path != null || attempt.createUncertain)) {
             List<String> children = calls.children(attempt.keyPath, key, callsEnd);
             String found = children == null ? null : findOwn(children, attempt.nodeName);
@@ -182,7 +174,7 @@ final class LockQueue {
             if (foundStat != null && !session.hasEnded(foundStat.getEphemeralOwner())) {
                 ownPath = ZKPaths.makePath(attempt.keyPath, found);
                 stat = foundStat;
-                line = children;
+                queue = children;
             }
             attempt.path = ownPath;
             attempt.createUncertain = false;
@@ -190,19 +182,21 @@ final class LockQueue {
         if (ownPath == null) {
             attempt.createUncertain = true;
             ZooKeeperCalls.Created created = calls.createLockNode(
-                    attempt.keyPath, attempt.nodeName, holder, key, recentKeys.contains(attempt.keyPath), callsEnd);
+                    new NewLockNode(key, attempt.keyPath, attempt.nodeName, holder),
+                    recentKeys.contains(attempt.keyPath),
+                    callsEnd);
             attempt.createUncertain = false;
             recentKeys.add(attempt.keyPath);
             ownPath = created.path();
             stat = created.stat();
-            line = created.siblings();
+            queue = created.siblings();
             attempt.path = ownPath;
         }
         session.adopt(stat.getEphemeralOwner());
         attempt.session = stat.getEphemeralOwner();
-        LineWait.Node own = new LineWait.Node(
+        QueueWait.Node own = new QueueWait.Node(
                 key, attempt.keyPath, ownPath, FencingToken.of(stat.getCzxid()), stat.getEphemeralOwner());
-        return lineWait.waitInLine(own, rule, line, askedAt, deadline, callsEnd);
+        return queueWait.waitInQueue(own, rule, new QueueWait.FirstRead(queue, askedAt), deadline, callsEnd);
     }
 
     /** The child of the attempt's own name, if one is there. */
@@ -249,7 +243,7 @@ final class LockQueue {
                 log.debug("Delete of abandoned lock node {} still pending; Curator retries it", attempt.path);
             }
         } else if (attempt.createUncertain) {
-            calls.deleteOwnedLater(attempt.keyPath, attempt.nodeName);
+            calls.withdrawLater(attempt.keyPath, attempt.nodeName);
         }
     }
 

@@ -5,22 +5,22 @@ import java.util.List;
 
 /**
  * The queue rule of a lock kind, apart from the node-and-watch loop that follows it ({@link
- * LockQueue}): given the key's waiting line, does this attempt hold the key, and if not, which
+ * LockQueue}): given the key's queue, does this attempt hold the key, and if not, which
  * node does it watch. The plain
  * lock's rule is {@link #MUTEX}; read/write locks have theirs in {@link ReadWriteRule}.
  */
 interface QueueRule {
 
     /** The lowest node holds; every other node watches the one just before it, so a release wakes one waiter. */
-    QueueRule MUTEX = (line, position) -> position == 0 ? Verdict.HOLDS : new Verdict(false, line.get(position - 1));
+    QueueRule MUTEX = (queue, position) -> position == 0 ? Verdict.HOLDS : new Verdict(false, queue.get(position - 1));
 
     /**
-     * Decides for the attempt whose node is {@code line.get(position)}.
+     * Decides for the attempt whose node is {@code queue.get(position)}.
      *
-     * @param line the key's lock node names, in the order they were created
-     * @param position where this attempt's node stands in {@code line}; never negative
+     * @param queue the key's lock node names, in the order they were created
+     * @param position where this attempt's node stands in {@code queue}; never negative
      */
-    Verdict decide(List<String> line, int position);
+    Verdict decide(List<String> queue, int position);
 
     /** The name of the node an attempt creates (ZooKeeper appends the sequence). */
     default String nodeName() {
@@ -28,10 +28,10 @@ interface QueueRule {
     }
 
     /**
-     * Whether only the nodes ahead of the attempt's own decide for it. Then the line it read stays
+     * Whether only the nodes ahead of the attempt's own decide for it. Then the queue it read stays
      * exact as far as those nodes go once the deletions it was told of are taken out (nodes only
      * join behind), so while it watches every node ahead that it {@link #dependsOn}, it decides
-     * again as they go without reading the line again.
+     * again as they go without reading the queue again.
      */
     default boolean onlyNodesAheadMatter() {
         return true;

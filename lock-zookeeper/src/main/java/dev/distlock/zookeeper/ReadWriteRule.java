@@ -4,20 +4,20 @@ import dev.distlock.core.FencingToken;
 import java.util.List;
 
 /**
- * The rules of read/write locks, over one waiting line per key that holds read, write and
+ * The rules of read/write locks, over one queue per key that holds read, write and
  * downgrade nodes ({@link LockPaths#readWriteKeyPath}):
  *
  * <ul>
  *   <li>a <b>read</b> node holds when no write node is ahead of it, and otherwise watches the nearest
  *       write node ahead. A waiting writer's node is ahead of every reader that comes after it, so
  *       new readers queue behind it (no writer starvation); readers behind one writer all go when it
- *       goes. A writer creates its node only once its grace has ended or it found the line empty
+ *       goes. A writer creates its node only once its grace has ended or it found the queue empty
  *       ({@link ZooKeeperReadWriteBackend}), so readers that come in its grace go ahead of it.
  *   <li>a <b>write</b> node holds when it is first and no downgrade node exists, and otherwise
  *       watches its predecessor, or, when first, a downgrade node. Downgrade nodes join behind it, so
- *       it cannot skip re-reading the line.
+ *       it cannot skip re-reading the queue.
  *   <li>a <b>downgrade</b> node is a read taken by the thread that holds the write lock: it holds at
- *       once while that write node is in the line (then nobody else holds the key), even behind
+ *       once while that write node is in the queue (then nobody else holds the key), even behind
  *       waiting writers, which is why writers wait for every downgrade node wherever it stands. If the
  *       write node is gone (the hold was lost), it gives up; the caller then reads as anyone else.
  * </ul>
@@ -55,28 +55,28 @@ final class ReadWriteRule implements QueueRule {
     }
 
     @Override
-    public Verdict decide(List<String> line, int position) {
+    public Verdict decide(List<String> queue, int position) {
         return switch (nodeName) {
-            case LockPaths.READ_NODE -> decideRead(line, position);
-            case LockPaths.WRITE_NODE -> decideWrite(line, position);
-            default -> line.contains(writeNode) ? Verdict.HOLDS : Verdict.GIVE_UP;
+            case LockPaths.READ_NODE -> decideRead(queue, position);
+            case LockPaths.WRITE_NODE -> decideWrite(queue, position);
+            default -> queue.contains(writeNode) ? Verdict.HOLDS : Verdict.GIVE_UP;
         };
     }
 
-    private static Verdict decideRead(List<String> line, int position) {
+    private static Verdict decideRead(List<String> queue, int position) {
         for (int i = position - 1; i >= 0; i--) {
-            if (LockPaths.isNamed(line.get(i), LockPaths.WRITE_NODE)) {
-                return new Verdict(false, line.get(i));
+            if (LockPaths.isNamed(queue.get(i), LockPaths.WRITE_NODE)) {
+                return new Verdict(false, queue.get(i));
             }
         }
         return Verdict.HOLDS;
     }
 
-    private static Verdict decideWrite(List<String> line, int position) {
+    private static Verdict decideWrite(List<String> queue, int position) {
         if (position > 0) {
-            return new Verdict(false, line.get(position - 1));
+            return new Verdict(false, queue.get(position - 1));
         }
-        for (String node : line) {
+        for (String node : queue) {
             if (LockPaths.isNamed(node, LockPaths.DOWNGRADE_NODE)) {
                 return new Verdict(false, node);
             }

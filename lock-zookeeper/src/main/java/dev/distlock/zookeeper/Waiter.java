@@ -15,7 +15,7 @@ import org.apache.zookeeper.Watcher;
  * One attempt's wake-up: the watches on the nodes ahead of it, and changes of the connection.
  * Deletions are recorded on ZooKeeper's event thread; the attempt's thread is woken only by the
  * deletion of a node it awaits (the others leave its decision as it is), or by anything else,
- * after which it reads the line again.
+ * after which it reads the queue again.
  */
 final class Waiter implements Watcher {
 
@@ -53,7 +53,7 @@ final class Waiter implements Watcher {
 
     /**
      * Waits until one of the nodes named {@code nodes} (children of the key's node) is reported
-     * deleted, or something else calls for a fresh read of the line; false when neither came within
+     * deleted, or something else calls for a fresh read of the queue; false when neither came within
      * {@code nanos}.
      */
     boolean awaitDeletionOfAny(Set<String> nodes, long nanos) throws InterruptedException {
@@ -66,15 +66,15 @@ final class Waiter implements Watcher {
         return await(nanos);
     }
 
-    /** Whether anything but a reported deletion woke it since last asked: then the line must be read again. */
+    /** Whether anything but a reported deletion woke it since last asked: then the queue must be read again. */
     boolean takeDisturbance() {
         return disturbed.getAndSet(false);
     }
 
-    /** {@code line} without the nodes reported deleted. */
-    List<String> withoutDeleted(List<String> line) {
-        List<String> left = new ArrayList<>(line.size());
-        for (String node : line) {
+    /** {@code queue} without the nodes reported deleted. */
+    List<String> withoutDeleted(List<String> queue) {
+        List<String> left = new ArrayList<>(queue.size());
+        for (String node : queue) {
             if (!deleted.contains(node)) {
                 left.add(node);
             }

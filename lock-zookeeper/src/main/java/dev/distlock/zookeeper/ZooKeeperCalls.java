@@ -33,14 +33,14 @@ final class ZooKeeperCalls {
     private final CuratorFramework client;
     private final String address;
     private final long answerBudgetNanos;
-    private final OrphanedNodes orphans;
+    private final NodeWithdrawals withdrawals;
 
     /** @param answerBudget how far past its wait time a caller may wait for answers (contract 8) */
     ZooKeeperCalls(CuratorFramework client, String address, Duration answerBudget) {
         this.client = client;
         this.address = address;
         this.answerBudgetNanos = answerBudget.toNanos();
-        this.orphans = new OrphanedNodes(client, path -> delete(path, 0));
+        this.withdrawals = new NodeWithdrawals(client, path -> delete(path, 0));
     }
 
     /**
@@ -57,30 +57,28 @@ final class ZooKeeperCalls {
     }
 
     /**
-     * Creates a protected ephemeral-sequential lock node named {@code nodeName} under {@code
-     * keyPath} (parents as containers), with {@code data}, and reads the key's children right
-     * behind it. A node created after the caller gave up is deleted.
+     * Creates a protected ephemeral-sequential lock node as {@code node} describes (parents as
+     * containers), and reads the key's children right behind it. A node created after the caller
+     * gave up is deleted.
      *
      * @param keyNodeKnown whether the key's node existed lately; if not, its creation is sent first
      *     (a create that finds it there already costs the server little, a missing parent a round trip)
      */
-    Created createLockNode(
-            String keyPath, String nodeName, byte[] data, String key, boolean keyNodeKnown, long callsEnd)
-            throws InterruptedException {
-        String path = LockPaths.lockNodePath(keyPath, nodeName);
+    Created createLockNode(NewLockNode node, boolean keyNodeKnown, long callsEnd) throws InterruptedException {
+        String key = node.key();
+        String keyPath = node.keyPath();
+        byte[] data = node.data();
+        String path = LockPaths.lockNodePath(keyPath, node.name());
         PendingCall read = null;
         CuratorEvent created = null;
         for (int attempt = keyNodeKnown ? 0 : 1; attempt < 4; attempt++) {
             if (attempt == 1) {
-                // The key's node is missing (first use, or the server removed it when it was empty): create it as a
-                // container right in front of the lock node, again in one round trip.
+                // The key's node is missing (first use, or swept when empty): a container in the same round trip.
                 sendCreateContainer(keyPath, key);
             }
-            // Past that, the root is missing too, or the server swept the key's node again meanwhile: Curator
-            // creates every missing parent, one call at a time.
+            // Past that, Curator creates every missing parent, one call at a time.
             PendingCall create = sendCreate(path, data, key, attempt >= 2);
-            // Sent on the same session right behind the create, which the server answers in order: the line as it
-            // stands just after this node joined, without first waiting a round trip for the create's answer.
+            // Right behind the create, answered in order: the queue just after this node joined.
             read = attempt >= 2 ? null : sendChildren(keyPath, key);
             created = answer(create, key, "creating its lock node", callsEnd);
             if (created.getResultCode() != KeeperException.Code.NONODE.intValue()) {
@@ -88,15 +86,15 @@ final class ZooKeeperCalls {
             }
         }
         if (existing(created, key) == null) {
-            throw failure(key, "its lock node's parent " + keyPath + " kept vanishing", null);
+            throw failure(key, "its lock node's parent " + keyPath + " kept vanishing");
         }
-        CuratorEvent line = read == null ? null : read.await(callsEnd - System.nanoTime());
-        boolean lineSeen = line != null && line.getResultCode() == KeeperException.Code.OK.intValue();
-        return new Created(created.getName(), created.getStat(), lineSeen ? line.getChildren() : null);
+        CuratorEvent queue = read == null ? null : read.await(callsEnd - System.nanoTime());
+        boolean queueSeen = queue != null && queue.getResultCode() == KeeperException.Code.OK.intValue();
+        return new Created(created.getName(), created.getStat(), queueSeen ? queue.getChildren() : null);
     }
 
-    /** The lock nodes under {@code keyPath} in line order ({@link LockPaths#queue}); empty when it does not exist. */
-    List<String> line(String keyPath, String key, long callsEnd) throws InterruptedException {
+    /** The lock nodes under {@code keyPath} in queue order ({@link LockPaths#queue}); empty when it does not exist. */
+    List<String> queue(String keyPath, String key, long callsEnd) throws InterruptedException {
         List<String> children = children(keyPath, key, callsEnd);
         return children == null ? List.of() : LockPaths.queue(children);
     }
@@ -235,8 +233,8 @@ final class ZooKeeperCalls {
      * lives. Tried again every second while ZooKeeper is unreachable, for ten minutes at most (a
      * session that ends takes the node with it anyway).
      */
-    void deleteOwnedLater(String keyPath, String nodeName) {
-        orphans.deleteLater(keyPath, nodeName);
+    void withdrawLater(String keyPath, String nodeName) {
+        withdrawals.withdrawLater(keyPath, nodeName);
     }
 
     /**
@@ -250,18 +248,22 @@ final class ZooKeeperCalls {
     record Created(String path, Stat stat, List<String> siblings) {}
 
     LockBackendException failure(String key, String problem, Throwable cause) {
-        return new LockBackendException(
-                "zookeeper",
-                address,
-                key,
-                problem + ". Check that the ZooKeeper ensemble is up and reachable, and the session timeout.",
-                cause);
+        return new LockBackendException("zookeeper", address, key, advised(problem), cause);
+    }
+
+    /** As {@link #failure(String, String, Throwable)}, for a problem without an exception. */
+    LockBackendException failure(String key, String problem) {
+        return new LockBackendException("zookeeper", address, key, advised(problem));
+    }
+
+    private static String advised(String problem) {
+        return problem + ". Check that the ZooKeeper ensemble is up and reachable, and the session timeout.";
     }
 
     private CuratorEvent answer(PendingCall call, String key, String what, long callsEnd) throws InterruptedException {
         CuratorEvent event = call.await(callsEnd == Long.MAX_VALUE ? Long.MAX_VALUE : callsEnd - System.nanoTime());
         if (event == null) {
-            throw failure(key, "no answer in time while " + what, null);
+            throw failure(key, "no answer in time while " + what);
         }
         return event;
     }

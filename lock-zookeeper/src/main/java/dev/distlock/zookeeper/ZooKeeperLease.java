@@ -11,7 +11,7 @@ import dev.distlock.core.spi.BackendLease;
  * @param token the node's {@code czxid}
  * @param sessionId the session that owns the node (its {@code ephemeralOwner}); the lease ends with it
  * @param grantRequestedAtNanos {@link System#nanoTime()} before the request whose answer granted the lock: the
- *     create and read of the line, a later read of the line, or the reads that set the watches whose events
+ *     create and read of the queue, a later read of the queue, or the reads that set the watches whose events
  *     showed the node first; the server heard from the session no earlier than that
  */
 record ZooKeeperLease(String key, String path, FencingToken token, long sessionId, long grantRequestedAtNanos)

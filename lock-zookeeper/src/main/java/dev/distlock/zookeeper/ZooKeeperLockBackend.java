@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
  */
 final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
 
+    /** The key of a failure that concerns no one lock (a check of the connection). */
+    private static final String NO_KEY = null;
+
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperLockBackend.class);
 
     private final CuratorFramework client;
@@ -133,15 +136,15 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         return queue.tryAcquire(request);
     }
 
-    /** An attempt in another waiting line than the key's plain lock, under {@code rule}, with this backend's session. */
+    /** An attempt in another queue than the key's plain lock, under {@code rule}, with this backend's session. */
     Optional<ZooKeeperLease> tryAcquire(LockRequest request, String keyPath, QueueRule rule)
             throws InterruptedException {
         return queue.tryAcquire(request, keyPath, rule);
     }
 
-    /** A writer's grace before it joins the line under {@code keyPath}: see {@link LockQueue#awaitEmptyLine}. */
-    boolean awaitEmptyLine(LockRequest request, String keyPath, WriterGrace grace) throws InterruptedException {
-        return queue.awaitEmptyLine(request, keyPath, grace);
+    /** A writer's grace before it joins the queue under {@code keyPath}: see {@link LockQueue#awaitEmptyQueue}. */
+    boolean awaitEmptyQueue(LockRequest request, String keyPath, WriterGrace grace) throws InterruptedException {
+        return queue.awaitEmptyQueue(request, keyPath, grace);
     }
 
     /**
@@ -155,7 +158,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
             return false;
         }
         if (session.isInterrupted() || lease.sessionId() != session.sessionId()) {
-            throw calls.failure(lease.key(), "cannot confirm its hold while the connection to ZooKeeper is down", null);
+            throw calls.failure(lease.key(), "cannot confirm its hold while the connection to ZooKeeper is down");
         }
         try {
             Stat stat = calls.stat(lease.path(), lease.key(), System.nanoTime() + callTimeoutNanos);
@@ -191,13 +194,13 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         return deleted.getResultCode() == KeeperException.Code.OK.intValue();
     }
 
-    /** The owner of the key's first node in line: its recorded holder description and its {@code czxid}. */
+    /** The owner of the key's first node in the queue: its recorded holder description and its {@code czxid}. */
     @Override
     public Optional<LockHolder> holderOf(String key) {
         return bounded(key, "reading who holds it", end -> {
             String keyPath = paths.keyPath(key);
             syncBeforeReading(key, keyPath);
-            for (String node : calls.line(keyPath, key, end)) {
+            for (String node : calls.queue(keyPath, key, end)) {
                 CuratorEvent read = calls.data(ZKPaths.makePath(keyPath, node), key, end);
                 if (read != null) {
                     String holder = new String(read.getData(), StandardCharsets.US_ASCII);
@@ -227,10 +230,10 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         return bounded(key, "force-releasing it", end -> {
             String keyPath = paths.keyPath(key);
             syncBeforeReading(key, keyPath);
-            for (String node : calls.line(keyPath, key, end)) {
+            for (String node : calls.queue(keyPath, key, end)) {
                 CuratorEvent deleted = calls.delete(ZKPaths.makePath(keyPath, node), end - System.nanoTime());
                 if (deleted == null) {
-                    throw calls.failure(key, "no answer in time to the delete of the holder's node " + node, null);
+                    throw calls.failure(key, "no answer in time to the delete of the holder's node " + node);
                 }
                 if (deleted.getResultCode() == KeeperException.Code.OK.intValue()) {
                     return true;
@@ -250,14 +253,14 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
                 throw new LockBackendException(
                         name(),
                         address(),
-                        null,
+                        NO_KEY,
                         "no ZooKeeper session within " + timeout + ". Check that the connect string names running"
                                 + " servers that this host can reach.");
             }
             calls.stat(paths.root(), paths.root(), end);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LockBackendException(name(), address(), null, "interrupted while checking the connection", e);
+            throw new LockBackendException(name(), address(), NO_KEY, "interrupted while checking the connection", e);
         }
     }
 

@@ -22,7 +22,7 @@ import org.apache.curator.framework.imps.CuratorFrameworkState;
  * deletes its node when the lease ends: the server only knows sessions. Fencing tokens are
  * the owner node's {@code czxid}.
  *
- * <p>Read/write locks ({@link #readWriteLock(String)}) keep a waiting line of their own per key,
+ * <p>Read/write locks ({@link #readWriteLock(String)}) keep a queue of their own per key,
  * {@code <root>/<encoded key>:rw}, beside the plain lock's {@code <root>/<encoded key>}: read and
  * write nodes in the order they came, so that readers who come after a waiting writer queue
  * behind it once its grace ({@link RegistryOptions#writerGrace}) has ended. They last as long as

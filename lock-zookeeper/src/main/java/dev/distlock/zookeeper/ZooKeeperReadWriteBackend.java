@@ -15,15 +15,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * One side (read or write) of ZooKeeper read/write locks: nodes in the key's own waiting line
+ * One side (read or write) of ZooKeeper read/write locks: nodes in the key's own queue
  * ({@link LockPaths#readWriteKeyPath}) under the rules of {@link ReadWriteRule}, created, awaited
  * and confirmed exactly as plain lock nodes are, by a {@link ZooKeeperLockBackend} of its own (its
  * own session tracker, so each side's engine hears of its own lost holds). The two sides of a
  * registry share the registry's write holds, so that the read side can tell a downgrade.
  *
  * <p>A writer that has to wait lets new readers in for its first {@link RegistryOptions#writerGrace}: until then it
- * creates no write node, which readers that come after it would queue behind, but watches the line and joins it as
- * soon as the line is empty ({@link LockQueue#awaitEmptyLine}). Once the grace has ended it joins the line whatever
+ * creates no write node, which readers that come after it would queue behind, but watches the queue and joins it as
+ * soon as the queue is empty ({@link LockQueue#awaitEmptyQueue}). Once the grace has ended it joins the queue whatever
  * stands in it, and new readers queue behind it. A writer with a zero grace, or a zero wait, joins at once.
  */
 final class ZooKeeperReadWriteBackend implements LockBackend<ZooKeeperLease> {
@@ -58,7 +58,7 @@ final class ZooKeeperReadWriteBackend implements LockBackend<ZooKeeperLease> {
     public Optional<ZooKeeperLease> tryAcquire(LockRequest request) throws InterruptedException {
         String keyPath = paths.readWriteKeyPath(request.key());
         if (mode == LockMode.WRITE) {
-            if (!nodes.awaitEmptyLine(request, keyPath, WriterGrace.start(writerGrace))) {
+            if (!nodes.awaitEmptyQueue(request, keyPath, WriterGrace.start(writerGrace))) {
                 return Optional.empty();
             }
             Optional<ZooKeeperLease> lease = nodes.tryAcquire(request, keyPath, ReadWriteRule.WRITE);

@@ -13,32 +13,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes, in the background, lock nodes that a create whose answer was lost may have made, so
- * that they cannot block a key while their session lives (see {@link ZooKeeperCalls#deleteOwnedLater}).
+ * Withdraws, in the background, lock nodes that a create whose answer was lost may have made, so
+ * that they cannot block a key while their session lives (see {@link ZooKeeperCalls#withdrawLater}).
  */
-final class OrphanedNodes {
+final class NodeWithdrawals {
 
     /** Logged under {@link ZooKeeperCalls}, as before this had a class of its own. */
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperCalls.class);
 
-    /** How many times {@link #deleteLater} tries, a second apart. */
-    private static final int ORPHAN_TRIES = 600;
+    /** How many times {@link #withdrawLater} tries, a second apart. */
+    private static final int WITHDRAW_TRIES = 600;
 
     private final CuratorFramework client;
     private final Consumer<String> delete;
 
     /** @param delete deletes one node by its path, not waiting for the answer */
-    OrphanedNodes(CuratorFramework client, Consumer<String> delete) {
+    NodeWithdrawals(CuratorFramework client, Consumer<String> delete) {
         this.client = client;
         this.delete = delete;
     }
 
     /** Tried again every second while ZooKeeper is unreachable, for ten minutes at most. */
-    void deleteLater(String keyPath, String nodeName) {
-        deleteLater(keyPath, nodeName, ORPHAN_TRIES);
+    void withdrawLater(String keyPath, String nodeName) {
+        withdrawLater(keyPath, nodeName, WITHDRAW_TRIES);
     }
 
-    private void deleteLater(String keyPath, String nodeName, int triesLeft) {
+    private void withdrawLater(String keyPath, String nodeName, int triesLeft) {
         if (triesLeft <= 0 || client.getState() != CuratorFrameworkState.STARTED) {
             return;
         }
@@ -51,7 +51,7 @@ final class OrphanedNodes {
                     }
                 }
             } else if (rc != KeeperException.Code.NONODE.intValue()) {
-                Later.EXECUTOR.schedule(() -> deleteLater(keyPath, nodeName, triesLeft - 1), 1, TimeUnit.SECONDS);
+                Later.EXECUTOR.schedule(() -> withdrawLater(keyPath, nodeName, triesLeft - 1), 1, TimeUnit.SECONDS);
             }
         };
         try {
@@ -64,7 +64,7 @@ final class OrphanedNodes {
     /** The thread that schedules further tries; created on first use. */
     private static final class Later {
         static final ScheduledExecutorService EXECUTOR = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "distlock-zookeeper-orphans");
+            Thread thread = new Thread(task, "distlock-zookeeper-withdrawals");
             thread.setDaemon(true);
             return thread;
         });

@@ -8,16 +8,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Frees what an acquisition may have taken although it gave up: a take whose answer was lost may
- * have committed. Inline while the caller's deadline leaves time for it; otherwise, or when that
- * fails too, on one daemon thread per registry, retried until the take's lease would have ended anyway.
- *
- * <p>A free that finds nothing is not the end: a take whose answer the caller gave up on may not
- * have reached the database yet (a busy server, a slow network) and commit later. So it is looked
- * for again after {@link #RECHECK_FIRST}, then after twice as long each time (at most {@link
- * #RECHECK_LAST}), until one finds and frees it or the take's lease would have ended.
+ * Withdraws what an acquisition may have taken although it gave up (a take whose answer was lost
+ * may have committed): inline while the caller's deadline leaves time, else in the background,
+ * looking again with growing pauses until the take's lease would have ended.
  */
-final class LostTakes implements AutoCloseable {
+final class Withdrawals implements AutoCloseable {
 
     /**
      * Deletes only the rows of the one acquisition that gave up (its owner is unique per hold); true when it found
@@ -39,7 +34,7 @@ final class LostTakes implements AutoCloseable {
     /** The longest pause between two looks for a take that may still commit. */
     private static final Duration RECHECK_LAST = Duration.ofSeconds(4);
 
-    private static final Logger log = LoggerFactory.getLogger(LostTakes.class);
+    private static final Logger log = LoggerFactory.getLogger(Withdrawals.class);
 
     // The thread starts with the first task: a registry whose takes never get lost has none.
     private final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
@@ -48,12 +43,12 @@ final class LostTakes implements AutoCloseable {
         return thread;
     });
 
-    LostTakes() {
+    Withdrawals() {
         executor.setRemoveOnCancelPolicy(true);
     }
 
     /** Frees inline when the deadline leaves time, else (or when that fails, added to {@code failure}) later. */
-    void free(String key, long leaseMicros, Deadline deadline, RuntimeException failure, Release release) {
+    void withdraw(String key, long leaseMicros, Deadline deadline, RuntimeException failure, Release release) {
         long leaseEnds = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(leaseMicros);
         if (deadline.remaining().compareTo(MIN_INLINE) >= 0) {
             try {
@@ -66,17 +61,17 @@ final class LostTakes implements AutoCloseable {
                 failure.addSuppressed(e);
             }
         }
-        freeUntil(key, leaseEnds, release, RECHECK_FIRST.toNanos());
+        withdrawUntil(key, leaseEnds, release, RECHECK_FIRST.toNanos());
     }
 
-    /** As {@link #free}, in the background only: for an acquisition that gives up without a failure to report. */
-    void freeLater(String key, long leaseMicros, Release release) {
-        freeUntil(
+    /** As {@link #withdraw}, in the background only: for an acquisition that gives up without a failure to report. */
+    void withdrawLater(String key, long leaseMicros, Release release) {
+        withdrawUntil(
                 key, System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(leaseMicros), release, RECHECK_FIRST.toNanos());
     }
 
     /** Frees now on the thread; when that finds nothing, looks again after {@code recheckNanos}, growing. */
-    private void freeUntil(String key, long leaseEndsNanos, Release release, long recheckNanos) {
+    private void withdrawUntil(String key, long leaseEndsNanos, Release release, long recheckNanos) {
         if (executor.isShutdown()) {
             return;
         }
@@ -89,7 +84,7 @@ final class LostTakes implements AutoCloseable {
                 if (System.nanoTime() - leaseEndsNanos < 0 && !executor.isShutdown()) {
                     log.debug("Could not yet free what a failed acquisition of '{}' may hold; retrying", key, e);
                     executor.schedule(
-                            () -> freeUntil(key, leaseEndsNanos, release, recheckNanos),
+                            () -> withdrawUntil(key, leaseEndsNanos, release, recheckNanos),
                             RETRY.toNanos(),
                             TimeUnit.NANOSECONDS);
                 }
@@ -103,7 +98,7 @@ final class LostTakes implements AutoCloseable {
             return;
         }
         long next = Math.min(pauseNanos * 2, RECHECK_LAST.toNanos());
-        executor.schedule(() -> freeUntil(key, leaseEndsNanos, release, next), pauseNanos, TimeUnit.NANOSECONDS);
+        executor.schedule(() -> withdrawUntil(key, leaseEndsNanos, release, next), pauseNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
