@@ -19,6 +19,15 @@ final class StackRecorder {
     private volatile boolean bodyReached;
     private List<StackWalker.StackFrame> atTake;
     private List<StackWalker.StackFrame> atRelease;
+    private List<String> metAtTake;
+
+    /** Forgets what was recorded, for the next call. */
+    synchronized void reset() {
+        bodyReached = false;
+        atTake = null;
+        atRelease = null;
+        metAtTake = null;
+    }
 
     void methodBodyReached() {
         bodyReached = true;
@@ -37,9 +46,16 @@ final class StackRecorder {
         }
         if (!bodyReached && atTake == null && operation.equals("tryAcquire")) {
             atTake = frames;
+            metAtTake = ClassesMet.met();
         } else if (bodyReached && atRelease == null && operation.equals("release")) {
             atRelease = frames;
         }
+    }
+
+    /** The distlock classes whose code ran on the caller's thread from the call until the backend was asked. */
+    synchronized List<String> metUntilTake() {
+        assertRecorded(atTake, "take");
+        return metAtTake;
     }
 
     /** The distinct distlock classes on the stack at the take, outermost first. */
