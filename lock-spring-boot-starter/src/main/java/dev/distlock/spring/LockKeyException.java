@@ -23,6 +23,18 @@ public class LockKeyException extends IllegalArgumentException {
         this.expression = expression;
     }
 
+    /**
+     * A failure that has no cause of its own, such as a blank key.
+     *
+     * @param annotation the annotation whose key failed, e.g. {@code @DistributedSemaphore}
+     * @param methodName the method, as {@code Class.method()}
+     * @param expression the key expression as written in the annotation
+     * @param problem what went wrong, completing the message's sentence
+     */
+    public LockKeyException(String annotation, String methodName, String expression, String problem) {
+        this(annotation, methodName, expression, problem, null);
+    }
+
     /** The method, as {@code Class.method()}. */
     public String methodName() {
         return methodName;

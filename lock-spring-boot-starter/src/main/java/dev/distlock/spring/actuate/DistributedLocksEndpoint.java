@@ -98,15 +98,14 @@ public class DistributedLocksEndpoint {
             return KeyHolder.failed(registry.backend(), e);
         }
         if (holder.isEmpty()) {
-            return new KeyHolder(registry.backend(), false, null, null, null, false, null);
+            return KeyHolder.free(registry.backend());
         }
         LockHolder found = holder.get();
         boolean here = registry.holds().stream()
                 .anyMatch(hold -> hold.kind() == HoldInfo.Kind.EXCLUSIVE
                         && hold.key().equals(key)
                         && hold.token().equals(found.token()));
-        return new KeyHolder(
-                registry.backend(), true, found.holder(), found.token().value(), format(found.leaseLeft()), here, null);
+        return KeyHolder.held(registry.backend(), found, here);
     }
 
     private static Release releaseOn(LockRegistry registry, String key) {
@@ -116,18 +115,13 @@ public class DistributedLocksEndpoint {
         } catch (UnsupportedOperationException e) {
             evicted = Optional.empty();
         } catch (RuntimeException e) {
-            return new Release(registry.backend(), false, null, null, e.getMessage());
+            return Release.failed(registry.backend(), e);
         }
         try {
             boolean released = registry.forceRelease(key);
-            return new Release(
-                    registry.backend(),
-                    released,
-                    released ? evicted.map(LockHolder::holder).orElse(null) : null,
-                    released ? evicted.map(holder -> holder.token().value()).orElse(null) : null,
-                    null);
+            return Release.done(registry.backend(), released ? evicted : Optional.empty(), released);
         } catch (RuntimeException e) {
-            return new Release(registry.backend(), false, null, null, e.getMessage());
+            return Release.failed(registry.backend(), e);
         }
     }
 
@@ -202,11 +196,40 @@ public class DistributedLocksEndpoint {
         static KeyHolder failed(String backend, RuntimeException e) {
             return new KeyHolder(backend, false, null, null, null, false, e.getMessage());
         }
+
+        static KeyHolder free(String backend) {
+            return new KeyHolder(backend, false, null, null, null, false, null);
+        }
+
+        static KeyHolder held(String backend, LockHolder found, boolean thisInstance) {
+            return new KeyHolder(
+                    backend,
+                    true,
+                    found.holder(),
+                    found.token().value(),
+                    format(found.leaseLeft()),
+                    thisInstance,
+                    null);
+        }
     }
 
     /** The outcome of a force-release, by registry bean name. */
     public record Releases(String key, Map<String, Release> registries) {}
 
     /** A force-release on one registry: the evicted holder and its token when a lock was removed. */
-    public record Release(String backend, boolean released, String evictedHolder, Long evictedToken, String error) {}
+    public record Release(String backend, boolean released, String evictedHolder, Long evictedToken, String error) {
+
+        static Release failed(String backend, RuntimeException e) {
+            return new Release(backend, false, null, null, e.getMessage());
+        }
+
+        static Release done(String backend, Optional<LockHolder> evicted, boolean released) {
+            return new Release(
+                    backend,
+                    released,
+                    evicted.map(LockHolder::holder).orElse(null),
+                    evicted.map(holder -> holder.token().value()).orElse(null),
+                    null);
+        }
+    }
 }

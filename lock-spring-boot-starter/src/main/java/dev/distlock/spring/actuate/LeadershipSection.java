@@ -58,18 +58,13 @@ public final class LeadershipSection {
         try {
             leader = leaders.leaderOf(name);
         } catch (RuntimeException e) { // unsupported by the backend, unreachable, or a bad name
-            return new LeaderState(leaders.backend(), false, null, null, null, null, false, e.getMessage());
+            return LeaderState.failed(leaders.backend(), e);
         }
-        return leader.map(found -> new LeaderState(
+        return leader.map(found -> LeaderState.led(
                         leaders.backend(),
-                        true,
-                        found.holder(),
-                        found.epoch().value(),
-                        found.value().orElse(null),
-                        found.leaseLeft().map(Duration::toString).orElse(null),
-                        ours.filter(found.epoch()::equals).isPresent(),
-                        null))
-                .orElseGet(() -> new LeaderState(leaders.backend(), false, null, null, null, null, false, null));
+                        found,
+                        ours.filter(found.epoch()::equals).isPresent()))
+                .orElseGet(() -> LeaderState.vacant(leaders.backend()));
     }
 
     /**
@@ -85,5 +80,26 @@ public final class LeadershipSection {
             String value,
             String leaseLeft,
             boolean thisInstance,
-            String error) {}
+            String error) {
+
+        static LeaderState failed(String backend, RuntimeException e) {
+            return new LeaderState(backend, false, null, null, null, null, false, e.getMessage());
+        }
+
+        static LeaderState vacant(String backend) {
+            return new LeaderState(backend, false, null, null, null, null, false, null);
+        }
+
+        static LeaderState led(String backend, Leader found, boolean thisInstance) {
+            return new LeaderState(
+                    backend,
+                    true,
+                    found.holder(),
+                    found.epoch().value(),
+                    found.value().orElse(null),
+                    found.leaseLeft().map(Duration::toString).orElse(null),
+                    thisInstance,
+                    null);
+        }
+    }
 }

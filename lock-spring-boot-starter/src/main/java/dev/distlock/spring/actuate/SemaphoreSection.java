@@ -41,14 +41,7 @@ public final class SemaphoreSection {
             try {
                 known = declared.semaphoresOf(declaration);
             } catch (RuntimeException e) { // no registry for it, or a bad name
-                listed.add(new Semaphore(
-                        declaration.name(),
-                        declaration.name(),
-                        null,
-                        declaration.permits(),
-                        0,
-                        List.of(),
-                        e.getMessage()));
+                listed.add(Semaphore.failed(declaration, e));
                 continue;
             }
             known.forEach((name, semaphore) -> listed.add(semaphoreOf(declared, declaration, name, semaphore)));
@@ -86,7 +79,13 @@ public final class SemaphoreSection {
             int permits,
             int permitsHeldHere,
             List<PermitHolder> holders,
-            String error) {}
+            String error) {
+
+        static Semaphore failed(Declaration declaration, RuntimeException e) {
+            return new Semaphore(
+                    declaration.name(), declaration.name(), null, declaration.permits(), 0, List.of(), e.getMessage());
+        }
+    }
 
     /** The holder of one permit: the permit's key, the holder's description, token and lease left (null for sessions). */
     public record PermitHolder(String key, String holder, long token, String leaseLeft) {
