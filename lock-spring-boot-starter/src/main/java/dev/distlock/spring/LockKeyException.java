@@ -1,9 +1,9 @@
 package dev.distlock.spring;
 
 /**
- * The key expression of a {@link DistributedLock} method failed at run time or gave a blank key
- * (blank keys are refused, {@code docs/contract.md} rule 10). The message names the method, the
- * expression and the cause; a web request gets a {@code 500} problem detail naming the method only.
+ * The key expression of a {@link DistributedLock} method failed at run time or gave a blank key (blank keys are
+ * refused, {@code docs/contract.md} rule 10). The message names the method, the expression and the cause. A web
+ * request gets a {@code 500} problem detail naming the method only.
  */
 public class LockKeyException extends IllegalArgumentException {
 

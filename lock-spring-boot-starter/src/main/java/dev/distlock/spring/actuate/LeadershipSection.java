@@ -12,8 +12,8 @@ import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
- * The leadership part of the {@code distributedlocks} endpoint: for each name this instance campaigns for or
- * observes, who leads it, read from the server when the endpoint is read.
+ * The leadership part of the {@code distributedlocks} endpoint. For each name this instance campaigns for or
+ * observes, it reads from the server who leads it.
  */
 public final class LeadershipSection {
 
@@ -68,9 +68,10 @@ public final class LeadershipSection {
     }
 
     /**
-     * Who leads one name on the backend: {@code led} when someone does, with its description (application@host pid
-     * N thread T), the term's epoch (its fencing token), the value it publishes, and the lease left (null for
-     * session leases); {@code thisInstance} when this instance leads; {@code error} when the backend could not tell.
+     * Who leads one name on the backend. {@code led} is true when someone does, with its description
+     * (application@host pid N thread T), the term's epoch (its fencing token), the value it publishes, and the lease
+     * left (null for session leases). {@code thisInstance} is true when this instance leads, and {@code error} is set
+     * when the backend could not tell.
      */
     public record LeaderState(
             String backend,

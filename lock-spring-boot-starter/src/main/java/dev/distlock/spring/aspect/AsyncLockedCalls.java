@@ -12,9 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code @DistributedLock} methods that return a {@code CompletionStage}. The lock is taken without blocking the
- * caller, the method runs once it is held, and the lock is released when the returned stage completes, fails or is
- * cancelled.
+ * {@code @DistributedLock} methods that return a {@code CompletionStage}, locked without blocking the caller until the
+ * returned stage ends.
  */
 final class AsyncLockedCalls {
 

@@ -134,7 +134,7 @@ final class KeyExpressions {
         }
         String text = value.toString();
         if (text.isBlank()) {
-            // Otherwise every call would share the one lock "name:".
+            // Otherwise every call would share the one lock "name".
             throw new LockKeyException(
                     annotation,
                     LockedMethod.describe(method),

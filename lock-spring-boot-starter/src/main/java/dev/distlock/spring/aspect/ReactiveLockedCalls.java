@@ -9,12 +9,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code @DistributedLock} methods that return a Reactor {@code Mono} or {@code Flux}. On subscription the lock is
- * taken without blocking (the attempt runs off the event loop), then the method is called and its publisher
- * subscribed. The lock is released when that publisher completes, fails or is cancelled. The hold is in the Reactor
- * context under {@link ReactiveLockContext#KEY}. Kotlin suspend functions come here as the Mono (or Flux, for a Flow)
- * that Spring's proxy runs them as, and Spring hands the Reactor context to the coroutine. Loaded only when Reactor is
- * on the classpath.
+ * {@code @DistributedLock} methods that return a Reactor {@code Mono} or {@code Flux}, held from subscription until
+ * the method's publisher ends or is cancelled. The hold is in the Reactor context under
+ * {@link ReactiveLockContext#KEY}. Loaded only when Reactor is on the classpath.
  */
 final class ReactiveLockedCalls {
 
