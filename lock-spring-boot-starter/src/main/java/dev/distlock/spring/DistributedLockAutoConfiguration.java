@@ -32,10 +32,9 @@ import org.springframework.core.Ordered;
 public final class DistributedLockAutoConfiguration {
 
     /**
-     * Order of the {@link DistributedLock} advisor: before (outside) {@code @Transactional},
-     * {@code @Cacheable} and {@code @Retryable}, whose advisors default to the lowest precedence,
-     * so the lock is released only after the commit; after security interceptors, so that a
-     * caller who may not run the method does not take the lock.
+     * Order of the {@link DistributedLock} advisor. It runs outside {@code @Transactional}, {@code @Cacheable} and
+     * {@code @Retryable}, whose advisors default to the lowest precedence, so the lock is released only after the
+     * commit. It runs inside security interceptors, so a caller who may not run the method takes no lock.
      */
     public static final int ASPECT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
 }

@@ -12,8 +12,8 @@ public class DistributedLockProperties implements EnvironmentAware {
     public static final String PREFIX = "distributed-lock";
 
     /**
-     * Lock backend: redis, zookeeper, etcd, jdbc or memory. Unset = the one backend module on the
-     * classpath (memory when there is none).
+     * Lock backend, one of redis, zookeeper, etcd, jdbc or memory. Unset means the one backend module on the
+     * classpath, or memory when there is none.
      */
     private LockBackendType backend;
 
@@ -21,29 +21,28 @@ public class DistributedLockProperties implements EnvironmentAware {
     private String keyPrefix = "";
 
     /**
-     * Names this application in the holder description stored with each lock on the server
-     * (with host, pid and thread), so an operator can tell who holds a key. Default:
-     * {@code spring.application.name}.
+     * Names this application in the holder description stored with each lock on the server (with host, pid and
+     * thread), so an operator can tell who holds a key. Defaults to {@code spring.application.name}.
      */
     private String holderName;
 
     /** How long @DistributedLock methods wait for their lock unless they say otherwise. */
     private Duration waitTime = Duration.ZERO;
 
-    /** Lease of a held lock; the watchdog renews it every third of this while the owner runs. */
+    /** Lease of a held lock. The watchdog renews it every third of this while the owner runs. */
     private Duration leaseTime = Duration.ofSeconds(30);
 
     /**
-     * How long a waiting writer of a read/write lock lets new readers in before they queue behind it; 0 makes them
+     * How long a waiting writer of a read/write lock lets new readers in before they queue behind it. 0 makes them
      * queue behind it at once. Longer lets more reads through while writes are frequent, and makes each write wait
-     * up to that much longer. Unset: 10ms on redis, jdbc and memory, 0 on zookeeper and etcd.
+     * up to that much longer. Unset means 10ms on redis, jdbc and memory, and 0 on zookeeper and etcd.
      */
     private Duration writerGrace;
 
     /**
-     * How long a lock or semaphore call may wait for the server's answer beyond its wait time, on every backend: a
-     * zero wait gets all of it for the server's answer, and no call outlives its wait time plus this, a silent server
-     * included (contract 8). Raise it where a loaded machine or a slow disk delays answers by more.
+     * How long a lock or semaphore call may wait for the server's answer beyond its wait time, on every backend. A
+     * zero wait gets all of it. No call outlives its wait time plus this, even with a silent server (contract 8).
+     * Raise it where a loaded machine or a slow disk delays answers by more.
      */
     private Duration answerBudget = Duration.ofSeconds(1);
 
@@ -138,7 +137,7 @@ public class DistributedLockProperties implements EnvironmentAware {
     /** The check at start-up that the backend is reachable and usable. */
     public static class StartupCheck {
 
-        /** fail: start-up fails when the backend is not usable; warn: log a WARN and start; off: no check. */
+        /** FAIL stops start-up when the backend is not usable, WARN logs a warning and starts, OFF skips the check. */
         private StartupCheckMode mode = StartupCheckMode.FAIL;
 
         /** How long the check may take. */
@@ -165,7 +164,7 @@ public class DistributedLockProperties implements EnvironmentAware {
     public enum StartupCheckMode {
         /** Start-up fails with a failure report. */
         FAIL,
-        /** A WARN is logged and the application starts; lock calls fail until the backend is back. */
+        /** A WARN is logged and the application starts. Lock calls fail until the backend is back. */
         WARN,
         /** No check. */
         OFF

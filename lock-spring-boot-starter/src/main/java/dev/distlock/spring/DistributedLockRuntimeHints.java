@@ -8,9 +8,8 @@ import org.springframework.aot.hint.TypeReference;
 import org.springframework.util.ClassUtils;
 
 /**
- * What a native image needs beyond what Spring finds on its own: the backends' Lua scripts and
- * SQL files (read as class path resources), the failure analyzer (created by reflection from
- * spring.factories), and the Redis and HTTP client customizers (JDK proxies of Spring Boot interfaces).
+ * What a native image needs beyond what Spring finds, namely the backends' scripts, the failure analyzer and the
+ * client customizers that are JDK proxies.
  */
 class DistributedLockRuntimeHints implements RuntimeHintsRegistrar {
 

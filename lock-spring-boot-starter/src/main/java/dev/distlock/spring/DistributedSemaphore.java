@@ -16,9 +16,9 @@ import java.lang.annotation.Target;
  * when {@link #key()} is empty. The permits are taken before any {@code @DistributedLock} and {@code @Transactional} of
  * the same method and given back when it returns or throws.
  *
- * <p>Methods that return a plain value only: asynchronous and reactive return types (and Kotlin {@code suspend}
- * functions) fail start-up, since permits given back on return would limit nothing. Every instance must declare a
- * name with the same {@code permits} (see {@code docs/semaphores.md}).
+ * <p>Only methods that return a plain value may use it. Asynchronous and reactive return types (and Kotlin
+ * {@code suspend} functions) fail start-up, since permits given back on return would limit nothing. Every instance
+ * must declare a name with the same {@code permits} (see {@code docs/semaphores.md}).
  */
 @Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
@@ -26,35 +26,36 @@ import java.lang.annotation.Target;
 @Documented
 public @interface DistributedSemaphore {
 
-    /** The semaphore's name: a literal, required. */
+    /** The semaphore's name, a literal. Required. */
     String name();
 
-    /** How many permits the semaphore has, the same on every instance: 1 to 1024. */
+    /** How many permits the semaphore has, from 1 to 1024, the same on every instance. */
     int permits();
 
     /**
-     * A SpEL expression over the method's parameters, as {@link DistributedLock#key()}: one semaphore of {@link
-     * #permits()} permits per value, named {@code name + ":" + value}. Empty = one semaphore for the method.
+     * A SpEL expression over the method's parameters, as for {@link DistributedLock#key()}. Each value gets its own
+     * semaphore of {@link #permits()} permits, named {@code name + ":" + value}. Empty means one semaphore for the
+     * method.
      */
     String key() default "";
 
-    /** How many permits one call holds: 1 to {@link #permits()}. */
+    /** How many permits one call holds, from 1 to {@link #permits()}. */
     int permitsPerCall() default 1;
 
     /**
-     * How long to wait for the permits: a duration string ({@code 500ms}, {@code 2s}); {@code ${...}} placeholders
-     * allowed. Empty = {@code distributed-lock.wait-time}.
+     * How long to wait for the permits, as a duration string ({@code 500ms}, {@code 2s}). {@code ${...}}
+     * placeholders are allowed. Empty means {@code distributed-lock.wait-time}.
      */
     String waitTime() default "";
 
     /**
-     * A fixed lease per permit, ending after this duration and not renewed. Empty = the watchdog lease
+     * A fixed lease per permit, ending after this duration and not renewed. Empty means the watchdog lease
      * ({@code distributed-lock.lease-time}, renewed while the method runs).
      */
     String leaseTime() default "";
 
     /**
-     * What to do when the permits did not come free within the wait time: as for {@link DistributedLock}, the
+     * What to do when the permits did not come free within the wait time. As for {@link DistributedLock}, the
      * default throws a {@link LockNotAcquiredException}, except on {@code @Scheduled} methods, which skip the run.
      */
     OnFailure onFailure() default OnFailure.DEFAULT;

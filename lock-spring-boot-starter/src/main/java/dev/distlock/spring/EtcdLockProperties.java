@@ -3,10 +3,10 @@ package dev.distlock.spring;
 import java.util.ArrayList;
 import java.util.List;
 
-/** etcd backend settings; the client settings apply when the application has no jetcd Client bean. */
+/** etcd backend settings. The client settings apply when the application has no jetcd Client bean. */
 public class EtcdLockProperties {
 
-    /** etcd endpoints, e.g. http://127.0.0.1:2379 (https:// with TLS). */
+    /** etcd endpoints, e.g. {@code http://127.0.0.1:2379} ({@code https://} with TLS). */
     private List<String> endpoints = new ArrayList<>(List.of("http://127.0.0.1:2379"));
 
     /** etcd key prefix under which the lock keys live. */
@@ -56,7 +56,7 @@ public class EtcdLockProperties {
         return tls;
     }
 
-    /** TLS for the etcd client: set at least ca-file to use TLS. */
+    /** TLS for the etcd client. Set at least ca-file to use TLS. */
     public static class Tls {
 
         /** PEM file of the CA that signed the etcd server certificates. */

@@ -1,14 +1,14 @@
 package dev.distlock.spring;
 
-/** JDBC backend settings; the connection comes from the application's DataSource. */
+/** JDBC backend settings. The connection comes from the application's DataSource. */
 public class JdbcLockProperties {
 
     /** Name of the lock table. */
     private String tableName = "distributed_lock";
 
     /**
-     * When to create the lock table at start-up if it is missing: always, embedded (only for
-     * in-memory databases such as H2), never. An existing table is used as it is.
+     * When to create the lock table at start-up if it is missing. The values are always, embedded (only for
+     * in-memory databases such as H2) and never. An existing table is used as it is.
      */
     private SchemaInitialization initializeSchema = SchemaInitialization.ALWAYS;
 
@@ -30,11 +30,11 @@ public class JdbcLockProperties {
 
     /** When the JDBC backend creates its table. */
     public enum SchemaInitialization {
-        /** Whenever the table is missing; an existing table is only checked, so no DDL rights are needed then. */
+        /** Whenever the table is missing. An existing table is only checked, so no DDL rights are needed then. */
         ALWAYS,
         /** Only for in-memory databases (H2, HSQLDB, Derby in memory). */
         EMBEDDED,
-        /** Never: the table is created by migrations (DDL in the lock-jdbc module). */
+        /** Never. Migrations create the table (DDL in the lock-jdbc module). */
         NEVER
     }
 }

@@ -8,10 +8,10 @@ public enum LockBackendType {
     /** Redis (lock-redis) over the application's RedisConnectionFactory, or Redlock. */
     REDIS,
 
-    /** ZooKeeper (lock-zookeeper): sequential nodes that live as long as the session. */
+    /** ZooKeeper (lock-zookeeper), with sequential nodes that live as long as the session. */
     ZOOKEEPER,
 
-    /** etcd (lock-etcd): keys bound to etcd leases. */
+    /** etcd (lock-etcd), with keys bound to etcd leases. */
     ETCD,
 
     /** A lock table in the application's database (lock-jdbc). */

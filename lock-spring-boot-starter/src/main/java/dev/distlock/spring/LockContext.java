@@ -13,10 +13,10 @@ import java.util.Optional;
  * The locks that {@link DistributedLock} methods on the current thread hold, innermost last.
  * Read the fencing token here and pass it with every write to the protected resource.
  *
- * <p>A method with {@link DistributedLock#keys()} holds a token per key: read them with {@link
+ * <p>A method with {@link DistributedLock#keys()} holds a token per key. Read them with {@link
  * #currentToken(String)} or {@link #currentTokens()}. While such a method is the innermost, the single-key
- * accessors have no one token to give: {@link #currentToken()} throws, {@link #findCurrentToken()} and {@link
- * #currentHandle()} are empty.
+ * accessors have no one token to give. Then {@link #currentToken()} throws, and {@link #findCurrentToken()} and
+ * {@link #currentHandle()} are empty.
  */
 public final class LockContext {
 
@@ -56,8 +56,8 @@ public final class LockContext {
 
     /**
      * The innermost hold, or empty outside a {@code @DistributedLock} method (and inside one that holds several
-     * keys: see {@link #currentMultiHandle()}). Its {@link LockHandle#isValid()} turns false once the lease is
-     * known lost: stop writing then.
+     * keys, see {@link #currentMultiHandle()}). Its {@link LockHandle#isValid()} turns false once the lease is
+     * known lost. Stop writing then.
      */
     public static Optional<LockHandle> currentHandle() {
         return innermost() instanceof LockHandle handle ? Optional.of(handle) : Optional.empty();
@@ -65,8 +65,8 @@ public final class LockContext {
 
     /**
      * The hold of the innermost {@code @DistributedLock} method when it holds several keys ({@link
-     * DistributedLock#keys()}); empty otherwise. Its {@link MultiLockHandle#isValid()} turns false once any key's
-     * lease is known lost.
+     * DistributedLock#keys()}), or empty otherwise. Its {@link MultiLockHandle#isValid()} turns false once any
+     * key's lease is known lost.
      */
     public static Optional<MultiLockHandle> currentMultiHandle() {
         return innermost() instanceof MultiLockHandle multi ? Optional.of(multi) : Optional.empty();

@@ -17,12 +17,12 @@ public final class ReactiveLockContext {
 
     private ReactiveLockContext() {}
 
-    /** The fencing token of the enclosing locked method's hold; empty outside one. */
+    /** The fencing token of the enclosing locked method's hold, or empty outside one. */
     public static Mono<FencingToken> currentToken() {
         return Mono.deferContextual(ctx -> Mono.justOrEmpty(handle(ctx)).map(LockHandle::token));
     }
 
-    /** The enclosing locked method's hold; empty outside one. */
+    /** The enclosing locked method's hold, or empty outside one. */
     public static Mono<LockHandle> currentHandle() {
         return Mono.deferContextual(ctx -> Mono.justOrEmpty(handle(ctx)));
     }

@@ -4,28 +4,31 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Redis backend settings; the connection itself comes from {@code spring.data.redis.*}. */
+/** Redis backend settings. The connection itself comes from {@code spring.data.redis.*}. */
 public class RedisLockProperties {
 
-    /** single: one Redis (or a replicated set) through the application's RedisConnectionFactory; redlock: a majority of independent nodes. */
+    /**
+     * SINGLE uses one Redis (or a replicated set) through the application's RedisConnectionFactory. REDLOCK uses a
+     * majority of independent nodes.
+     */
     private RedisMode mode = RedisMode.SINGLE;
 
-    /** redis://host:port URIs of independent Redis nodes for mode=redlock; at least 3. */
+    /** URIs ({@code redis://host:port}) of at least 3 independent Redis nodes, for mode=redlock. */
     private List<String> redlockNodes = new ArrayList<>();
 
     /**
-     * Tune the Lettuce client that Spring Boot builds from spring.data.redis.* for outages:
-     * commands fail at once while disconnected, reconnects are retried at least every 500ms.
+     * Tune the Lettuce client that Spring Boot builds from {@code spring.data.redis.*} for outages. Commands fail at
+     * once while disconnected, and reconnects are retried at least every 500ms.
      */
     private boolean tuneClient = true;
 
     /**
-     * mode=single: how many replicas must acknowledge a grant (Redis WAIT) before it counts, so that
-     * a failover to a replica does not forget it. 0 (the default): none, no wait.
+     * With mode=single, how many replicas must acknowledge a grant (Redis WAIT) before it counts, so that a failover
+     * to a replica does not forget it. The default 0 waits for none.
      */
     private int replicaAcknowledgements;
 
-    /** The longest a grant waits for its replica acknowledgements; one not acknowledged in time is released. */
+    /** The longest a grant waits for its replica acknowledgements. A grant not acknowledged in time is released. */
     private Duration replicaAcknowledgementTimeout = Duration.ofSeconds(1);
 
     public int getReplicaAcknowledgements() {

@@ -2,22 +2,22 @@ package dev.distlock.spring;
 
 import java.time.Duration;
 
-/** ZooKeeper backend settings; used to build a CuratorFramework when the application has none. */
+/** ZooKeeper backend settings, used to build a CuratorFramework when the application has none. */
 public class ZooKeeperLockProperties {
 
-    /** ZooKeeper connect string: host:port pairs separated by commas. */
+    /** ZooKeeper connect string, {@code host:port} pairs separated by commas. */
     private String connectString = "127.0.0.1:2181";
 
     /** ZooKeeper node under which the lock nodes live. */
     private String rootPath = "/distlock";
 
-    /** ZooKeeper session timeout; a crashed owner's locks free themselves after it. */
+    /** ZooKeeper session timeout. A crashed owner's locks free themselves after it. */
     private Duration sessionTimeout = Duration.ofSeconds(30);
 
     /**
-     * At shutdown, how long the context's close waits, at most, for holds released before their
-     * minimum (holdAtLeast) to end before it closes the Curator client built from these properties;
-     * closing it ends the session, which frees them. Holds that outlast it keep the client open.
+     * At shutdown, the longest the context's close waits for holds released before their minimum (holdAtLeast) to
+     * end, before it closes the Curator client built from these properties. Closing it ends the session, which frees
+     * them. Holds that outlast this wait keep the client open.
      */
     private Duration shutdownLingerLimit = Duration.ofSeconds(10);
 

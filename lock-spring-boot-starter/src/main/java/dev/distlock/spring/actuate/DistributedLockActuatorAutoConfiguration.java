@@ -22,10 +22,8 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The {@code distributedlocks} Actuator endpoint and the {@code distributedLock} health indicator,
- * each on when its part of Actuator is present. The endpoint follows Actuator's exposure and access
- * rules; its force-release is off unless allowed. The health indicator is off with
- * {@code distributed-lock.health.enabled=false}.
+ * The {@code distributedlocks} endpoint and the {@code distributedLock} health indicator, each on when its part of
+ * Actuator is present.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
 @ConditionalOnBean(LockRegistry.class)
@@ -84,7 +82,7 @@ public final class DistributedLockActuatorAutoConfiguration {
         }
     }
 
-    /** Boot's health API is present: Boot 4's spring-boot-health, or Boot 3.5's spring-boot-actuator. */
+    /** Boot's health API is present, in Boot 4's spring-boot-health or Boot 3.5's spring-boot-actuator. */
     static final class OnHealthApiCondition extends AnyNestedCondition {
 
         OnHealthApiCondition() {

@@ -19,8 +19,8 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
 /**
- * Graceful shutdown of locking (see {@link LockShutdown}); off with
- * {@code distributed-lock.shutdown.enabled=false}.
+ * Graceful shutdown of locking (see {@link LockShutdown}). {@code distributed-lock.shutdown.enabled=false} turns it
+ * off.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
 @ConditionalOnBean(LockRegistry.class)
@@ -28,11 +28,11 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(LockShutdownProperties.class)
 public final class DistributedLockShutdownAutoConfiguration {
 
-    /** Order of the gate: outside the lock advisor and the wait observation. */
+    /** Order of the gate, outside the lock advisor and the wait observation. */
     public static final int GATE_ORDER = DistributedLockAutoConfiguration.ASPECT_ORDER - 2;
 
     /**
-     * Order of the gate for {@link DistributedSemaphore} methods: outside the semaphore advisor ({@code
+     * Order of the gate for {@link DistributedSemaphore} methods. It runs outside the semaphore advisor ({@code
      * ASPECT_ORDER - 10}), which takes permits before any lock.
      */
     public static final int SEMAPHORE_GATE_ORDER = DistributedLockAutoConfiguration.ASPECT_ORDER - 12;

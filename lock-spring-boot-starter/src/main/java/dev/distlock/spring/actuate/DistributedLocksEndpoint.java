@@ -17,14 +17,13 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 
 /**
- * {@code /actuator/distributedlocks}: the locks this instance holds, and who leads each leadership name this
- * instance campaigns for or observes ({@link LeadershipSection}); {@code /{key}}: who holds a key
- * right now on the backend, whichever instance; {@code DELETE /{key}}: force-release a key held by
- * a crashed or stuck instance. The delete is off unless the application allows it
- * ({@code management.endpoint.distributedlocks.access=unrestricted}). It is safe with fencing: the
- * next holder gets a larger token, so a resource that checks tokens refuses the evicted holder's
- * late writes. Keys are as the application names them, without the key prefix. The listing also shows the
- * semaphores the application declared with {@code @DistributedSemaphore} ({@link SemaphoreSection}).
+ * The {@code distributedlocks} Actuator endpoint. {@code /actuator/distributedlocks} lists the locks this instance
+ * holds, who leads each leadership name it campaigns for or observes ({@link LeadershipSection}), and the declared
+ * semaphores ({@link SemaphoreSection}). {@code /{key}} tells who holds a key on the backend, whichever instance.
+ * {@code DELETE /{key}} force-releases a key held by a crashed or stuck instance. The delete is off unless the
+ * application allows it ({@code management.endpoint.distributedlocks.access=unrestricted}). It is safe with fencing,
+ * since the next holder gets a larger token and a resource that checks tokens refuses the evicted holder's late
+ * writes. Keys are as the application names them, without the key prefix.
  */
 @Endpoint(id = "distributedlocks", defaultAccess = Access.READ_ONLY)
 public class DistributedLocksEndpoint {
@@ -64,7 +63,7 @@ public class DistributedLocksEndpoint {
         this.semaphores = semaphores;
     }
 
-    /** The holds of this instance, per registry; the leader of each leadership name; the declared semaphores. */
+    /** The holds of this instance per registry, the leader of each leadership name, and the declared semaphores. */
     @ReadOperation
     public Locks locks() {
         return new Locks(
@@ -83,7 +82,7 @@ public class DistributedLocksEndpoint {
         return new KeyHolders(lockKey, perRegistry(registry -> holderOn(registry, lockKey)));
     }
 
-    /** Removes the lock on {@code key} whoever holds it; logged at WARN with the evicted holder. */
+    /** Removes the lock on {@code key} whoever holds it. It is logged at WARN with the evicted holder. */
     @DeleteOperation
     public Releases forceRelease(@Selector(match = Match.ALL_REMAINING) String[] key) {
         String lockKey = String.join("/", key);
@@ -98,15 +97,14 @@ public class DistributedLocksEndpoint {
             return KeyHolder.failed(registry.backend(), e);
         }
         if (holder.isEmpty()) {
-            return new KeyHolder(registry.backend(), false, null, null, null, false, null);
+            return KeyHolder.free(registry.backend());
         }
         LockHolder found = holder.get();
         boolean here = registry.holds().stream()
                 .anyMatch(hold -> hold.kind() == HoldInfo.Kind.EXCLUSIVE
                         && hold.key().equals(key)
                         && hold.token().equals(found.token()));
-        return new KeyHolder(
-                registry.backend(), true, found.holder(), found.token().value(), format(found.leaseLeft()), here, null);
+        return KeyHolder.held(registry.backend(), found, here);
     }
 
     private static Release releaseOn(LockRegistry registry, String key) {
@@ -116,18 +114,13 @@ public class DistributedLocksEndpoint {
         } catch (UnsupportedOperationException e) {
             evicted = Optional.empty();
         } catch (RuntimeException e) {
-            return new Release(registry.backend(), false, null, null, e.getMessage());
+            return Release.failed(registry.backend(), e);
         }
         try {
             boolean released = registry.forceRelease(key);
-            return new Release(
-                    registry.backend(),
-                    released,
-                    released ? evicted.map(LockHolder::holder).orElse(null) : null,
-                    released ? evicted.map(holder -> holder.token().value()).orElse(null) : null,
-                    null);
+            return Release.done(registry.backend(), released ? evicted : Optional.empty(), released);
         } catch (RuntimeException e) {
-            return new Release(registry.backend(), false, null, null, e.getMessage());
+            return Release.failed(registry.backend(), e);
         }
     }
 
@@ -143,19 +136,19 @@ public class DistributedLocksEndpoint {
         return duration.map(Duration::toString).orElse(null);
     }
 
-    /** The holds of this instance, by registry bean name; the leaders, by leadership name. */
+    /** The holds of this instance by registry bean name, and the leaders by leadership name. */
     public record Locks(
             Map<String, RegistryLocks> registries,
             Map<String, LeadershipSection.LeaderState> leaders,
             List<SemaphoreSection.Semaphore> semaphores) {}
 
-    /** One registry's holds; {@code leaseLosses} counts since start. */
+    /** One registry's holds. {@code leaseLosses} counts since start. */
     public record RegistryLocks(String backend, long leaseLosses, List<Hold> holds) {}
 
     /**
-     * One hold of this instance. Times are ISO-8601; {@code leaseLeft} is null for session leases;
-     * {@code owner} is the owning thread, or "handle" for a hold owned by its handle; {@code kind}
-     * is EXCLUSIVE for a plain lock, READ or WRITE for a side of a read/write lock.
+     * One hold of this instance. Times are ISO-8601, and {@code leaseLeft} is null for session leases. {@code owner}
+     * is the owning thread, or "handle" for a hold owned by its handle. {@code kind} is EXCLUSIVE for a plain lock,
+     * or READ or WRITE for a side of a read/write lock.
      */
     public record Hold(
             String key,
@@ -186,9 +179,9 @@ public class DistributedLocksEndpoint {
     public record KeyHolders(String key, Map<String, KeyHolder> registries) {}
 
     /**
-     * The holder of a key on one registry's backend: its description (application@host pid N
-     * thread T), token, and lease left (null for session leases); {@code thisInstance} when it is
-     * one of this instance's holds; {@code error} when the backend could not tell.
+     * The holder of a key on one registry's backend. It gives the holder's description (application@host pid N
+     * thread T), token, and lease left (null for session leases). {@code thisInstance} is true when it is one of this
+     * instance's holds, and {@code error} is set when the backend could not tell.
      */
     public record KeyHolder(
             String backend,
@@ -202,11 +195,40 @@ public class DistributedLocksEndpoint {
         static KeyHolder failed(String backend, RuntimeException e) {
             return new KeyHolder(backend, false, null, null, null, false, e.getMessage());
         }
+
+        static KeyHolder free(String backend) {
+            return new KeyHolder(backend, false, null, null, null, false, null);
+        }
+
+        static KeyHolder held(String backend, LockHolder found, boolean thisInstance) {
+            return new KeyHolder(
+                    backend,
+                    true,
+                    found.holder(),
+                    found.token().value(),
+                    format(found.leaseLeft()),
+                    thisInstance,
+                    null);
+        }
     }
 
     /** The outcome of a force-release, by registry bean name. */
     public record Releases(String key, Map<String, Release> registries) {}
 
-    /** A force-release on one registry: the evicted holder and its token when a lock was removed. */
-    public record Release(String backend, boolean released, String evictedHolder, Long evictedToken, String error) {}
+    /** A force-release on one registry, with the evicted holder and its token when a lock was removed. */
+    public record Release(String backend, boolean released, String evictedHolder, Long evictedToken, String error) {
+
+        static Release failed(String backend, RuntimeException e) {
+            return new Release(backend, false, null, null, e.getMessage());
+        }
+
+        static Release done(String backend, Optional<LockHolder> evicted, boolean released) {
+            return new Release(
+                    backend,
+                    released,
+                    evicted.map(LockHolder::holder).orElse(null),
+                    evicted.map(holder -> holder.token().value()).orElse(null),
+                    null);
+        }
+    }
 }

@@ -12,8 +12,8 @@ import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
- * The leadership part of the {@code distributedlocks} endpoint: for each name this instance campaigns for or
- * observes, who leads it, read from the server when the endpoint is read.
+ * The leadership part of the {@code distributedlocks} endpoint. For each name this instance campaigns for or
+ * observes, it reads from the server who leads it.
  */
 public final class LeadershipSection {
 
@@ -58,24 +58,20 @@ public final class LeadershipSection {
         try {
             leader = leaders.leaderOf(name);
         } catch (RuntimeException e) { // unsupported by the backend, unreachable, or a bad name
-            return new LeaderState(leaders.backend(), false, null, null, null, null, false, e.getMessage());
+            return LeaderState.failed(leaders.backend(), e);
         }
-        return leader.map(found -> new LeaderState(
+        return leader.map(found -> LeaderState.led(
                         leaders.backend(),
-                        true,
-                        found.holder(),
-                        found.epoch().value(),
-                        found.value().orElse(null),
-                        found.leaseLeft().map(Duration::toString).orElse(null),
-                        ours.filter(found.epoch()::equals).isPresent(),
-                        null))
-                .orElseGet(() -> new LeaderState(leaders.backend(), false, null, null, null, null, false, null));
+                        found,
+                        ours.filter(found.epoch()::equals).isPresent()))
+                .orElseGet(() -> LeaderState.vacant(leaders.backend()));
     }
 
     /**
-     * Who leads one name on the backend: {@code led} when someone does, with its description (application@host pid
-     * N thread T), the term's epoch (its fencing token), the value it publishes, and the lease left (null for
-     * session leases); {@code thisInstance} when this instance leads; {@code error} when the backend could not tell.
+     * Who leads one name on the backend. {@code led} is true when someone does, with its description
+     * (application@host pid N thread T), the term's epoch (its fencing token), the value it publishes, and the lease
+     * left (null for session leases). {@code thisInstance} is true when this instance leads, and {@code error} is set
+     * when the backend could not tell.
      */
     public record LeaderState(
             String backend,
@@ -85,5 +81,26 @@ public final class LeadershipSection {
             String value,
             String leaseLeft,
             boolean thisInstance,
-            String error) {}
+            String error) {
+
+        static LeaderState failed(String backend, RuntimeException e) {
+            return new LeaderState(backend, false, null, null, null, null, false, e.getMessage());
+        }
+
+        static LeaderState vacant(String backend) {
+            return new LeaderState(backend, false, null, null, null, null, false, null);
+        }
+
+        static LeaderState led(String backend, Leader found, boolean thisInstance) {
+            return new LeaderState(
+                    backend,
+                    true,
+                    found.holder(),
+                    found.epoch().value(),
+                    found.value().orElse(null),
+                    found.leaseLeft().map(Duration::toString).orElse(null),
+                    thisInstance,
+                    null);
+        }
+    }
 }

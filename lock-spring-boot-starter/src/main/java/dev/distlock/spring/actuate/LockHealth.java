@@ -8,10 +8,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The lock registries' health, independent of Boot's health API (which moved between Boot 3.5 and
- * 4): each backend proves it is reachable with one cheap call bounded by the timeout. Details show
- * the holds and the lease losses since start; a lost lease is the holder's problem (its fenced
- * writes are refused) and does not make the application DOWN.
+ * The lock registries' health, independent of Boot's health API. Each backend proves it is reachable with one cheap
+ * call bounded by the timeout. A lost lease does not make the application DOWN, since fencing refuses its writes.
  */
 final class LockHealth {
 
@@ -25,7 +23,7 @@ final class LockHealth {
         this.timeout = timeout;
     }
 
-    /** UP when every registry's backend answered; details per registry when there are several. */
+    /** UP when every registry's backend answered. Details are per registry when there are several. */
     Report check() {
         boolean up = true;
         Map<String, Object> byRegistry = new LinkedHashMap<>();

@@ -10,11 +10,8 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * Makes {@link LockHealth} a Boot health indicator on either Boot line from one jar: Boot 4 has the
- * health API in {@value #BOOT_4} (spring-boot-health), Boot 3.5 in {@value #BOOT_3}
- * (spring-boot-actuator), with the same shape ({@code HealthIndicator.health()}, {@code
- * Health.up()/down()}, {@code Builder.withDetails(Map).build()}). The indicator is a proxy of the
- * interface present, so nothing here is compiled against either.
+ * Makes {@link LockHealth} a Boot health indicator on Boot 4 ({@value #BOOT_4}) or Boot 3.5 ({@value #BOOT_3}),
+ * as a proxy of the interface present.
  */
 final class LockHealthIndicatorFactoryBean implements FactoryBean<Object> {
 
@@ -28,8 +25,8 @@ final class LockHealthIndicatorFactoryBean implements FactoryBean<Object> {
     private final Method down;
 
     /**
-     * @param health looked up on first use: a factory bean is created early, to learn its type, and
-     *     must not pull the registries in then
+     * @param health looked up on first use, since a factory bean is created early to learn its type and must not
+     *     pull the registries in then
      */
     LockHealthIndicatorFactoryBean(Supplier<LockHealth> health, ClassLoader classLoader) {
         this.health = SingletonSupplier.of(health);

@@ -6,14 +6,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Graceful shutdown of locking: when the context stops, new {@code @DistributedLock} and {@code
- * @DistributedSemaphore} methods are refused and running ones may finish, for at most Boot's shutdown-phase timeout
- * ({@code spring.lifecycle.timeout-per-shutdown-phase}). The lock registries are closed after this
- * phase, when the context destroys them, which releases the holds this instance still has (never
- * another instance's).
- *
- * <p>Phase {@value #PHASE}: after Boot's graceful web-server shutdown (which lets in-flight
- * requests finish, so they may still take locks) and before the web server stops.
+ * Graceful shutdown of locking. When the context stops, new {@code @DistributedLock} and {@code @DistributedSemaphore}
+ * methods are refused, and running ones may finish within {@code spring.lifecycle.timeout-per-shutdown-phase}. The
+ * registries close after this phase and release this instance's remaining holds.
  */
 final class LockShutdown implements SmartLifecycle {
 

@@ -8,8 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the health indicator and the endpoint report beyond the registries' own state: lease losses
- * and backend errors of each registry since start, counted from its events.
+ * Lease losses and backend errors of each registry since start, counted from its events, which the health indicator
+ * and the endpoint report.
  */
 public final class LockStatistics {
 

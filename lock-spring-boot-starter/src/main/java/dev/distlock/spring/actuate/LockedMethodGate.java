@@ -8,10 +8,8 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.util.ClassUtils;
 
 /**
- * Lets {@code @DistributedLock} and {@code @DistributedSemaphore} methods start until {@link #close()},
- * and counts those running, so that shutdown can wait for them. A locked method called from one that is
- * already running still starts after close (it belongs to work that is finishing). Applied outside the
- * lock advisor and outside the semaphore advisor.
+ * Lets {@code @DistributedLock} and {@code @DistributedSemaphore} methods start until {@link #close()}, and counts
+ * those running so that shutdown can wait for them. A call nested in a running one still starts after close.
  */
 public final class LockedMethodGate implements MethodInterceptor {
 

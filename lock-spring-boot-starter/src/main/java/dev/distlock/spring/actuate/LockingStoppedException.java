@@ -3,9 +3,8 @@ package dev.distlock.spring.actuate;
 import dev.distlock.core.LockException;
 
 /**
- * A {@code @DistributedLock} or {@code @DistributedSemaphore} method was called while the application
- * shuts down: it was not started, so that this instance can release its locks and permits. Retry on
- * another instance.
+ * A {@code @DistributedLock} or {@code @DistributedSemaphore} method was called while the application shuts down. It
+ * was not started, so that this instance can release its locks and permits. Retry on another instance.
  */
 public class LockingStoppedException extends LockException {
 

@@ -11,9 +11,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The semaphore part of the {@code distributedlocks} endpoint: each semaphore the application declared with
- * {@code @DistributedSemaphore} (a keyed one per value this instance holds permits of), the permits this instance holds,
- * and who holds permits on the backend, read from the server when the endpoint is read.
+ * The semaphore part of the {@code distributedlocks} endpoint, with each declared semaphore, the permits this
+ * instance holds, and the holders on the backend.
  */
 public final class SemaphoreSection {
 
@@ -41,14 +40,7 @@ public final class SemaphoreSection {
             try {
                 known = declared.semaphoresOf(declaration);
             } catch (RuntimeException e) { // no registry for it, or a bad name
-                listed.add(new Semaphore(
-                        declaration.name(),
-                        declaration.name(),
-                        null,
-                        declaration.permits(),
-                        0,
-                        List.of(),
-                        e.getMessage()));
+                listed.add(Semaphore.failed(declaration, e));
                 continue;
             }
             known.forEach((name, semaphore) -> listed.add(semaphoreOf(declared, declaration, name, semaphore)));
@@ -76,8 +68,8 @@ public final class SemaphoreSection {
     }
 
     /**
-     * One declared semaphore: its permit count, the permits this instance holds now, and the holders of permits on the
-     * backend, whichever instance; {@code error} when the backend could not tell.
+     * One declared semaphore, with its permit count, the permits this instance holds now, and the holders of permits
+     * on the backend, whichever instance. {@code error} is set when the backend could not tell.
      */
     public record Semaphore(
             String name,
@@ -86,9 +78,15 @@ public final class SemaphoreSection {
             int permits,
             int permitsHeldHere,
             List<PermitHolder> holders,
-            String error) {}
+            String error) {
 
-    /** The holder of one permit: the permit's key, the holder's description, token and lease left (null for sessions). */
+        static Semaphore failed(Declaration declaration, RuntimeException e) {
+            return new Semaphore(
+                    declaration.name(), declaration.name(), null, declaration.permits(), 0, List.of(), e.getMessage());
+        }
+    }
+
+    /** The holder of one permit, with the permit's key, the holder, its token and lease left (null for sessions). */
     public record PermitHolder(String key, String holder, long token, String leaseLeft) {
 
         static PermitHolder of(LockHolder holder) {

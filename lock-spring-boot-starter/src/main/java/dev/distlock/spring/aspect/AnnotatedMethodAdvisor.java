@@ -10,9 +10,8 @@ import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 
 /**
- * Applies an interceptor to the methods one annotation marks, as its {@link AnnotatedMethods} finds
- * them (on the method, its class, or an interface either implements): {@link DistributedLock} and
- * {@link DistributedSemaphore} methods.
+ * Applies an interceptor to the {@link DistributedLock} or {@link DistributedSemaphore} methods that its
+ * {@link AnnotatedMethods} finds (the annotation may sit on the method, its class, or an interface either implements).
  */
 public final class AnnotatedMethodAdvisor extends AbstractPointcutAdvisor {
 

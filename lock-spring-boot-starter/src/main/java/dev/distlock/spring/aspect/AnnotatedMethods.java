@@ -12,16 +12,15 @@ import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 
 /**
- * The methods that carry one annotation, each parsed once per method and target class. {@link #checkAll} parses every
- * annotated method of a bean at start-up, so that a bad annotation fails start-up naming the method rather than a
- * call; {@link #find} serves the calls.
+ * The methods that carry one annotation, each parsed once per method and target class. {@link #checkAll} fails
+ * start-up on a bad annotation, and {@link #find} serves the calls.
  *
  * @param <A> the annotation
  * @param <M> what a method's annotation is parsed into
  */
 public final class AnnotatedMethods<A extends Annotation, M> {
 
-    /** Parses the annotation of one method; an {@link IllegalArgumentException} says what is wrong with it. */
+    /** Parses the annotation of one method. An {@link IllegalArgumentException} says what is wrong with it. */
     @FunctionalInterface
     public interface Parser<A, M> {
         M parse(Method method, Class<?> targetClass, A annotation);
@@ -39,8 +38,8 @@ public final class AnnotatedMethods<A extends Annotation, M> {
     }
 
     /**
-     * The annotation of {@code method} as called on {@code targetClass}: on the most specific method (an
-     * implementation), else on {@code method} itself (an interface's); null when neither carries it.
+     * The annotation of {@code method} as called on {@code targetClass}. It is looked up on the most specific method
+     * (an implementation), else on {@code method} itself (an interface's). Null when neither carries it.
      */
     public static <A extends Annotation> A annotationOf(Method method, Class<?> targetClass, Class<A> type) {
         Method specific = targetClass == null ? method : AopUtils.getMostSpecificMethod(method, targetClass);
@@ -51,7 +50,7 @@ public final class AnnotatedMethods<A extends Annotation, M> {
         return annotation;
     }
 
-    /** Parses every annotated method of {@code bean}'s class; a bad one fails start-up naming it. */
+    /** Parses every annotated method of {@code bean}'s class. A bad one fails start-up naming it. */
     public void checkAll(Object bean) {
         Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
         if (targetClass.getName().startsWith("org.springframework.")) {

@@ -12,9 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code @DistributedLock} methods that return a {@code CompletionStage}: the lock is taken without
- * blocking the caller, the method runs once it is held, and the lock is released when the stage it
- * returned completes, fails or is cancelled.
+ * {@code @DistributedLock} methods that return a {@code CompletionStage}, locked without blocking the caller until the
+ * returned stage ends.
  */
 final class AsyncLockedCalls {
 
@@ -51,7 +50,7 @@ final class AsyncLockedCalls {
     /** Starts the method under {@code handle} and releases it when the method's own stage ends. */
     private static void run(
             LockHandle handle, LockedMethod locked, MethodInvocation invocation, CompletableFuture<Object> result) {
-        DistributedLockInterceptor.startHold(handle, locked);
+        LockedInvocation.startHold(handle, locked);
         CompletionStage<?> work;
         HeldLocks.push(handle);
         try {
@@ -90,7 +89,7 @@ final class AsyncLockedCalls {
                 : lock.acquireAsync(locked.waitTime(), locked.leaseTime());
     }
 
-    /** Releases a handle-owned hold; a failing release is logged, the work's outcome stands. */
+    /** Releases a handle-owned hold. A failing release is logged, and the work's outcome stands. */
     static void release(LockHandle handle) {
         try {
             handle.close();

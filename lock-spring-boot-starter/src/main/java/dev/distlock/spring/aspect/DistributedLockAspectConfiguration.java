@@ -38,7 +38,7 @@ public class DistributedLockAspectConfiguration {
                 DistributedLockAutoConfiguration.ASPECT_ORDER);
     }
 
-    /** Makes sure an auto-proxy creator exists; Boot's AOP auto-configuration may upgrade it. */
+    /** Makes sure an auto-proxy creator exists. Boot's AOP auto-configuration may upgrade it. */
     static final class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {
 
         @Override

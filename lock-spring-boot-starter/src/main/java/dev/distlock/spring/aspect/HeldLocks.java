@@ -6,8 +6,8 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * The holds of the {@code @DistributedLock} methods running on each thread, innermost last: the interceptors push
- * and pop them, {@link dev.distlock.spring.LockContext} reads them. Not for application code.
+ * The holds of the {@code @DistributedLock} methods running on each thread, innermost last. The interceptors push and
+ * pop them, and {@link dev.distlock.spring.LockContext} reads them. Not for application code.
  */
 public final class HeldLocks {
 
@@ -15,7 +15,7 @@ public final class HeldLocks {
 
     private HeldLocks() {}
 
-    /** This thread's holds ({@link LockHandle} or {@link MultiLockHandle}), innermost last; null when none. */
+    /** This thread's holds ({@link LockHandle} or {@link MultiLockHandle}), innermost last, or null when none. */
     public static Deque<Object> current() {
         return HELD.get();
     }

@@ -21,8 +21,8 @@ import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 
 /**
- * The SpEL key expressions of annotated methods: parsed once at start-up against the method's parameters, and
- * evaluated per call into keys, refusing null and blank values with a {@link LockKeyException}.
+ * The SpEL key expressions of annotated methods. Each is parsed once at start-up and evaluated per call into keys,
+ * refusing null and blank values with a {@link LockKeyException}.
  */
 final class KeyExpressions {
 
@@ -71,8 +71,8 @@ final class KeyExpressions {
     }
 
     /**
-     * The lock keys of a {@link dev.distlock.spring.DistributedLock#keys()} method, each composed as the single
-     * key is: every expression's value, or each element of a value that is a collection or an array.
+     * The lock keys of a {@link dev.distlock.spring.DistributedLock#keys()} method. Each is composed as the single
+     * key is, from every expression's value or from each element of a value that is a collection or an array.
      */
     List<String> keys(LockedMethod locked, Object[] args) {
         Method method = locked.method();
@@ -90,8 +90,7 @@ final class KeyExpressions {
                             LockedMethod.describe(method),
                             expression.getExpressionString(),
                             "evaluated to an empty collection; keys needs at least one key. Check the arguments,"
-                                    + " or skip the call when there is nothing to lock.",
-                            null);
+                                    + " or skip the call when there is nothing to lock.");
                 }
                 for (Object element : elements) {
                     lockKeys.add(locked.name() + ":"
@@ -131,19 +130,17 @@ final class KeyExpressions {
                     LockedMethod.describe(method),
                     expression.getExpressionString(),
                     what + " null; a lock key needs a value. Check the arguments, or use the Elvis operator"
-                            + " for a default (e.g. \"#id ?: 'none'\").",
-                    null);
+                            + " for a default (e.g. \"#id ?: 'none'\").");
         }
         String text = value.toString();
         if (text.isBlank()) {
-            // Otherwise every call would share the one lock "name:".
+            // Otherwise every call would share the one lock "name".
             throw new LockKeyException(
                     annotation,
                     LockedMethod.describe(method),
                     expression.getExpressionString(),
                     what + " a blank string; blank lock keys are refused. Validate the argument before the"
-                            + " call, or give the expression a default for blank values.",
-                    null);
+                            + " call, or give the expression a default for blank values.");
         }
         return text;
     }

@@ -8,9 +8,8 @@ import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.util.ClassUtils;
 
 /**
- * {@code @DistributedLock} methods that return a Kotlin {@code Flow}: the Flow is adapted to a Flux
- * (by Spring's adapter for Flow) and locked as one, so the key is held from the start of the
- * collection until it completes, fails or is cancelled. Used only when {@link ReturnTypes#COROUTINES}.
+ * {@code @DistributedLock} methods that return a Kotlin {@code Flow}, adapted to a Flux and locked as one. Used only
+ * when {@link ReturnTypes#COROUTINES}.
  */
 final class KotlinFlows {
 

@@ -44,7 +44,7 @@ public final class LockAnnotationParser {
         this.keys = new KeyExpressions(beanFactory);
     }
 
-    /** A method as messages name it: {@code Class.method()}. */
+    /** A method as messages name it, {@code Class.method()}. */
     public static String describe(Method method) {
         return LockedMethod.describe(method);
     }
@@ -59,7 +59,7 @@ public final class LockAnnotationParser {
         return text.isBlank() ? defaultWaitTime : duration(text, "waitTime", where, true);
     }
 
-    /** A duration attribute ({@code 500ms}, {@code PT1S}, {@code ${...}}); null when blank. */
+    /** A duration attribute ({@code 500ms}, {@code PT1S}, {@code ${...}}), or null when blank. */
     public Duration duration(String text, String attribute, String where, boolean zeroAllowed) {
         if (text.isBlank()) {
             return null;
@@ -96,7 +96,7 @@ public final class LockAnnotationParser {
         return onFailure;
     }
 
-    /** The registry's bean name, trimmed; refused when no bean has it. */
+    /** The registry's bean name, trimmed. It is refused when no bean has it. */
     public String registry(String declared, String where) {
         String registry = declared.trim();
         if (!registry.isEmpty() && !beanFactory.containsBean(registry)) {

@@ -11,7 +11,7 @@ import org.springframework.expression.Expression;
 /**
  * One {@link DistributedLock} method, its annotation parsed and checked once.
  *
- * @param attributes what it shares with semaphore methods: name, key, wait, lease, onFailure, registry
+ * @param attributes what it shares with semaphore methods (name, key, wait, lease, onFailure, registry)
  * @param keys the parsed expressions of {@link DistributedLock#keys()}, or empty when the method takes one key
  * @param mode which lock of the key
  * @param holdAtLeast a minimum hold, or null
@@ -22,17 +22,17 @@ record LockedMethod(
 
     static final String LOCK = "@DistributedLock";
 
-    /** How a locked method hands back its work: the lock is held until that work is done. */
+    /** How a locked method hands back its work. The lock is held until that work is done. */
     enum Returns {
-        /** A plain value: the work is done when the method returns. */
+        /** A plain value, done when the method returns. */
         VALUE,
-        /** A {@code CompletionStage}: done when it completes. */
+        /** A {@code CompletionStage}, done when it completes. */
         COMPLETION_STAGE,
-        /** A Reactor {@code Mono} (or a Kotlin suspend function): done when it terminates or is cancelled. */
+        /** A Reactor {@code Mono} (or a Kotlin suspend function), done when it terminates or is cancelled. */
         MONO,
-        /** A Reactor {@code Flux} (or a Kotlin suspend function returning a {@code Flow}): done when it terminates or is cancelled. */
+        /** A Reactor {@code Flux} (or a suspend function returning a {@code Flow}), done when it ends. */
         FLUX,
-        /** A Kotlin {@code Flow}: done when its collection completes, fails or is cancelled. */
+        /** A Kotlin {@code Flow}, done when its collection completes, fails or is cancelled. */
         FLOW
     }
 

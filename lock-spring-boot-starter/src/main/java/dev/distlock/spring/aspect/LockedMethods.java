@@ -13,9 +13,8 @@ import org.springframework.expression.Expression;
 import org.springframework.util.ClassUtils;
 
 /**
- * Parses each {@link DistributedLock} method once and keeps the result. As a bean post-processor
- * it parses every annotated method of every bean at start-up, so that a bad key expression, an
- * unresolvable duration or SKIP on a primitive return type fails start-up rather than a call.
+ * Parses each {@link DistributedLock} method once and keeps the result. As a bean post-processor it parses every
+ * bean's annotated methods at start-up, so a bad annotation fails start-up rather than a call.
  */
 final class LockedMethods implements BeanPostProcessor {
 

@@ -14,8 +14,8 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 
 /**
- * For a native image: the {@link DistributedLock} and {@link DistributedSemaphore} methods of each bean are invoked through the
- * proxy by reflection, and their parameter names are read for the SpEL key.
+ * Native image hints for the {@link DistributedLock} and {@link DistributedSemaphore} methods of each bean. They are
+ * invoked through the proxy by reflection, and their parameter names are read for the SpEL key.
  */
 class LockedMethodsAotProcessor implements BeanRegistrationAotProcessor {
 

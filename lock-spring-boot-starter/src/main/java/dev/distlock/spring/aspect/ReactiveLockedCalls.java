@@ -9,13 +9,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code @DistributedLock} methods that return a Reactor {@code Mono} or {@code Flux}: on
- * subscription the lock is taken without blocking (the attempt runs off the event loop), then the
- * method is called and its publisher subscribed; the lock is released when that publisher
- * completes, fails or is cancelled. The hold is in the Reactor context under {@link
- * ReactiveLockContext#KEY}. Kotlin suspend functions come here as the Mono (or, returning a Flow, the
- * Flux) that Spring's proxy runs them as; Spring hands the Reactor context to the coroutine. Loaded only
- * when Reactor is on the classpath.
+ * {@code @DistributedLock} methods that return a Reactor {@code Mono} or {@code Flux}, held from subscription until
+ * the method's publisher ends or is cancelled. The hold is in the Reactor context under
+ * {@link ReactiveLockContext#KEY}. Loaded only when Reactor is on the classpath.
  */
 final class ReactiveLockedCalls {
 
@@ -53,8 +49,7 @@ final class ReactiveLockedCalls {
     private static Mono<LockHandle> acquire(
             FencedLock lock, LockedMethod locked, Supplier<RuntimeException> notAcquired) {
         return Mono.fromFuture(() -> AsyncLockedCalls.acquire(lock, locked), false)
-                .flatMap(acquired -> acquired.map(
-                                handle -> Mono.just(DistributedLockInterceptor.startHold(handle, locked)))
+                .flatMap(acquired -> acquired.map(handle -> Mono.just(LockedInvocation.startHold(handle, locked)))
                         .orElseGet(() -> {
                             RuntimeException failure = notAcquired.get();
                             return failure == null ? Mono.empty() : Mono.error(failure);

@@ -8,9 +8,8 @@ import org.springframework.core.MethodParameter;
 import org.springframework.util.ClassUtils;
 
 /**
- * Decides how long a locked method's lock must be held from what it returns, and refuses at
- * start-up the asynchronous types whose work it could not follow: releasing when such a method
- * returns would leave the work it started unprotected.
+ * Decides from its return type how long a locked method's lock must be held. Asynchronous types whose work it cannot
+ * follow fail start-up.
  */
 final class ReturnTypes {
 
@@ -19,10 +18,7 @@ final class ReturnTypes {
     private static final String PUBLISHER = "org.reactivestreams.Publisher";
     private static final String CONTINUATION = "kotlin.coroutines.Continuation";
     static final String FLOW = "kotlinx.coroutines.flow.Flow";
-    /**
-     * What Spring needs to call a suspend function through a proxy (as a Mono, or a Flux for a Flow) and
-     * to adapt a Flow: the coroutines-Reactor bridge and Kotlin reflection. lock-kotlin brings both.
-     */
+    /** What Spring needs for suspend functions and Flow, the coroutines-Reactor bridge and Kotlin reflection. */
     static final boolean COROUTINES = REACTOR
             && ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", ReturnTypes.class.getClassLoader())
             && ClassUtils.isPresent("kotlin.reflect.full.KClasses", ReturnTypes.class.getClassLoader());

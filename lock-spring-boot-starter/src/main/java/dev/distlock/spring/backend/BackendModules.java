@@ -5,8 +5,8 @@ import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /**
- * What the starter knows of each {@link LockBackendType}'s module: the class that shows it is on the classpath,
- * the artifact to add, and what to check when the backend cannot be reached.
+ * What the starter knows of each {@link LockBackendType}'s module. That is the class that shows it is on the
+ * classpath, the artifact to add, and what to check when the backend cannot be reached.
  */
 final class BackendModules {
 
@@ -34,7 +34,7 @@ final class BackendModules {
         };
     }
 
-    /** A class of the backend's module; its presence shows the module is on the classpath. */
+    /** A class of the backend's module, whose presence shows the module is on the classpath. */
     static String registryClass(LockBackendType type) {
         return switch (type) {
             case REDIS -> "dev.distlock.redis.RedisLockRegistry";
@@ -55,7 +55,7 @@ final class BackendModules {
         return type != LockBackendType.MEMORY;
     }
 
-    /** The backend with this id, e.g. {@code "redis"}, ignoring case and surrounding blanks; null when none. */
+    /** The backend with this id (e.g. {@code "redis"}), ignoring case and surrounding blanks. Null when none. */
     static LockBackendType fromId(String id) {
         String wanted = id.trim();
         return Arrays.stream(LockBackendType.values())

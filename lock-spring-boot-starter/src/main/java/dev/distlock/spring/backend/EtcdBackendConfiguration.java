@@ -37,8 +37,8 @@ class EtcdBackendConfiguration {
                 .namespace(PropertyChecks.notBlank(
                         "etcd.namespace", properties.getEtcd().getNamespace()))
                 .options(PropertyChecks.registryOptions(properties));
-        // The endpoint properties describe only the client the starter built; the application's own
-        // client may point elsewhere, so its registry keeps the builder's neutral wording.
+        // The application's own client may point elsewhere than the endpoint properties, so its registry keeps the
+        // builder's neutral wording.
         starterClient.ifAvailable(endpoints -> builder.address(endpoints.address()));
         return LockBackendStartup.build(LockBackendType.ETCD, builder::build);
     }
@@ -57,9 +57,8 @@ class EtcdBackendConfiguration {
         }
 
         /**
-         * The client's settings. Keep-alive pings go out every 30s and only while calls are open:
-         * etcd's default policy wants at least 5s between pings and none without a stream, and
-         * answers others with GOAWAY "too_many_pings".
+         * The client's settings. Keep-alive pings go out every 30s and only while calls are open, since etcd's
+         * default policy answers more frequent pings with GOAWAY "too_many_pings".
          */
         static ClientBuilder clientBuilder(EtcdLockProperties etcd) {
             // Requests refuse a member cut off from the leader, so the client moves on to another endpoint.

@@ -6,9 +6,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
 
 /**
- * Explains the {@code NoClassDefFoundError} of a Netty class that the etcd client fails with when
- * the application manages Netty 4.1 (Spring Boot 3.5 does): jetcd runs on Vert.x 5, which needs
- * Netty 4.2. Says which property to set instead of leaving the bare error.
+ * Explains the etcd client's {@code NoClassDefFoundError} of a Netty class when the application manages Netty 4.1
+ * (jetcd's Vert.x 5 needs Netty 4.2), naming the property to set.
  */
 class EtcdNettyFailureAnalyzer extends AbstractFailureAnalyzer<NoClassDefFoundError> implements Ordered {
 

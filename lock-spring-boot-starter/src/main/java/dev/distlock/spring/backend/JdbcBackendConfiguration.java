@@ -54,9 +54,8 @@ class JdbcBackendConfiguration {
     }
 
     /**
-     * Whether the DataSource's database lives in this JVM's memory. One that cannot be connected to
-     * now is not: a database in memory is always there, and the registry must be buildable while the
-     * database is down (the start-up check reports it).
+     * Whether the DataSource's database lives in this JVM's memory. A database that cannot be reached now is not, so
+     * the registry can be built while it is down.
      */
     private static boolean isInMemory(DataSource dataSource) {
         try (Connection connection = dataSource.getConnection()) {

@@ -11,9 +11,8 @@ import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
 
 /**
- * The backend chosen when the bean definitions were made. Normally that is at start-up; with
- * Spring AOT it is when the application was built, and the backend can no longer change: a
- * different {@code distributed-lock.backend} at run time fails start-up instead of being ignored.
+ * The backend chosen when the bean definitions were made, at start-up or, with Spring AOT, at build time. A different
+ * backend at run time then fails start-up.
  */
 final class LockBackendChoice implements EnvironmentAware, BeanClassLoaderAware, InitializingBean {
 

@@ -10,9 +10,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
- * Records the chosen backend as a bean definition with the choice as a constant, so that under
- * Spring AOT the generated code carries the build-time choice for {@link LockBackendChoice} to
- * compare with the run-time configuration.
+ * Records the chosen backend as a constant bean definition, so that Spring AOT code carries the build-time choice for
+ * {@link LockBackendChoice} to check.
  */
 final class LockBackendChoiceRegistrar
         implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanClassLoaderAware {

@@ -11,9 +11,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
- * Which backend the starter configures: the one {@code distributed-lock.backend} names, or else
- * the one backend module on the classpath, or else the in-memory backend. When none can be
- * chosen, {@link #problem()} says why and {@link #action()} what to set.
+ * Which backend the starter configures. It is the one {@code distributed-lock.backend} names, else the one backend
+ * module on the classpath, else the in-memory backend.
  *
  * @param backend the chosen backend, or null
  * @param problem why none was chosen, or null

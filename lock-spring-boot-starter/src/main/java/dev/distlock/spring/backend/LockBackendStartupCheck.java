@@ -12,9 +12,8 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
- * Proves at start-up, once every bean exists, that each lock backend is reachable and usable
- * ({@link LockRegistry#verify}): start-up fails with a failure report, or logs a WARN when the
- * application must start while the backend is down.
+ * Proves at start-up that each lock backend is reachable and usable ({@link LockRegistry#verify}). It fails start-up,
+ * or logs a WARN when the application must start while the backend is down.
  */
 final class LockBackendStartupCheck implements SmartInitializingSingleton {
 

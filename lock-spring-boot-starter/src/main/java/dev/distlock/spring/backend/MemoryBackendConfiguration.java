@@ -10,7 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The in-memory backend: locks within this JVM only. */
+/** The in-memory backend, with locks within this JVM only. */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnLockBackend(LockBackendType.MEMORY)
 class MemoryBackendConfiguration {

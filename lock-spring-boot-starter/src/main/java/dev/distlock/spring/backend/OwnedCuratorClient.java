@@ -11,21 +11,14 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
- * The {@link CuratorFramework} the starter built from the properties. At shutdown it is closed
- * only after the lock registries over it have ended their lingering minimum holds: closing it
- * ends the session, and ZooKeeper then deletes those holds' nodes at once.
- *
- * <p>The wait blocks the context's close (the shutdown hook in a real application, so the JVM
- * stays up) for at most {@code distributed-lock.zookeeper.shutdown-linger-limit}. Holds that
- * linger longer keep the client open: a daemon thread closes it once they ended if the JVM still
- * runs; if the JVM exits first, the session is never closed and the server expires it after the
- * session timeout, as after a crash.
+ * The {@link CuratorFramework} the starter built, closed at shutdown only after the registries over it ended their
+ * lingering minimum holds (see {@code docs/internals/starter.md}).
  */
 final class OwnedCuratorClient implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(OwnedCuratorClient.class);
 
-    /** How long the background closer waits for a registry at most; far beyond any sensible minimum hold. */
+    /** The longest the background closer waits for a registry, far beyond any sensible minimum hold. */
     private static final Duration BACKGROUND_BOUND = Duration.ofDays(1);
 
     private final CuratorFramework client;
@@ -48,8 +41,8 @@ final class OwnedCuratorClient implements DisposableBean {
 
     @Override
     public void destroy() {
-        // Closing is idempotent: whichever of the registry and this bean is destroyed first, the
-        // registry's holds end (and its lingering ones start their last stretch) before the wait.
+        // Closing is idempotent, so whichever of the registry and this bean is destroyed first, the registry's holds
+        // end (and its lingering ones start their last stretch) before the wait.
         registries.forEach(LockRegistry::close);
         if (allClosedWithin(lingerLimit)) {
             client.close();

@@ -14,7 +14,7 @@ public final class PropertyChecks {
 
     private PropertyChecks() {}
 
-    /** The options every registry gets; fails when a shared property is out of range. */
+    /** The options every registry gets. Fails when a shared property is out of range. */
     static RegistryOptions registryOptions(DistributedLockProperties properties) {
         positive("lease-time", properties.getLeaseTime());
         String keyPrefix = properties.getKeyPrefix() == null ? "" : properties.getKeyPrefix();

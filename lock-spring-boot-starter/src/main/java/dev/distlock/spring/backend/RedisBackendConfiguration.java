@@ -17,14 +17,14 @@ import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * The Redis backend: over the application's {@link RedisConnectionFactory} ({@code spring.data.redis.*}),
- * or Redlock over {@code distributed-lock.redis.redlock-nodes}.
+ * The Redis backend over the application's {@link RedisConnectionFactory} ({@code spring.data.redis.*}), or Redlock
+ * over {@code distributed-lock.redis.redlock-nodes}.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnLockBackend(LockBackendType.REDIS)
 class RedisBackendConfiguration {
 
-    /** Outage tuning of the Lettuce client Spring Boot builds; off with distributed-lock.redis.tune-client=false. */
+    /** Outage tuning of the Lettuce client Spring Boot builds, off with distributed-lock.redis.tune-client=false. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "io.lettuce.core.ClientOptions")
     @ConditionalOnProperty(
@@ -41,7 +41,7 @@ class RedisBackendConfiguration {
             DistributedLockProperties properties, ObjectProvider<RedisConnectionFactory> connectionFactories) {
         RedisLockProperties redis = properties.getRedis();
         if (redis.getMode() == RedisLockProperties.RedisMode.REDLOCK) {
-            // The builder checks the nodes (at least three, each a redis:// URI); the report names the property.
+            // The builder checks the nodes (at least three URIs), and the report names the property.
             RedlockLockRegistry.Builder redlock = RedlockLockRegistry.builder()
                     .nodeUris(redis.getRedlockNodes())
                     .options(PropertyChecks.registryOptions(properties));

@@ -15,13 +15,8 @@ import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.util.ClassUtils;
 
 /**
- * Tunes the Lettuce client that Spring Boot builds from {@code spring.data.redis.*} so that an
- * outage costs a lock call no more than its wait time and locking resumes soon after Redis
- * returns: commands fail at once while the connection is down (instead of queueing until their
- * timeout), and reconnection is retried every 50ms to 500ms (instead of backing off to 30s).
- *
- * <p>Spring Boot's customizer interfaces moved package between Boot 3.5 and 4.x; the customizers
- * are registered against whichever is on the classpath.
+ * Tunes the Lettuce client that Spring Boot builds, so that an outage costs a lock call no more than its wait time
+ * and locking resumes soon after Redis returns (see {@code docs/internals/starter.md}).
  */
 final class RedisClientTuning implements ImportBeanDefinitionRegistrar {
 
@@ -56,7 +51,7 @@ final class RedisClientTuning implements ImportBeanDefinitionRegistrar {
         resources.reconnectDelay(Delay.exponential(MIN_RECONNECT_DELAY, MAX_RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS));
     }
 
-    /** A bean of the customizer interface {@code type}: its one method hands its argument to {@code tuning}. */
+    /** A bean of the customizer interface {@code type}, whose one method hands its argument to {@code tuning}. */
     private static <B> void register(BeanDefinitionRegistry registry, String name, String type, Consumer<B> tuning) {
         Class<?> customizer = ClassUtils.resolveClassName(type, RedisClientTuning.class.getClassLoader());
         RootBeanDefinition definition = new RootBeanDefinition(customizer);

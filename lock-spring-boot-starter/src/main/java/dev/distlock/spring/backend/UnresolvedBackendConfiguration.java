@@ -8,8 +8,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Imported after every backend configuration: when none of them (nor the application) defined
- * a registry, start-up fails with the reason and the property to set.
+ * Imported after every backend configuration. When none of them (nor the application) defined a registry, start-up
+ * fails with the reason and the property to set.
  */
 @Configuration(proxyBeanMethods = false)
 class UnresolvedBackendConfiguration {

@@ -19,7 +19,7 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnLockBackend(LockBackendType.ZOOKEEPER)
 class ZooKeeperBackendConfiguration {
 
-    /** A client built from the properties when the application has none; see {@link OwnedCuratorClient}. */
+    /** A client built from the properties when the application has none (see {@link OwnedCuratorClient}). */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnMissingBean(CuratorFramework.class)
     static class OwnedClientConfiguration {

@@ -8,11 +8,10 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Declares the resource a method writes (or reads), checked with the current distlock hold's
- * token before the method's body: in the current transaction, first thing, when the method is
- * {@code @Transactional} (the SQL fence row then stays locked until the commit). A stale token
- * throws {@link StaleFencingTokenException} and the body does not run. The resource is {@code
- * name + ":" + key}, or the hold's lock key when both are empty.
+ * Declares the resource a method writes (or reads), checked with the current distlock hold's token before the
+ * method's body. When the method is {@code @Transactional}, the check is the transaction's first statement, and the
+ * SQL fence row then stays locked until the commit. A stale token throws {@link StaleFencingTokenException} and the
+ * body does not run. The resource is {@code name + ":" + key}, or the hold's lock key when both are empty.
  *
  * <pre>{@code
  * @DistributedLock(name = "stock", key = "#sku")
@@ -21,8 +20,8 @@ import java.lang.annotation.Target;
  * public void buy(String sku, int quantity) { ... }
  * }</pre>
  *
- * The hold may come from a {@code @DistributedLock} on this method or on a caller up the stack.
- * Rules and guarantees: {@code docs/fencing.md}.
+ * The hold may come from a {@code @DistributedLock} on this method or on a caller up the stack. Rules and guarantees
+ * are in {@code docs/fencing.md}.
  */
 @Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
@@ -30,7 +29,7 @@ import java.lang.annotation.Target;
 @Documented
 public @interface Fenced {
 
-    /** The resource's name: a literal. Empty (and no key) = the current hold's lock key. */
+    /** The resource's name, a literal. Empty (with no key) means the current hold's lock key. */
     String name() default "";
 
     /**
@@ -47,9 +46,9 @@ public @interface Fenced {
 
     /** What a {@link Fenced} method does to its resource. */
     enum Access {
-        /** Writes: the token must not be below the highest accepted, and raises it. */
+        /** Writes. The token must not be below the highest accepted, and raises it. */
         WRITE,
-        /** Reads: the token must not be below the highest accepted write; nothing is raised. */
+        /** Reads. The token must not be below the highest accepted write, and nothing is raised. */
         READ
     }
 }

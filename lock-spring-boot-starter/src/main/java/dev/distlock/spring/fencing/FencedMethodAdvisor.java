@@ -8,10 +8,8 @@ import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.core.Ordered;
 
 /**
- * Applies {@link FencedMethodInterceptor} to {@link Fenced} methods. Lowest precedence, registered
- * after the transaction advisor, so it runs inside {@code @Transactional} (whose advisor defaults to
- * the lowest precedence too) and inside {@code @DistributedLock}: lock, then transaction, then the
- * fence check, then the body.
+ * Applies {@link FencedMethodInterceptor} to {@link Fenced} methods, inside {@code @DistributedLock} and
+ * {@code @Transactional}. The order is lock, transaction, fence check, body.
  */
 final class FencedMethodAdvisor extends AbstractPointcutAdvisor {
 

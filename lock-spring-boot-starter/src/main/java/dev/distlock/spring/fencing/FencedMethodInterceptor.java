@@ -18,9 +18,8 @@ import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * Runs the fence check of a {@link Fenced} method with the current hold's claim, then the method.
- * Ordered inside the transaction advisor, so the check is the transaction's first statement;
- * for reactive methods it runs on subscription, before the method's publisher is subscribed.
+ * Runs the fence check of a {@link Fenced} method with the current hold's claim, then the method. The check is the
+ * transaction's first statement, or for reactive methods runs on subscription.
  */
 final class FencedMethodInterceptor implements MethodInterceptor {
 
@@ -61,7 +60,7 @@ final class FencedMethodInterceptor implements MethodInterceptor {
         }
     }
 
-    /** Admits the hold as a writer (or reader) of the method's resource; a stale token throws. */
+    /** Admits the hold as a writer (or reader) of the method's resource. A stale token throws. */
     void check(FencedMethod fenced, Object[] args, LockHandle handle) {
         boolean threadBound = fenced.returns() == FencedMethods.Returns.VALUE
                 || fenced.returns() == FencedMethods.Returns.COMPLETION_STAGE;

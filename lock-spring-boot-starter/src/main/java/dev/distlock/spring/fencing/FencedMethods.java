@@ -78,7 +78,7 @@ final class FencedMethods {
                 .orElse(null);
     }
 
-    /** The resource the call writes: name and key, or the hold's lock key. */
+    /** The resource the call writes, from name and key, or the hold's lock key. */
     String resource(FencedMethod fenced, Object[] args, LockHandle handle) {
         if (fenced.key() == null) {
             return fenced.name().isEmpty() ? handle.key() : fenced.name();

@@ -23,10 +23,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 
 /**
- * The resource side of fencing: {@link Fenced} methods, the SQL fence store over the application's
- * DataSource, stale tokens as data-access exceptions and {@code 409} problem details. After the
- * transaction auto-configuration, so that the fence advisor is registered after the transaction
- * advisor and runs inside it. Selects no lock backend.
+ * The resource side of fencing, with {@link Fenced} methods, the SQL fence store and stale-token answers. It runs
+ * after the transaction auto-configuration, so the fence advisor runs inside the transaction. Selects no lock backend.
  */
 @AutoConfiguration(
         afterName = {
@@ -100,7 +98,7 @@ public final class FencingAutoConfiguration {
             };
         }
 
-        /** Whether the database lives in this JVM's memory; one that cannot be reached now is not. */
+        /** Whether the database lives in this JVM's memory. One that cannot be reached now is not. */
         private static boolean isInMemory(DataSource dataSource) {
             try (Connection connection = dataSource.getConnection()) {
                 String url = connection.getMetaData().getURL();

@@ -9,8 +9,8 @@ import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
- * The claim (backend, lock key, token) of the current distlock hold, to hand a fenced resource by
- * hand, e.g. to {@code FencedUpdate.execute(jdbc, claims.current())}.
+ * The claim (backend, lock key, token) of the current distlock hold, to hand a fenced resource by hand, e.g. with
+ * {@code FencedUpdate.execute(jdbc, claims.current())}.
  */
 public final class FencingClaims {
 
@@ -52,7 +52,7 @@ public final class FencingClaims {
         if (unique != null) {
             return FencingClaim.of(unique, handle);
         }
-        // Several registries: the one that lists this hold issued its token.
+        // With several registries, the one that lists this hold issued its token.
         List<LockRegistry> all = registries.orderedStream().toList();
         for (LockRegistry registry : all) {
             boolean lists = registry.holds().stream()

@@ -26,8 +26,8 @@ public class FencingProperties {
         private String tableName = "distributed_lock_fence";
 
         /**
-         * When to create the fence table on first use if it is missing: always, embedded (only for
-         * in-memory databases such as H2), never (DDL in the lock-fencing module).
+         * When to create the fence table on first use if it is missing. The values are always, embedded (only for
+         * in-memory databases such as H2) and never (DDL in the lock-fencing module).
          */
         private SchemaInitialization initializeSchema = SchemaInitialization.ALWAYS;
 

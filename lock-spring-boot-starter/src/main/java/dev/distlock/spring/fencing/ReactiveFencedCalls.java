@@ -10,9 +10,8 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * {@link Fenced} methods that return a {@code Mono} or {@code Flux}: on subscription the check runs
- * with the hold from the Reactor context (off the event loop: a store may block), then the method is
- * called. Loaded only when Reactor is on the classpath.
+ * {@link Fenced} methods that return a {@code Mono} or {@code Flux}, checked on subscription off the event loop,
+ * since a store may block. Loaded only when Reactor is on the classpath.
  */
 final class ReactiveFencedCalls {
 

@@ -5,10 +5,10 @@ import dev.distlock.core.fencing.StaleTokenException;
 import org.springframework.dao.OptimisticLockingFailureException;
 
 /**
- * A resource refused the current hold's token: a newer holder of the lock has registered with it,
- * so this hold's lease ended. Spring's optimistic-locking family, so retry templates and handlers
- * of {@code DataAccessException} treat it as such; the core exception is the cause. Retrying
- * means taking the lock again, not repeating the write with the same hold.
+ * A resource refused the current hold's token, because a newer holder of the lock has registered with it and this
+ * hold's lease ended. It belongs to Spring's optimistic-locking family, so retry templates and handlers of
+ * {@code DataAccessException} treat it as such. The core exception is the cause. Retrying means taking the lock
+ * again, not repeating the write with the same hold.
  */
 public class StaleFencingTokenException extends OptimisticLockingFailureException {
 

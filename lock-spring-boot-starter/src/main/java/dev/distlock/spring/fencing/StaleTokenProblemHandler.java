@@ -13,10 +13,8 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 
 /**
- * Answers a stale fencing token that reaches Spring MVC or WebFlux with {@code 409 Conflict} and an
- * RFC 9457 problem detail naming the resource, the lock and both tokens, logged at DEBUG: the
- * request lost its lock to a newer holder, whose write stands; the client may send it again. The
- * lowest order, so that an application's own handler wins.
+ * Answers a stale fencing token in Spring MVC or WebFlux with {@code 409 Conflict} and a problem detail naming the
+ * resource, the lock and both tokens. The lowest order lets an application's own handler win.
  */
 @ControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)

@@ -7,9 +7,10 @@ import org.springframework.context.ApplicationEvent;
 
 /**
  * The leader of an observed name ({@code distributed-lock.leadership.observed-names}, {@link
- * LeaderObservation#observe}) changed, as read from the server: a new term (leader, epoch and value), or no
- * leader. Published first with the leader found at start-up, and again after a {@link LeaderUnknownEvent} once the
- * server answers. Published on a shared observation thread; a listener that works for long should hand off.
+ * LeaderObservation#observe}) changed, as read from the server. There is a new term (leader, epoch and value), or no
+ * leader. It is published first with the leader found at start-up, and again after a {@link LeaderUnknownEvent} once
+ * the server answers. It is published on a shared observation thread, so a listener that works for long should hand
+ * off.
  */
 public final class LeaderChangedEvent extends ApplicationEvent {
 

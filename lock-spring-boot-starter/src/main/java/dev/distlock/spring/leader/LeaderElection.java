@@ -18,11 +18,11 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * This application's campaigns for leadership, one {@link Leadership} per name on the application's
- * {@link LockRegistry}, for the names of {@code distributed-lock.leadership.names} and of the
- * {@link LeaderOnly} methods. Campaigns run from the context's start until its stop (stopped first on
- * shutdown, so a leader resigns before the registry closes); grants and revocations are published as
- * {@link LeadershipGrantedEvent} and {@link LeadershipRevokedEvent}. Each term publishes the options' value
- * ({@code distributed-lock.leadership.value}) for every instance to read ({@link LeaderObservation}).
+ * {@link LockRegistry}, for the names of {@code distributed-lock.leadership.names} and of the {@link LeaderOnly}
+ * methods. Campaigns run from the context's start until its stop. They stop first on shutdown, so a leader resigns
+ * before the registry closes. Grants and revocations are published as {@link LeadershipGrantedEvent} and
+ * {@link LeadershipRevokedEvent}. Each term publishes the options' value ({@code distributed-lock.leadership.value})
+ * for every instance to read ({@link LeaderObservation}).
  */
 public final class LeaderElection implements SmartLifecycle {
 
@@ -67,16 +67,16 @@ public final class LeaderElection implements SmartLifecycle {
         return leadership != null && leadership.isLeader();
     }
 
-    /** The fencing token of this instance's current term for {@code name}; empty when it does not lead. */
+    /** The fencing token of this instance's current term for {@code name}, or empty when it does not lead. */
     public Optional<FencingToken> epoch(String name) {
         Leadership leadership = campaigns.get(name);
         return leadership == null ? Optional.empty() : leadership.epoch();
     }
 
     /**
-     * Gives up the current term for {@code name}, if this instance leads it: the revoked event is
-     * published and the name released, so a waiting instance takes over; this one campaigns again
-     * after {@code distributed-lock.leadership.rejoin-delay}.
+     * Gives up the current term for {@code name}, if this instance leads it. The revoked event is published and the
+     * name released, so a waiting instance takes over. This one campaigns again after
+     * {@code distributed-lock.leadership.rejoin-delay}.
      */
     public void resign(String name) {
         Leadership leadership = campaigns.get(name);
@@ -86,8 +86,8 @@ public final class LeaderElection implements SmartLifecycle {
     }
 
     /**
-     * A task that runs {@code task} when called while this instance leads {@code name}, and does
-     * nothing otherwise; campaigns for the name from its first call.
+     * A task that runs {@code task} when called while this instance leads {@code name}, and does nothing otherwise.
+     * It campaigns for the name from its first call.
      */
     public Runnable whileLeader(String name, Runnable task) {
         Objects.requireNonNull(task, "task");
@@ -102,8 +102,8 @@ public final class LeaderElection implements SmartLifecycle {
     @Override
     public synchronized void start() {
         running = true;
-        // Asked before the campaigns begin: once they do, a name this instance is about to lead
-        // already has a holder (this instance) while its leadership is not yet granted.
+        // Asked before the campaigns begin, because a name this instance is about to lead then already has a holder
+        // (this instance) while its leadership is not yet granted.
         List<String> free = names.stream().filter(this::free).toList();
         names.forEach(this::begin);
         awaitLeadership(free);
@@ -135,7 +135,7 @@ public final class LeaderElection implements SmartLifecycle {
     private boolean free(String name) {
         try {
             return registry.holderOf(name).isEmpty();
-        } catch (RuntimeException e) { // unsupported or unreachable: the campaign goes on without waiting
+        } catch (RuntimeException e) { // unsupported or unreachable, so the campaign goes on without waiting
             return false;
         }
     }

@@ -16,11 +16,11 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Who leads, for any instance, candidate or not, read from the server of the application's {@link LockRegistry}:
- * {@link #leaderOf(String)} reads it once; the names of {@code distributed-lock.leadership.observed-names} (and any
- * asked for with {@link #observe(String)}) are followed from the context's start until its stop, each change
- * published as a {@link LeaderChangedEvent} or {@link LeaderUnknownEvent}. How late a change is seen: see {@link
- * Leadership#observe}.
+ * Who leads, for any instance, candidate or not, read from the server of the application's {@link LockRegistry}.
+ * {@link #leaderOf(String)} reads it once. The names of {@code distributed-lock.leadership.observed-names} (and any
+ * asked for with {@link #observe(String)}) are followed from the context's start until its stop, and each change is
+ * published as a {@link LeaderChangedEvent} or {@link LeaderUnknownEvent}. {@link Leadership#observe} says how late
+ * a change is seen.
  */
 public final class LeaderObservation implements SmartLifecycle {
 
@@ -40,7 +40,7 @@ public final class LeaderObservation implements SmartLifecycle {
     }
 
     /**
-     * Who leads {@code name} on the server right now (one call), whichever instance; empty when nobody does.
+     * Who leads {@code name} on the server right now (one call), whichever instance, or empty when nobody does.
      *
      * @throws IllegalArgumentException if the name is not a valid key for the backend
      * @throws dev.distlock.core.LockBackendException when the backend could not tell

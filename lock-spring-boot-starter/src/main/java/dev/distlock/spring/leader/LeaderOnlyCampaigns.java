@@ -9,9 +9,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Campaigns for the names of a bean's {@link LeaderOnly} methods as the bean is created, so that
- * they are led from start-up: a scheduled job's first run, right after start, already leads when
- * the name is free.
+ * Campaigns for the names of a bean's {@link LeaderOnly} methods as the bean is created, so a scheduled job's first
+ * run already leads when the name is free.
  */
 final class LeaderOnlyCampaigns implements BeanPostProcessor {
 

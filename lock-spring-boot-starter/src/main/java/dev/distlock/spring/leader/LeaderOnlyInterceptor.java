@@ -42,7 +42,7 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         return nameOf(specific, environment);
     }
 
-    /** The name {@code method}'s {@link LeaderOnly} leads, placeholders resolved; null when not annotated. */
+    /** The name {@code method}'s {@link LeaderOnly} leads, placeholders resolved, or null when not annotated. */
     static String nameOf(Method method, Environment environment) {
         LeaderOnly leaderOnly = AnnotatedElementUtils.findMergedAnnotation(method, LeaderOnly.class);
         if (leaderOnly == null) {

@@ -4,9 +4,9 @@ import java.util.Objects;
 import org.springframework.context.ApplicationEvent;
 
 /**
- * Who leads an observed name is unknown: the backend failed the read or did not answer in time. Not "no leader":
- * the last leader may still lead. Published once per outage; a {@link LeaderChangedEvent} follows once the server
- * answers again.
+ * Who leads an observed name is unknown, because the backend failed the read or did not answer in time. This is not
+ * "no leader", since the last leader may still lead. It is published once per outage, and a {@link LeaderChangedEvent}
+ * follows once the server answers again.
  */
 public final class LeaderUnknownEvent extends ApplicationEvent {
 

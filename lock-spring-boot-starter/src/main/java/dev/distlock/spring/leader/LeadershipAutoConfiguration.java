@@ -22,9 +22,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 /**
- * Leader election on the application's {@link LockRegistry}: a {@link LeaderElection} bean, its
- * events, a {@link LeaderObservation} bean that reads and follows who leads, and {@link LeaderOnly} methods (proxied by the auto-proxy creator that {@link
- * DistributedLockAutoConfiguration} ensures). Off with {@code distributed-lock.leadership.enabled=false}.
+ * Leader election on the application's {@link LockRegistry}, with {@link LeaderElection}, {@link LeaderObservation}
+ * and {@link LeaderOnly} methods. Off with {@code distributed-lock.leadership.enabled=false}.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
 @ConditionalOnSingleCandidate(LockRegistry.class)
@@ -32,7 +31,7 @@ import org.springframework.util.StringUtils;
 @EnableConfigurationProperties(LeadershipProperties.class)
 public final class LeadershipAutoConfiguration {
 
-    /** Outside {@code @DistributedLock}: a method that does not lead is skipped before any lock is taken. */
+    /** Runs outside {@code @DistributedLock}, so a method that does not lead is skipped before any lock is taken. */
     public static final int ASPECT_ORDER = DistributedLockAutoConfiguration.ASPECT_ORDER - 10;
 
     @Bean

@@ -4,8 +4,8 @@ import dev.distlock.core.FencingToken;
 import org.springframework.context.ApplicationEvent;
 
 /**
- * A change of this instance's leadership of {@link #name()}, published on the campaign's thread;
- * a listener that works for long should hand off to its own thread.
+ * A change of this instance's leadership of {@link #name()}, published on the campaign's thread. A listener that works
+ * for long should hand off to its own thread.
  */
 public abstract class LeadershipEvent extends ApplicationEvent {
 
@@ -23,7 +23,7 @@ public abstract class LeadershipEvent extends ApplicationEvent {
         return name;
     }
 
-    /** The term's fencing token: pass it with writes so a resource can refuse a deposed leader. */
+    /** The term's fencing token. Pass it with writes so a resource can refuse a deposed leader. */
     public FencingToken epoch() {
         return epoch;
     }

@@ -18,7 +18,7 @@ public final class LeadershipGrantedEvent extends LeadershipEvent {
         this.value = Objects.requireNonNull(value, "value");
     }
 
-    /** The value this term publishes ({@code distributed-lock.leadership.value}); empty for none. */
+    /** The value this term publishes ({@code distributed-lock.leadership.value}), or empty for none. */
     public Optional<String> value() {
         return value;
     }

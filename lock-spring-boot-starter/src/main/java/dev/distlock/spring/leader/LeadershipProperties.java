@@ -19,8 +19,8 @@ public class LeadershipProperties {
     private List<String> names = new ArrayList<>();
 
     /**
-     * How often a leader checks its hold besides being told of a lost lease; bounds how late the
-     * revoked event comes when the hold ends without a loss notice.
+     * How often a leader checks its hold besides being told of a lost lease. It bounds how late the revoked event
+     * comes when the hold ends without a loss notice.
      */
     private Duration checkInterval = Duration.ofMillis(100);
 
@@ -31,13 +31,13 @@ public class LeadershipProperties {
     private Duration retryDelay = Duration.ofSeconds(1);
 
     /**
-     * What this instance publishes with each term it leads (its URL, say): recorded on the server with the term, so
-     * every instance reads it as the leader's value. Printable ASCII, at most 120 characters; unset for none.
+     * What this instance publishes with each term it leads, its URL say. It is recorded on the server with the term,
+     * so every instance reads it as the leader's value. Printable ASCII, at most 120 characters. Unset for none.
      */
     private String value;
 
     /**
-     * Names whose leader this instance follows, candidate or not: each change is published as a LeaderChangedEvent
+     * Names whose leader this instance follows, candidate or not. Each change is published as a LeaderChangedEvent
      * (or LeaderUnknownEvent while the backend cannot tell).
      */
     private List<String> observedNames = new ArrayList<>();

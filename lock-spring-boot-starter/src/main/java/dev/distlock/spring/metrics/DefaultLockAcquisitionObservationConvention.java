@@ -5,8 +5,8 @@ import io.micrometer.common.KeyValues;
 import java.util.Locale;
 
 /**
- * {@value #NAME}, contextual name {@code "lock wait <lock name>"}; low-cardinality {@code
- * backend}, {@code lock.name}, {@code outcome}; high-cardinality {@code lock.key}.
+ * The observation {@value #NAME}, with contextual name {@code "lock wait <lock name>"}. Its low-cardinality tags are
+ * {@code backend}, {@code lock.name} and {@code outcome}, and its high-cardinality tag is {@code lock.key}.
  */
 public class DefaultLockAcquisitionObservationConvention implements LockAcquisitionObservationConvention {
 

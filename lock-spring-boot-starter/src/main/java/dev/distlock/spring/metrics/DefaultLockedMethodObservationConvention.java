@@ -3,8 +3,8 @@ package dev.distlock.spring.metrics;
 import io.micrometer.common.KeyValues;
 
 /**
- * {@value #NAME}, contextual name {@code "locked <lock name>"}; low-cardinality {@code backend},
- * {@code lock.name}; high-cardinality {@code lock.key}.
+ * The observation {@value #NAME}, with contextual name {@code "locked <lock name>"}. Its low-cardinality tags are
+ * {@code backend} and {@code lock.name}, and its high-cardinality tag is {@code lock.key}.
  */
 public class DefaultLockedMethodObservationConvention implements LockedMethodObservationConvention {
 

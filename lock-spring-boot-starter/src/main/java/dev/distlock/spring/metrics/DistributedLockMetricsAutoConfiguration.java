@@ -40,10 +40,10 @@ import org.springframework.context.annotation.Role;
 @ConditionalOnClass(name = "io.micrometer.observation.ObservationRegistry")
 public final class DistributedLockMetricsAutoConfiguration {
 
-    /** Order of the advisor that starts a locked method's wait observation: just outside the lock. */
+    /** Order of the advisor that starts a locked method's wait observation, just outside the lock. */
     public static final int WAIT_OBSERVATION_ORDER = DistributedLockAutoConfiguration.ASPECT_ORDER - 1;
 
-    /** Order of the advisor that observes the method under its lock: just inside the lock. */
+    /** Order of the advisor that observes the method under its lock, just inside the lock. */
     public static final int LOCKED_OBSERVATION_ORDER = DistributedLockAutoConfiguration.ASPECT_ORDER + 1;
 
     @Bean

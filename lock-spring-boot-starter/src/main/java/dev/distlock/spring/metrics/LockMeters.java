@@ -15,10 +15,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The meters of one lock registry, fed by its events: {@value #ACQUISITION} (timer, tag
- * {@code outcome}), {@value #HELD} (long-task timer: holds now and for how long), {@value
- * #LEASE_LOSSES} and {@value #BACKEND_ERRORS} (counters). Every meter has the tags {@code backend}
- * and {@code lock.name} (see {@link LockNames}).
+ * The meters of one lock registry, fed by its events. They are {@value #ACQUISITION}, {@value #HELD},
+ * {@value #LEASE_LOSSES} and {@value #BACKEND_ERRORS}, tagged {@code backend} and {@code lock.name}.
  */
 final class LockMeters implements LockObserver {
 
@@ -31,8 +29,8 @@ final class LockMeters implements LockObserver {
     private final LockNames names;
     private final String keyPrefix;
     private final Map<String, Timer> acquisitionTimers = new ConcurrentHashMap<>();
-    // Readers of one write epoch may share key, token and owner name, so a hold id can stand for
-    // several holds at once: each keeps its own sample until one of them ends.
+    // Readers of one write epoch may share key, token and owner name, so one hold id can stand for several holds.
+    // Each keeps its own sample until one of them ends.
     private final Map<HoldId, Deque<LongTaskTimer.Sample>> holds = new ConcurrentHashMap<>();
 
     /**
@@ -105,7 +103,7 @@ final class LockMeters implements LockObserver {
                 .increment();
     }
 
-    /** A plain or write hold: its token is unique to it; reads may share one with other reads. */
+    /** A plain or write hold, whose token is unique to it. Reads may share one with other reads. */
     private record HoldId(String fullKey, HoldInfo.Kind kind, FencingToken token, String owner) {
         static HoldId of(HoldInfo hold) {
             return new HoldId(hold.fullKey(), hold.kind(), hold.token(), hold.owner());

@@ -10,8 +10,7 @@ public class LockMetricsProperties {
     private boolean enabled = true;
 
     /**
-     * Most distinct lock.name tag values (the part of a key before its first ':'); later names are
-     * tagged "other".
+     * Most distinct lock.name tag values (the part of a key before its first colon). Later names are tagged "other".
      */
     private int maxLockNames = 100;
 

@@ -7,11 +7,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code lock.name} of a key, the tag that meters and observations carry: the part of the key
- * before its first {@code ':'}, or the whole key when it has none. A {@code @DistributedLock} key
- * is {@code name + ":" + key}, so its lock name is the annotation's name. At most
- * {@code distributed-lock.metrics.max-lock-names} names are kept apart; later ones are
- * {@value #OTHER}, so that keys without a colon cannot grow the number of meters without bound.
+ * The {@code lock.name} tag of a key, the part before its first {@code ':'} (the annotation's name). Names past
+ * {@code distributed-lock.metrics.max-lock-names} become {@value #OTHER}, so the number of meters stays bounded.
  */
 public final class LockNames {
 

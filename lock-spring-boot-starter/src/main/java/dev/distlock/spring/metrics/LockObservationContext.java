@@ -4,8 +4,8 @@ import io.micrometer.observation.Observation;
 import java.lang.reflect.Method;
 
 /**
- * What the observations of a {@code @DistributedLock} method know: the method, and once the lock
- * was asked for, its key, {@link LockNames lock name} and backend.
+ * What the observations of a {@code @DistributedLock} method know. That is the method, and once the lock was asked
+ * for, its key, {@link LockNames lock name} and backend.
  */
 public abstract class LockObservationContext extends Observation.Context {
 
@@ -26,7 +26,7 @@ public abstract class LockObservationContext extends Observation.Context {
         return method;
     }
 
-    /** The lock key (name + ":" + key), or null when not known. High cardinality: for traces only. */
+    /** The lock key ({@code name + ":" + key}), or null when not known. High cardinality, for traces only. */
     public String getKey() {
         return key;
     }
@@ -36,7 +36,7 @@ public abstract class LockObservationContext extends Observation.Context {
         return lockName;
     }
 
-    /** The backend's name: redis, zookeeper, etcd, jdbc or memory. */
+    /** The backend's name, one of redis, zookeeper, etcd, jdbc or memory. */
     public String getBackend() {
         return backend;
     }

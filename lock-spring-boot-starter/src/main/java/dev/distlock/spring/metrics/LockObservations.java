@@ -13,11 +13,9 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * Observes {@code @DistributedLock} methods from both sides of the lock advisor, so the lock aspect
- * needs no hook: the wait's observation starts just outside it ({@link #waitInterceptor()}) and
- * ends just inside it ({@link #lockedInterceptor()}), where the locked method's observation
- * starts. The registry reports the acquisition's outcome, key and backend on the same thread, in
- * between; a wait that never reaches the inside (timeout, skipped call, error) ends outside.
+ * Observes {@code @DistributedLock} methods from both sides of the lock advisor, so the lock aspect needs no hook.
+ * The wait's observation starts outside it ({@link #waitInterceptor()}) and ends inside it
+ * ({@link #lockedInterceptor()}), where the method's observation starts.
  */
 final class LockObservations implements LockObserver {
 
@@ -28,8 +26,8 @@ final class LockObservations implements LockObserver {
     private final ThreadLocal<Deque<Wait>> waits = new ThreadLocal<>();
 
     /**
-     * Each is looked up on first use (the advisors are created early, before the application's
-     * beans); a convention supplier may give null, and the default applies then.
+     * Each is looked up on first use, since the advisors are created before the application's beans. When a
+     * convention supplier gives null, the default applies.
      */
     LockObservations(
             Supplier<ObservationRegistry> observations,
@@ -121,7 +119,7 @@ final class LockObservations implements LockObserver {
         }
     }
 
-    /** One method's wait for its lock; ended once, by whichever side sees it first. */
+    /** One method's wait for its lock, ended once by whichever side sees it first. */
     private static final class Wait {
 
         final LockAcquisitionContext context;

@@ -20,7 +20,7 @@ public final class LockObserverRegistrar implements BeanPostProcessor {
 
     /**
      * @param purpose what the observer is for, for the log (e.g. "meters")
-     * @param observers the observer of a registry; called once per registry bean
+     * @param observers the observer of a registry, called once per registry bean
      */
     public LockObserverRegistrar(String purpose, Function<LockRegistry, LockObserver> observers) {
         this.purpose = purpose;

@@ -10,10 +10,8 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
- * The gauge {@value #PERMITS}: permits of each declared {@code @DistributedSemaphore} this instance holds now (for a
- * keyed declaration, summed over its keys). Tags {@code backend} and {@code semaphore} (the declared name). Registered
- * once every bean is created, for the semaphores declared by then, and then for each semaphore a bean created later
- * declares.
+ * The gauge {@value #PERMITS}, the permits this instance holds of each declared {@code @DistributedSemaphore}, tagged
+ * {@code backend} and {@code semaphore}. Semaphores declared later get their gauge when they are declared.
  */
 final class SemaphoreMeters implements SmartInitializingSingleton {
 

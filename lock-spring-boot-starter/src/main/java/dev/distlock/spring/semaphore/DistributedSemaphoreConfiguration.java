@@ -21,7 +21,7 @@ import org.springframework.core.env.Environment;
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 public class DistributedSemaphoreConfiguration {
 
-    /** Order of the {@link DistributedSemaphore} advisor: permits are taken before a method's lock and transaction. */
+    /** Order of the {@link DistributedSemaphore} advisor. Permits are taken before a method's lock and transaction. */
     static final int SEMAPHORE_ORDER = DistributedLockAutoConfiguration.ASPECT_ORDER - 10;
 
     @Bean

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.aop.support.AopUtils;
 
 /**
- * Runs a {@link DistributedSemaphore} method holding its permits: takes them (waiting at most the method's wait
+ * Runs a {@link DistributedSemaphore} method holding its permits. It takes them (waiting at most the method's wait
  * time), runs the method, and gives them back when it returns or throws.
  */
 final class DistributedSemaphoreInterceptor implements MethodInterceptor {

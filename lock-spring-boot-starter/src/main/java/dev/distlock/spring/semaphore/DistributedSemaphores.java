@@ -54,8 +54,8 @@ public final class DistributedSemaphores {
     }
 
     /**
-     * Tells {@code listener} of every declaration: those made so far, now, and each later one (a bean created
-     * after start-up declares its semaphores then). A declaration made while this runs may be told twice.
+     * Tells {@code listener} of every declaration made so far, now, and of each later one (a bean created after
+     * start-up declares its semaphores then). A declaration made while this runs may be told twice.
      */
     public void forEachDeclaration(Consumer<Declaration> listener) {
         listeners.add(listener);
@@ -63,8 +63,8 @@ public final class DistributedSemaphores {
     }
 
     /**
-     * The semaphores of {@code declaration} this instance knows, by name: the declared one, or, for a keyed
-     * declaration, those of which this instance holds permits now.
+     * The semaphores of {@code declaration} this instance knows, by name. That is the declared one, or for a keyed
+     * declaration those of which this instance holds permits now.
      */
     public Map<String, LeasedSemaphore> semaphoresOf(Declaration declaration) {
         if (!declaration.keyed()) {

@@ -9,7 +9,7 @@ import java.time.Duration;
 /**
  * One {@link DistributedSemaphore} method, its annotation parsed and checked once.
  *
- * @param attributes what it shares with lock methods: name, key, wait, lease per permit, onFailure, registry
+ * @param attributes what it shares with lock methods (name, key, wait, lease per permit, onFailure, registry)
  * @param permits the semaphore's permit count
  * @param permitsPerCall the permits one call holds
  */

@@ -11,9 +11,8 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.expression.Expression;
 
 /**
- * Parses each {@link DistributedSemaphore} method once, with the key and duration rules of {@link LockAnnotationParser}, and
- * declares its semaphore to {@link DistributedSemaphores}. As a bean post-processor it parses every annotated method
- * at start-up, so a bad annotation fails start-up rather than a call.
+ * Parses each {@link DistributedSemaphore} method once and declares its semaphore to {@link DistributedSemaphores}. A
+ * bad annotation fails start-up rather than a call.
  */
 final class SemaphoreMethods implements BeanPostProcessor {
 

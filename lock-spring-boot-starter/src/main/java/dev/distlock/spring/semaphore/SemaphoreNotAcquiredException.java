@@ -7,9 +7,9 @@ import dev.distlock.spring.DistributedSemaphore;
 import java.time.Duration;
 
 /**
- * A {@link DistributedSemaphore} method's permits did not come free within its wait time: other calls held them. A
- * {@link LockNotAcquiredException}, so it is handled as a lock that was not acquired (a web request gets {@code 423
- * Locked}); {@link #key()} is the semaphore's name.
+ * A {@link DistributedSemaphore} method's permits did not come free within its wait time, because other calls held
+ * them. It is a {@link LockNotAcquiredException}, so it is handled as a lock that was not acquired (a web request
+ * gets {@code 423 Locked}). {@link #key()} is the semaphore's name.
  */
 public final class SemaphoreNotAcquiredException extends LockNotAcquiredException {
 

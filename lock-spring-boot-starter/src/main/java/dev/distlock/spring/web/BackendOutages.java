@@ -8,15 +8,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs a lock backend's outage once: a WARN at its first failure, INFO when a lock call gets an
- * answer again (granted or timed out), DEBUG for every failure in between. Observes every registry,
- * so an answer from any of them ends the outage.
+ * Logs a lock backend's outage once, with a WARN at the first failure and INFO when any registry gets an answer
+ * again. Failures in between go to DEBUG.
  */
 final class BackendOutages implements LockObserver {
 
     private static final Logger log = LoggerFactory.getLogger(BackendOutages.class);
 
-    /** The backend and address of the outage in progress; null while calls are answered. */
+    /** The backend and address of the outage in progress, or null while calls are answered. */
     private final AtomicReference<String> failing = new AtomicReference<>();
 
     /**

@@ -12,8 +12,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 
 /**
- * In Spring MVC and WebFlux applications: problem details for lock contention ({@code 423 Locked}),
- * an unavailable backend ({@code 503}) and a lock key that could not be computed ({@code 500}).
+ * Problem details in Spring MVC and WebFlux applications for lock contention ({@code 423 Locked}), an unavailable
+ * backend ({@code 503}) and a lock key that could not be computed ({@code 500}).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = "org.springframework.http.ProblemDetail")

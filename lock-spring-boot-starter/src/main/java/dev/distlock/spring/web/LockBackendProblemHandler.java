@@ -16,11 +16,9 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 
 /**
- * Answers lock failures that are not contention in Spring MVC and WebFlux with RFC 9457 problem
- * details that name no server: a {@link LockBackendException} with {@code 503 Service
- * Unavailable} and {@code Retry-After} (the outage is logged once, see {@link BackendOutages}), a
- * {@link LockKeyException} with {@code 500} naming the method. The lowest order, so that an
- * application's own handler wins.
+ * Answers lock failures other than contention in Spring MVC and WebFlux with problem details that name no server.
+ * A {@link LockBackendException} gets {@code 503} with {@code Retry-After}, a {@link LockKeyException} gets
+ * {@code 500}. The lowest order lets an application's own handler win.
  */
 @ControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)
@@ -49,7 +47,7 @@ class LockBackendProblemHandler {
                 .body(problem);
     }
 
-    /** A key expression that failed or gave a blank key: a programming error, logged with its cause. */
+    /** A key expression that failed or gave a blank key. It is a programming error, logged with its cause. */
     @ExceptionHandler(LockKeyException.class)
     ResponseEntity<ProblemDetail> keyNotEvaluated(LockKeyException e) {
         log.error("Answered 500: {}", e.getMessage(), e);

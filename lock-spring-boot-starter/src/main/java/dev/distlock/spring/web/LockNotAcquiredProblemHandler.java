@@ -17,11 +17,8 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 
 /**
- * Answers a {@link LockNotAcquiredException} that reaches Spring MVC or WebFlux with {@code 423
- * Locked}, an RFC 9457 problem detail and {@code Retry-After}, logged at DEBUG only: contention
- * is an expected answer, not a server error. 423 rather than 409 because the request is fine
- * and succeeds unchanged once the holder is done; 409 would tell the client to change it. The
- * lowest order, so that an application's own handler for the exception wins.
+ * Answers a {@link LockNotAcquiredException} in Spring MVC or WebFlux with {@code 423 Locked}, a problem detail and
+ * {@code Retry-After}, logged at DEBUG only. The lowest order lets an application's own handler win.
  */
 @ControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)
@@ -37,7 +34,7 @@ class LockNotAcquiredProblemHandler {
         String key = e.key();
         Duration retryAfter = MIN_RETRY_AFTER;
         if (e instanceof MethodLockNotAcquiredException method) {
-            // The key stayed busy for the whole wait: asking again sooner is likely to fail again.
+            // The key stayed busy for the whole wait, so asking again sooner is likely to fail again.
             if (method.waitTime().compareTo(retryAfter) > 0) {
                 retryAfter = method.waitTime();
             }

@@ -7,10 +7,8 @@ import org.springframework.beans.factory.FactoryBean;
 import org.springframework.util.ClassUtils;
 
 /**
- * A Spring Boot client customizer of either Boot line from one jar: Boot 4 and 3.5 keep {@code
- * RestClientCustomizer}, {@code RestTemplateCustomizer} and {@code WebClientCustomizer} in different
- * packages with the same one method, {@code customize(T)}. The customizer is a proxy of the
- * interface named, so nothing here is compiled against either line.
+ * A Spring Boot HTTP client customizer of Boot 4 or Boot 3.5, as a proxy of the interface named, since the two keep
+ * it in different packages.
  */
 final class CustomizerFactoryBean implements FactoryBean<Object> {
 

@@ -29,9 +29,8 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * HTTP fencing: RestClient, RestTemplate and WebClient builders of Spring Boot send the {@code
- * Distlock-Fence} header under a hold, and Spring MVC applications check it on fenced endpoints.
- * Selects no lock backend.
+ * HTTP fencing. RestClient, RestTemplate and WebClient builders of Spring Boot send the {@code Distlock-Fence} header
+ * under a hold, and Spring MVC applications check it on fenced endpoints. Selects no lock backend.
  */
 @AutoConfiguration
 @ConditionalOnClass(name = "org.springframework.http.client.ClientHttpRequestInterceptor")
@@ -88,8 +87,8 @@ public final class FencedHttpAutoConfiguration {
             return restTemplate("org.springframework.boot.web.client.RestTemplateCustomizer", interceptor, beans);
         }
 
-        // The interceptor is looked up when a builder is customized: a factory bean is created early, to
-        // learn its type, and must not pull the registries in then.
+        // Looked up when a builder is customized, since a factory bean is created early and must not pull the
+        // registries in then.
         private static CustomizerFactoryBean restClient(
                 String type, ObjectProvider<FenceHeaderInterceptor> interceptor, BeanFactory beans) {
             return new CustomizerFactoryBean(

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-/** HTTP fencing: the header clients send under a hold, and the endpoints that check it. */
+/** HTTP fencing, with the header clients send under a hold and the endpoints that check it. */
 @ConfigurationProperties(prefix = FencedHttpProperties.PREFIX)
 public class FencedHttpProperties {
 
@@ -44,12 +44,12 @@ public class FencedHttpProperties {
         private boolean enabled = true;
 
         /**
-         * Bean name of the FenceStore that admits claims; unset: the only FenceStore bean, or an
-         * in-memory store (one instance only) when there is none.
+         * Bean name of the FenceStore that admits claims. Unset means the only FenceStore bean, or an in-memory store
+         * (one instance only) when there is none.
          */
         private String store;
 
-        /** Paths fenced without an annotation: a pattern (/orders/{id}/**) and a resource (order:{id}). */
+        /** Paths fenced without an annotation, a pattern ({@code /orders/{id}/**}) each with a resource. */
         private List<Path> paths = new ArrayList<>();
 
         /** How long a request waits for another fenced request to the same resource to end before a 503. */
@@ -94,7 +94,7 @@ public class FencedHttpProperties {
         /** Spring path pattern, e.g. /orders/{id}/**. */
         private String pattern;
 
-        /** Resource name; {name} is replaced by the pattern's variable of that name. */
+        /** Resource name. {@code {name}} is replaced by the pattern's variable of that name. */
         private String resource;
 
         public String getPattern() {
