@@ -49,12 +49,12 @@ final class TableUpkeep implements AutoCloseable {
         executor.scheduleWithFixedDelay(this::sweep, first, period, TimeUnit.NANOSECONDS);
     }
 
-    /** Frees the row an acquisition may have taken although it failed (see {@link Withdrawals#withdraw}). */
+    /** Withdraws the row an acquisition may have taken although it failed. */
     void withdraw(LockRow row, Deadline deadline, RuntimeException failure) {
         withdrawals.withdraw(row.key(), row.leaseMicros(), deadline, failure, release(row));
     }
 
-    /** As {@link #free}, in the background only, for an attempt that gives up without a failure to report. */
+    /** As {@link #withdraw}, in the background only, for an attempt that gives up without a failure. */
     void withdrawLater(LockRow row) {
         withdrawals.withdrawLater(row.key(), row.leaseMicros(), release(row));
     }
