@@ -17,32 +17,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One attempt to take a key: a queue entry on the registry's session lease, and the wait until no
- * older entry holds it back (the {@link QueueRule}'s business); the entry's create revision is the
- * token. Passing failures are retried while the wait lasts (see docs/internals/backends.md).
+ * One attempt to take a key. It queues an entry on the registry's session lease and waits until
+ * the {@link QueueRule} finds no older entry in its way. The entry's create revision is the token.
  */
 final class Attempt {
 
     enum Outcome {
-        /** Nothing holds the entry back any more and the session lease is alive: the lock is ours. */
+        /** Nothing holds the entry back and the session lease is alive. */
         GRANTED,
-        /** The deadline passed first; the entry is still queued and must be withdrawn. */
+        /** The deadline passed first. The entry is still queued and must be withdrawn. */
         TIMED_OUT,
-        /** The entry went while queued (its session lease ended); queue again. */
+        /** The entry went while queued, with its session lease. */
         ENTRY_LOST
     }
 
     /** How often a waiter looks whether its session lease is still alive. */
     private static final long SESSION_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
-    /**
-     * How long an interrupted waiter waits for its entry's withdrawal before it throws, so that
-     * once it has stopped waiting it no longer holds anyone back (a fixed share of the
-     * default answer budget: the caller asked to stop); a slower withdrawal goes on in the background.
-     */
+    /** How long an interrupted waiter waits for its entry's withdrawal before it throws. */
     private static final long INTERRUPTED_WITHDRAW_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
-    /** When a waiter first reads its queue again without a watch event; the pause doubles up to the last. */
+    /** When a waiter first reads its queue again without a watch event. The pause doubles up to the last. */
     private static final long FIRST_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private static final long LAST_CHECK_NANOS = TimeUnit.SECONDS.toNanos(4);
@@ -76,8 +71,8 @@ final class Attempt {
     }
 
     /**
-     * Queues for the key until the entry is granted or the deadline passes; whatever was queued
-     * and not granted is withdrawn before this returns or throws (see {@link #withdraw}).
+     * Queues for the key until the entry is granted or the deadline passes. Whatever was queued and
+     * not granted is withdrawn before this returns or throws.
      *
      * @param listener hears when a granted hold is lost with the session lease
      */
@@ -120,10 +115,8 @@ final class Attempt {
     }
 
     /**
-     * Queues an entry on the session lease, reading in the same transaction what holds it back.
-     * Null when the session lease ended before the entry could be written; the caller may try
-     * again. The entry's name is the session's usual one for the key, or a numbered one while an
-     * earlier entry still has that.
+     * Queues an entry under the usual name, or a numbered one while that is taken. Null when the
+     * session lease ended before the entry could be written.
      */
     private static Attempt enqueue(QueueContext etcd, QueueRule rule, LockRequest request, long cutoff)
             throws InterruptedException {
@@ -152,7 +145,7 @@ final class Attempt {
         return new QueuedEntry(entry, value, session);
     }
 
-    /** Puts the entry; false when the session lease ended first or, rarely, the name was taken. */
+    /** Puts the entry. False when the session lease ended first or the name was taken. */
     private boolean queued() throws InterruptedException {
         try {
             return Retries.retried(deadline, request.key(), this::putEntry);
@@ -172,10 +165,7 @@ final class Attempt {
         }
     }
 
-    /**
-     * Puts the entry unless its name exists; when it does with this attempt's value, an earlier
-     * put of this attempt whose answer was lost wrote it, and the entry is taken as queued.
-     */
+    /** Puts the entry unless its name exists. An entry with this attempt's value is a lost answer's, and counts. */
     private boolean putEntry() throws InterruptedException {
         TxnResponse response = etcd.requests()
                 .await(
@@ -205,10 +195,7 @@ final class Attempt {
         return true;
     }
 
-    /**
-     * Waits until nothing holds the entry back, the deadline passes, or the entry is lost; the queue
-     * is also read again now and then, as a watch can miss a deletion.
-     */
+    /** Waits until nothing holds the entry back, the deadline passes, or the entry is lost. */
     Outcome awaitTurn() throws InterruptedException {
         while (blocker != null) {
             if (deadline.hasPassed()) {
@@ -265,7 +252,7 @@ final class Attempt {
         return true;
     }
 
-    /** The first entry found by the rule's reads that is not ours: the nearest one in the way. */
+    /** The nearest entry in the way, the first one found by the rule's reads that is not ours. */
     private ByteSequence firstOther(List<GetResponse> reads) {
         for (GetResponse read : reads) {
             for (KeyValue found : read.getKvs()) {
@@ -277,10 +264,7 @@ final class Attempt {
         return null;
     }
 
-    /**
-     * Deletes the queued entry so that it never holds others up. The caller waits for it at
-     * most {@code waitNanos}; after that it goes on in the background until etcd confirms it.
-     */
+    /** Deletes the queued entry, waiting at most {@code waitNanos} before it goes on in the background. */
     void withdraw(long waitNanos) {
         etcd.withdraw(entry, value, session, waitNanos);
     }

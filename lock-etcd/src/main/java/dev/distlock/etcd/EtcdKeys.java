@@ -4,17 +4,10 @@ import io.etcd.jetcd.ByteSequence;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Where a lock lives in etcd: {@code <namespace><encoded key>/<session lease id>} (in hex), or
- * {@code .../<session lease id>-<entry number>} while the first name is still taken by an earlier
- * entry of the same session. Reusing one name per session and key keeps etcd's index of the
- * queue small: every name ever used under a prefix stays in the index until etcd compacts. The lock key
- * is percent-encoded (everything but {@code A-Z a-z 0-9 - . _ ~}), so the encoding is
- * injective and no key can contain a {@code /} and reach another key's queue or leave the namespace.
- *
- * <p>A key's read/write lock has a queue of its own beside the plain one: {@code <namespace><encoded
- * key>@rw/<kind><session lease id>[.<thread id>|-<entry number>]}, kind {@code w}, {@code r} or {@code d} (see
- * {@link ReadWriteRule}). An encoded key never contains {@code @} or {@code /}, so this prefix is
- * neither under nor above any plain queue, nor under another key's read/write queue.
+ * Where a lock's queue entries live in etcd. A plain entry is {@code <namespace><encoded
+ * key>/<session lease id>}, with {@code -<entry number>} while that name is taken. A read/write
+ * entry is {@code <namespace><encoded key>@rw/<kind><session lease id>}, with {@code .<thread id>}
+ * or {@code -<entry number>}. Keys are percent-encoded, so no key reaches another key's queue.
  *
  * @param namespace the directory of all locks, ending with {@code /}
  */
@@ -22,7 +15,7 @@ record EtcdKeys(String namespace) {
 
     static final String DEFAULT_NAMESPACE = "/distlock/";
 
-    /** After the encoded key, where its read/write queue starts; {@code @} never occurs in an encoded key. */
+    /** After the encoded key, where its read/write queue starts. An encoded key has no {@code @}. */
     static final String READ_WRITE_SUFFIX = "@rw/";
 
     EtcdKeys {
@@ -34,7 +27,7 @@ record EtcdKeys(String namespace) {
         }
     }
 
-    /** The queue of {@code key}: every hold and waiter of the key has one entry under it. */
+    /** The queue of {@code key}, with one entry per hold or waiter. */
     ByteSequence queue(String key) {
         return bytes(namespace + encode(key) + "/");
     }
@@ -44,12 +37,12 @@ record EtcdKeys(String namespace) {
         return bytes(namespace + encode(key) + "/" + Long.toHexString(sessionLeaseId));
     }
 
-    /** A name for a queue entry when the usual one is taken: with a number unique within the session. */
+    /** A name for a queue entry when the usual one is taken, with a number unique within the registry. */
     ByteSequence entry(String key, long sessionLeaseId, long number) {
         return bytes(namespace + encode(key) + "/" + Long.toHexString(sessionLeaseId) + "-" + Long.toHexString(number));
     }
 
-    /** The read/write queue of {@code key}: every read and write hold and waiter of the key has one entry under it. */
+    /** The read/write queue of {@code key}, with one entry per read or write hold or waiter. */
     ByteSequence readWriteQueue(String key) {
         return bytes(namespace + encode(key) + READ_WRITE_SUFFIX);
     }
@@ -59,13 +52,13 @@ record EtcdKeys(String namespace) {
         return bytes(namespace + encode(key) + READ_WRITE_SUFFIX + kind + Long.toHexString(sessionLeaseId));
     }
 
-    /** The usual name of a read entry of {@code kind} of one thread of the registry whose session lease is {@code sessionLeaseId}. */
+    /** The usual name of a read entry of {@code kind} of one thread on the session lease {@code sessionLeaseId}. */
     ByteSequence readWriteEntryOfThread(String key, char kind, long sessionLeaseId, long thread) {
         return bytes(namespace + encode(key) + READ_WRITE_SUFFIX + kind + Long.toHexString(sessionLeaseId) + "."
                 + Long.toHexString(thread));
     }
 
-    /** A name for a read/write entry when the usual one is taken: with a number unique within the registry. */
+    /** A name for a read/write entry when the usual one is taken, with a number unique within the registry. */
     ByteSequence readWriteEntry(String key, char kind, long sessionLeaseId, long number) {
         return bytes(namespace + encode(key) + READ_WRITE_SUFFIX + kind + Long.toHexString(sessionLeaseId) + "-"
                 + Long.toHexString(number));

@@ -6,12 +6,10 @@ import io.etcd.jetcd.ByteSequence;
 import java.nio.charset.StandardCharsets;
 
 /**
- * One granted hold: its queue entry in etcd, the registry's session lease the entry is attached
- * to, and the entry's create revision as the token.
+ * One granted hold, with its queue entry and session lease. The entry's create revision is the token.
  *
  * @param entry the entry's etcd key
- * @param value the entry's value, unique to this hold: deletes compare it, so that a late delete
- *     never removes a later entry of the same name
+ * @param value the entry's value, unique to this hold, which deletes compare
  * @param session the session lease the entry lives on
  */
 record EtcdLease(

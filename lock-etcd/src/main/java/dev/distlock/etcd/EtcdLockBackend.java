@@ -15,13 +15,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Locks in etcd as entries of a queue per key, all attached to the registry's one session
- * lease: an uncontended acquisition is one transaction, a renewal usually no request at all
- * (the session lease's keep-alive covers every hold), a release one delete.
+ * Plain locks in etcd, as entries of a queue per key on the registry's session lease. An
+ * uncontended acquisition is one transaction, a renewal usually no request, a release one delete.
  */
 final class EtcdLockBackend implements LockBackend<EtcdLease> {
 
-    /** Full keys (registry prefix included) up to this many characters; an encoded one stays far below etcd's request limit. */
+    /** The longest full key. An encoded one stays far below etcd's request limit. */
     static final int MAX_KEY_LENGTH = 4096;
 
     private final QueueContext etcd;
@@ -63,7 +62,7 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
         return etcd.release(lease);
     }
 
-    /** A hold's entry is valid only while its session lease is known to be alive, also right after a process pause. */
+    /** A hold is valid only while its session lease is known to be alive. */
     @Override
     public boolean isLeaseSafe(EtcdLease lease) {
         return lease.session().isAlive();
@@ -90,7 +89,7 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
                 ttl > 0 ? Optional.of(Duration.ofSeconds(ttl)) : Optional.empty()));
     }
 
-    /** Deletes the entry at the head of the queue; the next holder's entry was created later, so its token is larger. */
+    /** Deletes the entry at the head of the queue. The next holder's entry is younger, so its token is larger. */
     @Override
     public boolean forceRelease(String key) {
         List<KeyValue> head = etcd.call(() -> etcd.queues().head(rule.queue(key)), key, "Reading who holds the lock")
@@ -135,7 +134,7 @@ final class EtcdLockBackend implements LockBackend<EtcdLease> {
         this.listener = listener;
     }
 
-    /** Revokes the session lease (which deletes every entry left on it, read/write ones too) and stops the background work. */
+    /** Revokes the session lease, which deletes every entry left on it, and stops the background work. */
     @Override
     public void close() {
         etcd.close();

@@ -11,11 +11,9 @@ import java.util.Objects;
 
 /**
  * Locks in etcd, over the application's jetcd {@link Client}. Each hold is a key under the
- * namespace attached to the registry's one session lease (kept alive for all holds at once);
- * the fencing token is that key's create revision. Read/write locks ({@link #readWriteLock}) keep
- * their holds and waiters in a queue of their own per key, on the same session lease. Build the client with {@link
- * #requireLeader(ClientBuilder)}. Closing the registry releases its holds, revokes its session
- * lease and leaves the client open.
+ * namespace, attached to the registry's one session lease, and its create revision is the fencing
+ * token. Build the client with {@link #requireLeader(ClientBuilder)}. Closing the registry
+ * releases its holds and revokes its session lease. The client stays open.
  */
 public final class EtcdLockRegistry extends LockRegistrySupport {
 
@@ -30,15 +28,18 @@ public final class EtcdLockRegistry extends LockRegistrySupport {
     }
 
     /**
-     * Makes the clients {@code builder} builds send etcd's require-leader header: a member cut off
-     * from the Raft leader then refuses a request at once instead of leaving it unanswered, and
-     * the registry retries it on the next endpoint.
+     * Makes the clients {@code builder} builds send etcd's require-leader header. A member cut off
+     * from the Raft leader then refuses a request at once, and the registry retries it on the next
+     * endpoint, instead of waiting for an answer that does not come.
+     *
+     * @param builder the jetcd client builder
+     * @return {@code builder}, for chaining
      */
     public static ClientBuilder requireLeader(ClientBuilder builder) {
         return builder.header("hasleader", "true");
     }
 
-    /** A builder over {@code client}, which stays the caller's: the registry never closes it. */
+    /** A builder over {@code client}, which stays the caller's. The registry never closes it. */
     public static Builder builder(Client client) {
         return new Builder(client);
     }
@@ -60,7 +61,12 @@ public final class EtcdLockRegistry extends LockRegistrySupport {
             this.client = Objects.requireNonNull(client, "client");
         }
 
-        /** The etcd key prefix of all locks, {@code /distlock/} by default; a missing trailing {@code /} is added. */
+        /**
+         * The etcd key prefix of all locks, {@code /distlock/} by default. A missing trailing
+         * {@code /} is added.
+         *
+         * @throws IllegalArgumentException when {@code namespace} is null or blank
+         */
         public Builder namespace(String namespace) {
             this.namespace = new EtcdKeys(namespace).namespace();
             return this;

@@ -15,16 +15,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * One side (read or write) of etcd read/write locks: entries of the key's read/write queue on the
- * registry's session lease, granted by {@link ReadWriteRule}, waited for by a watch on the nearest
- * entry in the way, renewed, released and ended like the plain lock's ({@link QueueContext}).
- *
- * <p>A writer that has to wait lets new readers in for the first {@link RegistryOptions#writerGrace}
- * of its wait: it puts its write entry, which makes later readers queue behind it, only once the
- * queue is empty (it then normally gets the key at once) or the grace has ended ({@link #awaitGrace}).
- *
- * <p>Tokens: a hold's token is its entry's create revision, except a downgrade's (a read taken by
- * the thread that holds the write lock), which gets the write hold's token.
+ * One side (read or write) of etcd read/write locks, queued by {@link ReadWriteRule} in the key's
+ * read/write queue. A waiting writer lets new readers in for its {@link RegistryOptions#writerGrace}.
+ * A downgrade's token is the write hold's, every other hold's is its entry's create revision.
  */
 final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
 
@@ -43,7 +36,7 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
         this.writerGrace = writerGrace;
     }
 
-    /** Read/write locks over the registry's etcd context, which stays its plain backend's to close. */
+    /** Read/write locks over the registry's etcd context, which its plain backend closes. */
     static ReadWriteLocks locks(QueueContext etcd, RegistryOptions options) {
         ThreadWriteHolds writeHolds = new ThreadWriteHolds();
         return new ReadWriteLocks(
@@ -89,10 +82,10 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
     }
 
     /**
-     * A write's grace ({@link WriterGrace}): waits without an entry of its own, watching the newest
-     * entry, while the key's queue has entries, so that readers that come meanwhile get in.
+     * A writer's grace ({@link WriterGrace}). It waits without an entry, watching the newest entry,
+     * while the queue has entries, so that readers that come meanwhile get in.
      *
-     * @return true to queue now; false when the deadline passed first, without anything written
+     * @return true to queue now, false when the deadline passed first
      */
     private boolean awaitGrace(LockRequest request) throws InterruptedException {
         WriterGrace grace = WriterGrace.start(writerGrace);
@@ -123,10 +116,8 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
     }
 
     /**
-     * A read for the thread that holds the key's write lock: a {@code d} entry, written only while
-     * the write hold's entry is still there, and granted at once (writers queued behind the write
-     * hold wait for it, see {@link ReadWriteRule}). Empty when the write hold's entry is gone: the
-     * read then queues like any other.
+     * A read for the thread that holds the key's write lock, granted at once as a {@code d} entry
+     * while the write hold's entry is still there. Empty when that entry is gone.
      */
     private Optional<EtcdLease> downgrade(LockRequest request, EtcdLease write) throws InterruptedException {
         long cutoff = etcd.requests().cutoff(request.deadline());
@@ -182,7 +173,7 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
         return etcd.release(lease);
     }
 
-    /** A hold's entry is valid only while its session lease is known to be alive, also right after a process pause. */
+    /** A hold is valid only while its session lease is known to be alive. */
     @Override
     public boolean isLeaseSafe(EtcdLease lease) {
         return lease.session().isAlive();
@@ -193,7 +184,7 @@ final class EtcdReadWriteBackend implements LockBackend<EtcdLease> {
         this.listener = listener;
     }
 
-    /** Nothing of its own: the session lease and the housekeeper are closed with the registry's plain backend. */
+    /** Nothing of its own to close. The registry's plain backend closes the shared context. */
     @Override
     public void close() {}
 }

@@ -16,11 +16,8 @@ import java.util.function.Supplier;
 
 /**
  * Waits for jetcd's futures with a time limit and turns failures into {@link
- * LockBackendException}s that name the key, the backend and its address. jetcd retries an
- * unreachable server internally for a long time; these limits are what keep a caller from
- * waiting past its wait time. A member without a leader refuses requests at once (the client
- * sends etcd's require-leader header, see {@link EtcdLockRegistry#requireLeader}); such a
- * refusal is retried, which sends the request to the next endpoint.
+ * LockBackendException}s that name the key and the server. jetcd itself retries an unreachable
+ * server for a long time, so these limits keep a caller within its wait time.
  */
 final class EtcdRequests {
 
@@ -28,7 +25,7 @@ final class EtcdRequests {
 
     private final String address;
     private final Duration requestTimeout;
-    /** How far past its wait time an acquisition may run: the registry's answer budget (contract 8). */
+    /** How far past its wait time an acquisition may run (contract 8). */
     private final long answerBudgetNanos;
 
     EtcdRequests(String address, Duration requestTimeout, Duration answerBudget) {
@@ -42,9 +39,8 @@ final class EtcdRequests {
     }
 
     /**
-     * The {@link System#nanoTime()} no request of an acquisition waiting until {@code deadline}
-     * may outlive: its wait time plus four fifths of the answer budget, the last fifth being for
-     * giving up (withdrawing a queued entry, returning); {@link Long#MAX_VALUE} for a wait without end.
+     * The {@link System#nanoTime()} no request of an acquisition may outlive. It is the wait time
+     * plus four fifths of the answer budget, or {@link Long#MAX_VALUE} for a wait without end.
      */
     long cutoff(Deadline deadline) {
         return deadline.isForever()
@@ -52,7 +48,7 @@ final class EtcdRequests {
                 : System.nanoTime() + deadline.remainingNanos() + answerBudgetNanos / 5 * 4;
     }
 
-    /** The limit of one request of an acquisition: until its cutoff, at most the request timeout. */
+    /** The limit of one request of an acquisition, until its cutoff and at most the request timeout. */
     long timeoutBefore(long cutoff) {
         if (cutoff == Long.MAX_VALUE) {
             return requestTimeout.toNanos();
@@ -65,15 +61,12 @@ final class EtcdRequests {
         return requestTimeout.toNanos();
     }
 
-    /**
-     * How long a release waits for its answer: the answer budget (contract 8), at most the request timeout. An
-     * unanswered delete goes on in the background ({@link QueueContext#dropEntry}).
-     */
+    /** How long a release waits for its answer (contract 8). An unanswered delete goes on in the background. */
     long releaseTimeout() {
         return Math.min(requestTimeout.toNanos(), answerBudgetNanos);
     }
 
-    /** The answer of {@code request}, waiting at most {@code timeoutNanos}; interruptible. */
+    /** The answer of {@code request}, waiting at most {@code timeoutNanos}. A refusal for want of a leader is retried. */
     <T> T await(Supplier<CompletableFuture<T>> request, long timeoutNanos, String key, String action)
             throws InterruptedException {
         long end = System.nanoTime() + timeoutNanos;
@@ -95,10 +88,7 @@ final class EtcdRequests {
         }
     }
 
-    /**
-     * Like {@link #await} but not cut short by an interrupt: a release in the {@code finally}
-     * of an interrupted thread must still free the key. The interrupt is kept for the caller.
-     */
+    /** Like {@link #await} but not cut short by an interrupt, so that a release still frees the key. */
     <T> T awaitUninterruptibly(Supplier<CompletableFuture<T>> request, long timeoutNanos, String key, String action) {
         long end = System.nanoTime() + timeoutNanos;
         return Interrupts.cleared(() -> await(request, Math.max(0, end - System.nanoTime()), key, action));
@@ -114,7 +104,7 @@ final class EtcdRequests {
                 e);
     }
 
-    /** The failure with what etcd said: gRPC's status and, where it differs, the server's own words. */
+    /** The failure with gRPC's status and, where it differs, the server's own words. */
     LockBackendException failed(String key, String action, Throwable cause) {
         Throwable root = cause;
         while (root.getCause() != null && root.getCause() != root) {
@@ -141,11 +131,7 @@ final class EtcdRequests {
         return hasStatus(failure, Status.Code.NOT_FOUND, ErrorCode.NOT_FOUND, ANY_WORDS);
     }
 
-    /**
-     * True for a failure that may pass while a caller waits: no answer in time, a member that
-     * cannot be reached, a leader election (etcd's "no leader", "leader changed", its own request
-     * timeout), a server too busy. Errors in the request itself, or of rights, are not.
-     */
+    /** True for a failure that may pass: no answer, a member out of reach, a leader election, a busy server. */
     static boolean isTransient(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof TimeoutException) {

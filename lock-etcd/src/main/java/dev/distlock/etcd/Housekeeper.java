@@ -12,11 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The backend's one daemon thread: the session lease's keep-alives, the end of holds that were
- * not renewed in time, and clean-ups that could not finish on the caller's thread. A clean-up
- * (withdrawing a queue entry, revoking a lease) is retried until it succeeds or is no longer
- * needed, so that nothing a caller gave up on stays queued in etcd, holding others up, for
- * longer than it takes to reach etcd again.
+ * The backend's one daemon thread. It runs the keep-alives, ends holds not renewed in time, and
+ * retries clean-ups (a withdrawal, a revoke) the caller's thread could not finish.
  */
 final class Housekeeper implements AutoCloseable {
 
@@ -47,10 +44,9 @@ final class Housekeeper implements AutoCloseable {
     }
 
     /**
-     * Starts {@code cleanup} and waits for it up to {@code waitNanos} on the caller's thread, also
-     * when that thread is interrupted (its interrupt flag stays set); if it has not succeeded by
-     * then, it goes on in the background, retried with back-off while {@code stillNeeded} says so.
-     * An answer that the lease is already gone counts as success.
+     * Starts {@code cleanup} and waits up to {@code waitNanos} for it, even when interrupted. After
+     * that it is retried in the background while {@code stillNeeded}. A lease already gone counts
+     * as success.
      */
     void finish(String what, Supplier<CompletableFuture<?>> cleanup, long waitNanos, BooleanSupplier stillNeeded) {
         CompletableFuture<?> first = attempt(cleanup);

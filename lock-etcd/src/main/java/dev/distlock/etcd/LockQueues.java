@@ -13,10 +13,7 @@ import io.etcd.jetcd.options.PutOption;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-/**
- * The etcd requests on a key's queue (the entries under one prefix, see {@link QueueRule}), each
- * one round trip. What an entry waits for is the rule's reads; this class only runs them.
- */
+/** The etcd requests on a key's queue, each one round trip. The {@link QueueRule} decides what to read. */
 final class LockQueues {
 
     private static final GetOption OLDEST = GetOption.builder()
@@ -33,8 +30,8 @@ final class LockQueues {
     }
 
     /**
-     * Writes {@code entry} on {@code leaseId} and then does {@code reads}, in one transaction;
-     * fails (not succeeded) when an entry of that name exists already, and then reads that entry.
+     * Writes {@code entry} on {@code leaseId} and does {@code reads} in one transaction. When an
+     * entry of that name exists, the transaction fails and reads that entry instead.
      */
     CompletableFuture<TxnResponse> enqueue(ByteSequence entry, ByteSequence value, long leaseId, List<Op> reads) {
         Op[] then = new Op[reads.size() + 1];
@@ -49,10 +46,7 @@ final class LockQueues {
                 .commit();
     }
 
-    /**
-     * Writes {@code entry} on {@code leaseId} if no entry of that name exists and {@code other} is
-     * still the entry created at {@code otherRevision}; fails (not succeeded) otherwise.
-     */
+    /** Writes {@code entry} unless its name exists, while {@code other} is still the one created at {@code otherRevision}. */
     CompletableFuture<TxnResponse> enqueueWhileExists(
             ByteSequence entry, ByteSequence value, long leaseId, ByteSequence other, long otherRevision) {
         return kv.txn()
@@ -64,7 +58,7 @@ final class LockQueues {
                 .commit();
     }
 
-    /** Does {@code reads} if {@code entry} still exists as created at {@code entryRevision} (the transaction fails otherwise). */
+    /** Does {@code reads} if {@code entry} is still the one created at {@code entryRevision}. */
     CompletableFuture<TxnResponse> readIfExists(ByteSequence entry, long entryRevision, List<Op> reads) {
         return kv.txn()
                 .If(new Cmp(entry, Cmp.Op.EQUAL, CmpTarget.createRevision(entryRevision)))
@@ -72,17 +66,17 @@ final class LockQueues {
                 .commit();
     }
 
-    /** The oldest entry of the queue, with its value: the holder. */
+    /** The oldest entry of the queue, the holder, with its value. */
     CompletableFuture<GetResponse> head(ByteSequence queue) {
         return kv.get(queue, OLDEST);
     }
 
-    /** The newest entry of the queue, name only: of the entries there now, normally the last to go. */
+    /** The newest entry of the queue, name only. It is normally the last of them to go. */
     CompletableFuture<GetResponse> newest(ByteSequence queue) {
         return kv.get(queue, MutexRule.newest(1));
     }
 
-    /** Puts {@code entry} on lease {@code leaseId} if it still has {@code value}; a put keeps its create revision. */
+    /** Puts {@code entry} on lease {@code leaseId} if it still has {@code value}. A put keeps its create revision. */
     CompletableFuture<TxnResponse> moveToLease(ByteSequence entry, ByteSequence value, long leaseId) {
         return kv.txn()
                 .If(new Cmp(entry, Cmp.Op.EQUAL, CmpTarget.value(value)))
@@ -91,10 +85,7 @@ final class LockQueues {
                 .commit();
     }
 
-    /**
-     * Succeeds when every one of {@code entries} still has its value in {@code values}; otherwise
-     * reads each of them (in the same order), so the caller can tell which are gone.
-     */
+    /** Succeeds when all {@code entries} still have their {@code values}, and otherwise reads each of them in order. */
     CompletableFuture<TxnResponse> allHaveValues(List<ByteSequence> entries, List<ByteSequence> values) {
         Cmp[] compares = new Cmp[entries.size()];
         Op[] reads = new Op[entries.size()];

@@ -7,8 +7,8 @@ import io.etcd.jetcd.options.GetOption;
 import java.util.List;
 
 /**
- * The plain lock's rule: the entry with the lowest create revision holds the key, and every
- * other entry waits for the one just before it, so a release wakes one waiter, not all.
+ * The plain lock's rule. The oldest entry holds the key, and every other entry waits for the one
+ * just before it, so a release wakes one waiter.
  */
 record MutexRule(EtcdKeys keys) implements QueueRule {
 
@@ -19,7 +19,7 @@ record MutexRule(EtcdKeys keys) implements QueueRule {
         return keys.queue(key);
     }
 
-    /** One per session: the registry's local gate lets one of its threads at a time queue for a key. */
+    /** One name per session, as the gate lets one thread at a time queue for a key. */
     @Override
     public ByteSequence entry(String key, OwnerId owner, long sessionLeaseId) {
         return keys.entry(key, sessionLeaseId);

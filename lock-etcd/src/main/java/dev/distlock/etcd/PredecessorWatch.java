@@ -10,26 +10,16 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A one-shot wake-up for a waiter: fires when the queue entry just before its own is gone, or
- * when the watch fails (server gone, revision compacted), after which the waiter reads the queue
- * again.
- *
- * <p>The watch starts at the server's current revision, never at an older one: etcd delivers the
- * events of a watch that starts in the past from a catch-up loop that runs every 100 ms, so such
- * a watch would wake the waiter up to 100 ms late whenever anything was written to etcd since its
- * read. A deletion between the waiter's read and the watch's start is found by reading the entry
- * once the watch is in place: gone, or a newer entry of the same name in its place, wakes the
- * waiter at once.
+ * A one-shot wake-up for a waiter. It fires when the entry the waiter waits for is gone or the
+ * watch fails. The watch starts at the current revision, and a read once it is in place finds a
+ * deletion that came before.
  */
 final class PredecessorWatch implements AutoCloseable {
 
     private final CountDownLatch woken = new CountDownLatch(1);
     private final Watch.Watcher watcher;
 
-    /**
-     * @param readRevision the revision of the read that found {@code predecessor} in the way; the
-     *     entry found then was created at or before it
-     */
+    /** @param readRevision the revision of the read that found {@code predecessor} in the way */
     PredecessorWatch(Client client, ByteSequence predecessor, long readRevision) {
         WatchOption option =
                 WatchOption.builder().withNoPut(true).withCreateNotify(true).build();
@@ -48,7 +38,7 @@ final class PredecessorWatch implements AutoCloseable {
                                 error -> woken.countDown()));
     }
 
-    /** Once the watch is in place: wakes the waiter when the entry it waits for went before that. */
+    /** Wakes the waiter when the entry it waits for went before the watch was in place. */
     private void checkStillThere(Client client, ByteSequence predecessor, long readRevision) {
         client.getKVClient().get(predecessor).whenComplete((response, error) -> {
             if (error != null || goneSince(response.getKvs(), readRevision)) {
@@ -61,7 +51,7 @@ final class PredecessorWatch implements AutoCloseable {
         return found.isEmpty() || found.get(0).getCreateRevision() > readRevision;
     }
 
-    /** Waits up to {@code nanos}; true when woken. */
+    /** Waits up to {@code nanos}. True when woken. */
     boolean await(long nanos) throws InterruptedException {
         return woken.await(nanos, TimeUnit.NANOSECONDS);
     }

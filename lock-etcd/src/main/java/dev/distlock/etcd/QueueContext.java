@@ -13,10 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * What every lock of one registry shares in etcd, plain and read/write alike: the client, the key
- * layout, the request limits, the one session lease every entry is attached to, and the
- * housekeeper thread. The holds of all lock kinds are renewed, released and ended here the same
- * way. Closed by the registry's plain backend, after the read/write locks.
+ * What the plain and read/write locks of one registry share in etcd, and how their holds are
+ * renewed, released and ended. The registry's plain backend closes it.
  */
 final class QueueContext implements AutoCloseable {
 
@@ -37,7 +35,7 @@ final class QueueContext implements AutoCloseable {
         this.sessions = new Sessions(client, queues, requests, housekeeper, leaseTime);
     }
 
-    /** A value unique to one attempt ({@code <number>|<holder>}): deletes compare it, so a late one never removes a later entry. */
+    /** A value unique to one attempt, {@code <number>|<holder>}. Deletes compare it, so a late one spares a later entry. */
     ByteSequence entryValue(LockRequest request) {
         String holder = request.holder() == null ? "" : request.holder();
         return ByteSequence.from(
@@ -50,9 +48,8 @@ final class QueueContext implements AutoCloseable {
     }
 
     /**
-     * The hold of a granted entry: its lease time counts from now, and unless renewed its entry is
-     * deleted when that time is up (the session lease alone would keep it). Losing the session
-     * lease is reported to {@code listener}.
+     * The hold of a granted entry. Its lease time counts from now, and its entry is deleted unless
+     * renewed in time. {@code listener} hears when the session lease is lost.
      */
     EtcdLease hold(LockRequest request, QueuedEntry entry, FencingToken token, LeaseListener listener) {
         long grantedAt = System.nanoTime();
@@ -66,9 +63,9 @@ final class QueueContext implements AutoCloseable {
         return lease;
     }
 
-    /** Confirms the session lease (usually without a request, see {@link Sessions}) and moves the hold's end. */
+    /** Confirms the session lease, usually without a request, and moves the hold's end. */
     boolean renew(EtcdLease lease, Duration leaseTime) {
-        // A third of the lease leaves time for the watchdog's retry when one request hangs (a dead member).
+        // A third of the lease leaves time for the watchdog's retry when one request hangs.
         long timeout = Math.min(requests.timeout(), Math.max(1, leaseTime.toNanos() / 3));
         try {
             return sessions.renew(lease, leaseTime, timeout);
@@ -84,7 +81,7 @@ final class QueueContext implements AutoCloseable {
         }
     }
 
-    /** Deletes the hold's entry; none there means its lease had ended. A failed delete goes on in the background. */
+    /** Deletes the hold's entry. False when it was gone. A failed delete goes on in the background. */
     boolean release(EtcdLease lease) {
         sessions.untrack(lease);
         try {
@@ -100,7 +97,7 @@ final class QueueContext implements AutoCloseable {
         }
     }
 
-    /** Deletes a hold's entry in the background (its lease time ran out, or a release failed). */
+    /** Deletes a hold's entry in the background, after its lease time ran out or a release failed. */
     void dropEntry(EtcdLease lease) {
         housekeeper.finish(
                 "Deleting the entry " + lease.entryName(),
@@ -110,9 +107,8 @@ final class QueueContext implements AutoCloseable {
     }
 
     /**
-     * Deletes an entry that was queued (or may have been) but is not held, so that it never holds
-     * others up. The caller waits for it at most {@code waitNanos}; after that it goes on in the
-     * background until etcd confirms it or the session lease, which takes the entry with it, ends.
+     * Withdraws an entry that may have been queued but is not held. The caller waits at most {@code
+     * waitNanos}, then it goes on in the background while the session lease lasts.
      */
     void withdraw(ByteSequence entry, ByteSequence value, Session session, long waitNanos) {
         housekeeper.finish(
@@ -122,7 +118,7 @@ final class QueueContext implements AutoCloseable {
                 () -> !session.ended);
     }
 
-    /** The answer of {@code request} within the request timeout; an interrupt becomes a {@link LockBackendException}. */
+    /** The answer of {@code request} within the request timeout. An interrupt becomes a {@link LockBackendException}. */
     <T> T call(Supplier<CompletableFuture<T>> request, String key, String action) {
         try {
             return requests.await(request, requests.timeout(), key, action);
@@ -152,7 +148,7 @@ final class QueueContext implements AutoCloseable {
         return sessions;
     }
 
-    /** Revokes the session lease (which deletes every entry left on it) and stops the background work. */
+    /** Revokes the session lease, which deletes every entry left on it, and stops the background work. */
     @Override
     public void close() {
         try {

@@ -8,17 +8,13 @@ import io.etcd.jetcd.options.GetOption;
 import java.util.List;
 
 /**
- * One side of the read/write lock's rule, over the key's read/write queue ({@link
- * EtcdKeys#readWriteQueue}), whose entry names start with their kind: {@code w} write, {@code r}
- * read, {@code d} read taken by the thread that holds the write lock (downgrade, granted at once
- * by {@link EtcdReadWriteBackend}, never queued).
+ * One side of the read/write lock's rule over the key's {@link EtcdKeys#readWriteQueue}. Entry
+ * names start with their kind. {@code w} is a write, {@code r} a read, {@code d} a downgrade (a
+ * read by the thread that holds the write lock, granted at once).
  *
  * <ul>
- *   <li>A write entry waits for every older entry, and for every {@code d} entry whatever its age:
- *       a downgraded reader came in after the writers that queued behind its write hold.
- *   <li>A read entry waits for older write entries only; so new readers queue behind a waiting
- *       writer, and readers share the key. A waiting writer puts its entry only once its grace
- *       has ended or the queue is empty ({@link EtcdReadWriteBackend}): until then new readers get in.
+ *   <li>A write entry waits for every older entry and for every {@code d} entry.
+ *   <li>A read entry waits for older write entries only, so readers share the key.
  * </ul>
  */
 record ReadWriteRule(EtcdKeys keys, LockMode mode) implements QueueRule {
@@ -32,16 +28,13 @@ record ReadWriteRule(EtcdKeys keys, LockMode mode) implements QueueRule {
         return keys.readWriteQueue(key);
     }
 
-    /**
-     * Writers: one per session, as the registry lets one of its threads at a time queue to write a
-     * key. Readers of one registry share a key, so each thread has a name of its own.
-     */
+    /** One writer name per session, as the gate lets one thread at a time queue. One reader name per thread. */
     @Override
     public ByteSequence entry(String key, OwnerId owner, long sessionLeaseId) {
         return usualEntry(keys, key, mode == LockMode.WRITE ? WRITE : READ, owner, sessionLeaseId);
     }
 
-    /** The usual name of an entry of {@code kind}: per thread for reads, per session otherwise. */
+    /** The usual name of an entry of {@code kind}, per thread for reads and per session otherwise. */
     static ByteSequence usualEntry(EtcdKeys keys, String key, char kind, OwnerId owner, long sessionLeaseId) {
         if (kind == WRITE || owner.thread() == 0) {
             return keys.readWriteEntry(key, kind, sessionLeaseId);
@@ -59,7 +52,7 @@ record ReadWriteRule(EtcdKeys keys, LockMode mode) implements QueueRule {
         if (mode == LockMode.WRITE) {
             return List.of(Op.get(queue, MutexRule.NEWEST_TWO), anyOf(queue, DOWNGRADED));
         }
-        // Every write entry there is older than the new read entry: the newest is the nearest.
+        // Every write entry there is older than the new read entry, so the newest is the nearest.
         return List.of(Op.get(queue, MutexRule.newest(1)), newestOf(queue, WRITE, 0));
     }
 
@@ -75,7 +68,7 @@ record ReadWriteRule(EtcdKeys keys, LockMode mode) implements QueueRule {
         return mode == LockMode.WRITE ? WRITE : READ;
     }
 
-    /** The newest entry of {@code kind}, created at or before {@code maxCreateRevision} (0: any). */
+    /** The newest entry of {@code kind}, created at or before {@code maxCreateRevision} (0 for any). */
     private static Op newestOf(ByteSequence queue, char kind, long maxCreateRevision) {
         GetOption.Builder option = kindRange(queue, kind)
                 .withSortField(GetOption.SortTarget.CREATE)
@@ -90,7 +83,7 @@ record ReadWriteRule(EtcdKeys keys, LockMode mode) implements QueueRule {
         return Op.get(kindStart(queue, kind), kindRange(queue, kind).build());
     }
 
-    /** One entry name whose name starts with {@code kind}. */
+    /** One entry whose name starts with {@code kind}. */
     private static GetOption.Builder kindRange(ByteSequence queue, char kind) {
         return GetOption.builder()
                 .withRange(kindStart(queue, (char) (kind + 1)))

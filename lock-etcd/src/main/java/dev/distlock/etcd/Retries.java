@@ -16,16 +16,15 @@ final class Retries {
 
     private Retries() {}
 
-    /** A step of an attempt: one or more requests, safe to run again after a failure. */
+    /** A step of an attempt, one or more requests safe to run again after a failure. */
     @FunctionalInterface
     interface Step<T> {
         T run() throws InterruptedException;
     }
 
     /**
-     * Runs {@code step}, again after a failure that may pass (see {@link
-     * EtcdRequests#isTransient}), with back-off, while the wait lasts; then the last failure is
-     * thrown. A wait that has already ended (a zero wait) gets one try.
+     * Runs {@code step}, again after a {@link EtcdRequests#isTransient} failure while the wait
+     * lasts. Then the last failure is thrown. A zero wait gets one try.
      */
     static <T> T retried(Deadline deadline, String key, Step<T> step) throws InterruptedException {
         long pause = FIRST_RETRY_NANOS;

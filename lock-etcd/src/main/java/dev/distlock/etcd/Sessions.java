@@ -11,20 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The registry's session on etcd: its one etcd lease (the session lease, replaced by a new one
- * when lost), which every queue entry of the registry is attached to, kept
- * alive by one keep-alive request at a time for all of them. Its TTL is the registry's lease time
- * (rounded up to whole seconds, at least 2 s), so the entries of a process that is gone free about one lease
- * time after its last keep-alive, and it is kept alive every sixth of that; a hold is valid
- * only while the session lease is confirmed alive, so a watchdog renewal needs no request. A
- * hold's own lease time is kept here instead: a hold not renewed by its due time (a fixed lease
- * that ran out, a hold the engine gave up) has its entry deleted. An end set to any other time
- * than the hold's lease time (an extension, a minimum hold after release) must outlive this
- * process too: when the session lease is not confirmed that far, the entry moves onto a lease of
- * its own that ends then (a put keeps the entry's create revision, so its token and place in the
- * queue stay). The holds and their due times are kept in {@link TrackedHolds}, which also finds
- * holds whose entry someone else deleted. When the session lease is lost, every hold on it is reported lost and a new session lease is
- * granted for later acquisitions.
+ * The registry's session lease, which every queue entry of the registry is attached to, and the
+ * holds on it. A lost session lease loses its holds and is replaced for later acquisitions (see
+ * docs/internals/backends.md, "etcd session lease").
  */
 final class Sessions implements AutoCloseable {
 
@@ -49,17 +38,15 @@ final class Sessions implements AutoCloseable {
         this.requests = requests;
         this.housekeeper = housekeeper;
         this.holds = new TrackedHolds(queues, requests);
-        // etcd's own shortest lease with its default election timeout: a shorter one would make every keep-alive
-        // that is a little late end all holds.
+        // etcd's shortest lease with its default election timeout.
         this.ttlSeconds = Math.max(SHORTEST_TTL_SECONDS, ttlSeconds(leaseTime));
         long shortest = TimeUnit.MILLISECONDS.toNanos(100);
         housekeeper.every(this::keepAlive, Math.max(shortest, TimeUnit.SECONDS.toNanos(ttlSeconds) / 6));
-        // As often as a watchdog renews: a force-released hold is lost within about one renewal period.
+        // As often as a watchdog renews.
         housekeeper.every(holds::checkEntries, Math.max(shortest, leaseTime.toNanos() / 3));
-        // Fixed leases end on the server within a tenth of the lease time (at most 250 ms) of their end here.
         long sweepPeriod = Math.min(TimeUnit.MILLISECONDS.toNanos(250), leaseTime.toNanos() / 10);
         housekeeper.every(holds::sweep, Math.max(TimeUnit.MILLISECONDS.toNanos(25), sweepPeriod));
-        // Granted ahead, so that the first acquisition is one request too; a failure here is retried by it.
+        // Granted ahead, so that the first acquisition is one request too.
         try {
             currentOrGrant();
         } catch (RuntimeException e) {
@@ -67,12 +54,12 @@ final class Sessions implements AutoCloseable {
         }
     }
 
-    /** etcd counts whole seconds; rounding up keeps the server's lease at least as long as asked. */
+    /** The lease in whole seconds, rounded up, as etcd counts them. */
     static long ttlSeconds(Duration lease) {
         return Math.max(1, lease.getSeconds() + (lease.getNano() > 0 ? 1 : 0));
     }
 
-    /** The live session lease, granted first when there is none; the wait ends by {@code cutoff}. */
+    /** The live session lease, granted first when there is none. The wait ends by {@code cutoff}. */
     Session get(long cutoff, String key) throws InterruptedException {
         Session session = current;
         if (session != null && session.isAlive()) {
@@ -109,8 +96,8 @@ final class Sessions implements AutoCloseable {
     }
 
     /**
-     * Starts counting {@code lease}'s own lease time: unless renewed, its entry is deleted at {@code
-     * dueNanos}. When the session lease is lost, {@code listener} (the granting backend's) hears of it.
+     * Starts counting {@code lease}'s own lease time. Unless renewed, its entry is deleted at {@code
+     * dueNanos}, and {@code listener} hears when the session lease is lost.
      */
     void track(EtcdLease lease, Duration leaseTime, long dueNanos, Runnable deleteEntry, LeaseListener listener) {
         holds.track(lease, leaseTime, dueNanos, deleteEntry, listener);
@@ -120,16 +107,14 @@ final class Sessions implements AutoCloseable {
         return holds.contains(lease);
     }
 
-    /** Stops tracking {@code lease} (released); false when it was no longer tracked (swept or lost). */
+    /** Stops tracking {@code lease}. False when it was no longer tracked (swept or lost). */
     boolean untrack(EtcdLease lease) {
         return holds.remove(lease);
     }
 
     /**
-     * Moves the hold's due time to {@code leaseTime} from now, earlier ones included. A renewal for
-     * the hold's own lease time needs only a live session lease (a keep-alive when it is not
-     * confirmed alive); any other end must hold on the server also if this process dies, so
-     * the entry moves onto a lease of its own when the session lease is not confirmed that far.
+     * Moves the hold's due time to {@code leaseTime} from now. Any end other than the hold's own
+     * lease time moves the entry onto a lease of its own when the session lease does not cover it.
      */
     boolean renew(EtcdLease lease, Duration leaseTime, long timeoutNanos) throws InterruptedException {
         Session session = lease.session();
@@ -162,9 +147,8 @@ final class Sessions implements AutoCloseable {
     }
 
     /**
-     * Puts the hold's entry, unchanged, on a new lease that ends {@code leaseTime} from now (rounded
-     * up to whole seconds); false when the entry is gone. A lease it had of its own before expires
-     * on its own, with nothing left on it.
+     * Puts the hold's entry, unchanged, on a new lease that ends {@code leaseTime} from now. False
+     * when the entry is gone. An earlier lease of its own expires with nothing on it.
      */
     private boolean moveToOwnLease(EtcdLease lease, Tracked tracked, Duration leaseTime, long timeoutNanos)
             throws InterruptedException {
@@ -191,7 +175,7 @@ final class Sessions implements AutoCloseable {
         return true;
     }
 
-    /** One keep-alive of the current session: the periodic one, or one a renewal asked for. */
+    /** One periodic keep-alive of the current session lease. */
     private void keepAlive() {
         Session session = current;
         if (session == null || session.ended) {
@@ -214,7 +198,7 @@ final class Sessions implements AutoCloseable {
         return session.keepAliveOnce(client, requests.timeout());
     }
 
-    /** Retires {@code session}: its holds are lost, later acquisitions get a new one, and it is revoked in case etcd still has it. */
+    /** Retires {@code session}. Its holds are lost, and it is revoked in case etcd still has it. */
     void end(Session session, String reason) {
         synchronized (this) {
             if (session.ended) {
@@ -254,11 +238,7 @@ final class Sessions implements AutoCloseable {
         }
     }
 
-    /**
-     * Revoking the session lease deletes every entry on it, so an entry still kept for a later end
-     * (a minimum hold its owner already released) first moves onto a lease of its own for the time
-     * it has left: closing a registry must not cut it short, any more than a crash does.
-     */
+    /** Moves entries kept for a later end (a released minimum hold) onto leases of their own, as a crash would keep them. */
     private void keepLingeringEntries(Session session) {
         long now = System.nanoTime();
         holds.forEach((lease, tracked) -> {

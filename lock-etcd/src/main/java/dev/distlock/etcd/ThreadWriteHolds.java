@@ -6,9 +6,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The write holds of one registry's threads, by key and thread, so that the read side can tell
- * that the thread asking for a key's read lock holds its write lock (downgrade). Holds that
- * belong to a handle (thread 0) are never recorded: they are never a downgrade.
+ * The write holds of one registry's threads, so that the read side can tell a downgrade. Holds of
+ * a handle (thread 0) are never a downgrade and are not recorded.
  */
 final class ThreadWriteHolds {
 

@@ -15,18 +15,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The holds of a registry's {@link Sessions}, each with its own lease time: a hold not renewed by
- * its due time (a fixed lease that ran out, a hold the engine gave up) has its entry deleted by
- * {@link #sweep()}. Every renewal period one transaction checks that the entries of all holds are
- * still there ({@link #checkEntries()}); a hold whose entry someone else deleted (an operator's
- * force-release) is lost.
+ * The holds of a registry's {@link Sessions}, each with its own due time. {@link #sweep()} deletes
+ * the entries of holds past it, and {@link #checkEntries()} finds holds whose entries are gone.
  */
 final class TrackedHolds {
 
-    /** Logged under {@link Sessions}, as before this bookkeeping had a class of its own. */
+    /** Logged under {@link Sessions}, whose holds these are. */
     private static final Logger log = LoggerFactory.getLogger(Sessions.class);
 
-    /** Entries checked in one transaction: etcd refuses more than 128 operations in one. */
+    /** Entries checked in one transaction. etcd refuses more than 128 operations in one. */
     private static final int CHECKED_PER_REQUEST = 64;
 
     private final LockQueues queues;
@@ -45,7 +42,7 @@ final class TrackedHolds {
         nextDue.accumulateAndGet(dueNanos, TrackedHolds::earlier);
     }
 
-    /** The hold's bookkeeping, or null when it is no longer tracked (released, swept or lost). */
+    /** The hold's bookkeeping, or null when it is no longer tracked. */
     Tracked get(EtcdLease lease) {
         return holds.get(lease);
     }
@@ -78,9 +75,8 @@ final class TrackedHolds {
     }
 
     /**
-     * Checks in one transaction per {@value #CHECKED_PER_REQUEST} holds that their entries are
-     * still there with the values written; a hold whose entry someone else deleted is lost.
-     * Holds released meanwhile are no longer tracked, so their own deletes never count.
+     * Checks that the holds' entries are still there with their values, {@value #CHECKED_PER_REQUEST}
+     * per transaction. A hold whose entry someone else deleted is lost.
      */
     void checkEntries() {
         if (holds.isEmpty()) {
@@ -120,7 +116,7 @@ final class TrackedHolds {
         }
     }
 
-    /** Deletes the entries of holds past their due time (not renewed: a fixed lease ran out, or the engine gave up). */
+    /** Deletes the entries of holds not renewed by their due time. */
     void sweep() {
         long now = System.nanoTime();
         if (nextDue.get() - now > 0) {
@@ -145,11 +141,7 @@ final class TrackedHolds {
         return System.nanoTime() + TimeUnit.DAYS.toNanos(365);
     }
 
-    /**
-     * A hold's lease time as granted, its due time (its own lease end), whether its entry moved
-     * onto a lease of its own and until when that keeps it, how to delete its entry, and whom to
-     * tell when it is lost.
-     */
+    /** One hold's lease time, due time, own lease if any, entry delete, and listener. */
     static final class Tracked {
         final Duration leaseTime;
         volatile long dueNanos;

@@ -4,9 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Pauses between polls of a waiter: doubling from {@code initial} up to {@code max}, each pause
- * drawn at random from its upper half, so waiters that started together drift apart instead of
- * hitting the table in step, and no pause shrinks to a busy loop.
+ * Pauses between a waiter's polls, doubling from {@code initial} up to {@code max}. Each is drawn
+ * from its upper half, so that waiters drift apart and no pause shrinks to a busy loop.
  */
 record Backoff(Duration initial, Duration max) {
 

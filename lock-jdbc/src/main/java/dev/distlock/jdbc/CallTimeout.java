@@ -6,26 +6,19 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How long one call on the lock table may take, in three layers. A lock statement that waits on
- * a row lock is ended by the database at {@link #serverWaitMillis()} (the time left, at least
- * {@link #MIN_SERVER_WAIT}), where the dialect can say so in milliseconds; elsewhere by the JDBC
- * query timeout in whole seconds ({@link #querySeconds()}). A database that stops answering
- * altogether is given up by the connection's network timeout, the registry's answer budget ({@code
- * overrun}, contract 8) after the call's deadline (at least {@link #SLACK} after the server's own bound),
- * when the driver abandons the connection.
- *
- * <p>Waiting for a pooled connection is bounded apart ({@link #connectionWaitMillis()}): by the
- * time left, but at least {@code connectionFloor}, so that a busy machine's scheduling delay of a
- * few hundred milliseconds is not taken for an exhausted pool.
+ * How long one call on the lock table may take. The database ends a row lock wait at {@link
+ * #serverWaitMillis()}, the JDBC query timeout ends a statement ({@link #querySeconds()}), and the
+ * network timeout gives up a database that stopped answering ({@link #networkMillis()}). Waiting
+ * for a pooled connection is bounded apart ({@link #connectionWaitMillis()}).
  *
  * @param deadline when the call should be over
  * @param cap the longest any one statement may take, whatever the deadline
  * @param connectionFloor the least time the call waits for a pooled connection
- * @param overrun how far past its deadline (or its statement cap) the call may run: the answer budget
+ * @param overrun how far past its deadline (or its statement cap) the call may run, the answer budget
  */
 record CallTimeout(Deadline deadline, Duration cap, Duration connectionFloor, Duration overrun) {
 
-    /** The shortest wait a database is asked to bound: room for one statement of a zero-wait attempt. */
+    /** The shortest wait a database is asked to bound, room for one statement of a zero-wait attempt. */
     static final Duration MIN_SERVER_WAIT = Duration.ofMillis(100);
 
     /** Time for the database's answer (or the answer to its own timeout) to arrive before the connection counts as dead. */
@@ -59,38 +52,34 @@ record CallTimeout(Deadline deadline, Duration cap, Duration connectionFloor, Du
         return new CallTimeout(deadline, cap, answerBudget, answerBudget);
     }
 
-    /** How long the call may wait for a pooled connection from now: the time left, at least {@link #connectionFloor()}. */
+    /** How long the call may wait for a pooled connection from now, at least {@link #connectionFloor()}. */
     long connectionWaitMillis() {
         long left = TimeUnit.NANOSECONDS.toMillis(deadline.remainingNanos() + 999_999);
         return Math.max(connectionFloor.toMillis(), Math.min(MAX_MILLIS, left));
     }
 
-    /** How long the database may let a statement starting now wait: the time left, at least {@link #MIN_SERVER_WAIT}. */
+    /** How long the database may let a statement starting now wait, at least {@link #MIN_SERVER_WAIT}. */
     long serverWaitMillis() {
         long millis = TimeUnit.NANOSECONDS.toMillis(Math.min(deadline.remainingNanos(), cap.toNanos()) + 999_999);
         return Math.max(MIN_SERVER_WAIT.toMillis(), Math.min(MAX_MILLIS, millis));
     }
 
-    /** The JDBC query timeout for a statement starting now: {@link #serverWaitMillis()} rounded up to whole seconds. */
+    /** The JDBC query timeout for a statement starting now, {@link #serverWaitMillis()} in whole seconds. */
     int querySeconds() {
         return (int) TimeUnit.MILLISECONDS.toSeconds(serverWaitMillis() + 999);
     }
 
     /**
-     * A JDBC query timeout at least a second after {@link #networkMillis()}: for a database that ends row lock waits
-     * itself in milliseconds, so that a silent one is given up on by the network timeout and never by a cancel sent
-     * over a second connection, which the statement would wait for (PostgreSQL: up to {@code cancelSignalTimeout}).
-     * The second keeps a busy machine's late handling of the network timeout from letting the cancel start first.
+     * A JDBC query timeout at least a second after {@link #networkMillis()}, for a database that ends
+     * row lock waits itself. A silent one is then given up by the network timeout, never by a cancel.
      */
     int querySecondsPastNetwork() {
         return (networkMillis() + 1999) / 1000;
     }
 
     /**
-     * The network timeout for a connection whose statement starts now: the statement's own bound (the time left, or
-     * the cap) plus the {@code overrun}, and at least {@link #serverWaitMillis()} plus {@link #SLACK}. So a
-     * live database's answer to its own timeout, which a busy machine can delay by more than {@link #SLACK}, has the
-     * whole overrun to arrive, and a silent one is given up on no later than the overrun after the deadline.
+     * The network timeout for a connection whose statement starts now. It is the statement's own
+     * bound plus the {@code overrun}, and at least {@link #serverWaitMillis()} plus {@link #SLACK}.
      */
     int networkMillis() {
         long bound = TimeUnit.NANOSECONDS.toMillis(Math.max(0, Math.min(deadline.remainingNanos(), cap.toNanos())));

@@ -6,12 +6,12 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.util.concurrent.Executor;
 
 /**
- * Runs one call's work on a borrowed connection: bounded by the call's network timeout, committed
- * or rolled back on its own, and the connection handed back as it was lent.
+ * Runs one call's work on a borrowed connection, bounded by the call's network timeout. It commits
+ * or rolls back on its own and hands the connection back as it was lent.
  */
 final class ConnectionCall {
 
-    /** Network timeouts are set through it; the drivers in use apply them to the socket and ignore it. */
+    /** Network timeouts are set through it. The drivers in use apply them to the socket and ignore it. */
     private static final Executor DIRECT = Runnable::run;
 
     private ConnectionCall() {}
@@ -45,7 +45,7 @@ final class ConnectionCall {
         }
     }
 
-    /** Sets the network timeout for this call; returns the one to restore, or -1 when the driver has none. */
+    /** Sets the network timeout for this call. Returns the one to restore, or -1 when the driver has none. */
     private static int limitNetworkWait(Connection connection, CallTimeout timeout) throws SQLException {
         try {
             int previous = connection.getNetworkTimeout();
@@ -66,7 +66,7 @@ final class ConnectionCall {
                 connection.setNetworkTimeout(DIRECT, networkTimeout);
             }
         } catch (SQLException e) {
-            // The connection broke during the call; the pool checks it before lending it again.
+            // The connection broke. The pool checks it before lending it again.
         }
     }
 
@@ -77,7 +77,7 @@ final class ConnectionCall {
                 connection.setAutoCommit(true);
             }
         } catch (SQLException e) {
-            // The connection broke during the call; the pool checks it before lending it again.
+            // The connection broke. The pool checks it before lending it again.
         }
     }
 

@@ -11,19 +11,12 @@ import javax.sql.DataSource;
 
 /**
  * Connections of the application's {@link DataSource}, each waited for no longer than the call
- * that needs it (contract 8). A pool bounds {@code getConnection()} only by its own timeout (30 s
- * by default in HikariCP, whatever the call's wait time), and a pool's validation of an idle
- * connection against a silent database is not interruptible, so the borrowing runs on a helper
- * thread and the caller waits for it only until its deadline.
- *
- * <p>Bounds: at most {@link #HELPERS} helper threads per registry, which end after a minute
- * idle; further requests queue behind them. A caller that gave up leaves its request behind: a
- * helper that has not started it skips it, and a connection that arrives after the caller left
- * goes straight back to the pool.
+ * that needs it (contract 8). Borrowing runs on up to {@link #HELPERS} helper threads, as a pool
+ * bounds it only by its own timeout. A connection that arrives after its caller left goes back.
  */
 final class ConnectionSource implements AutoCloseable {
 
-    /** Helper threads borrowing at once; more only wait longer when the pool has nothing to lend. */
+    /** Helper threads borrowing at once. More would only wait longer when the pool has nothing to lend. */
     static final int HELPERS = 8;
 
     private final DataSource dataSource;
@@ -41,10 +34,8 @@ final class ConnectionSource implements AutoCloseable {
     }
 
     /**
-     * A connection of the pool, waited for at most {@code timeout}'s {@link
-     * CallTimeout#connectionWaitMillis()} (the time left, at least its floor).
-     * The calling thread's interrupt flag is left as it was and does not end the wait: a release
-     * must complete whatever the flag says.
+     * A connection of the pool, waited for at most {@link CallTimeout#connectionWaitMillis()}. An
+     * interrupt does not end the wait, so that a release completes.
      *
      * @throws NoConnection when no connection came in time
      * @throws SQLException the pool's own failure
@@ -55,7 +46,7 @@ final class ConnectionSource implements AutoCloseable {
         try {
             helpers.execute(request);
         } catch (RejectedExecutionException e) {
-            // not a connection failure: nothing to ride out
+            // not a connection failure, so nothing to ride out
             throw new SQLException("the lock registry is closed", "55000", e);
         }
         return request.await(waitNanos);
@@ -66,7 +57,7 @@ final class ConnectionSource implements AutoCloseable {
         helpers.shutdownNow();
     }
 
-    /** No connection within the call's time: the pool is exhausted or the database silent. */
+    /** No connection within the call's time, as the pool is exhausted or the database silent. */
     static final class NoConnection extends SQLTransientConnectionException {
 
         NoConnection(String message) {
@@ -74,7 +65,7 @@ final class ConnectionSource implements AutoCloseable {
         }
     }
 
-    /** One borrowing: done when the connection or the pool's failure arrived, or the caller left. */
+    /** One borrowing, done when the connection or the pool's failure arrived, or the caller left. */
     private final class Request implements Runnable {
 
         private Connection connection;

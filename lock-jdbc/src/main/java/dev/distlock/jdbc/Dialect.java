@@ -13,16 +13,9 @@ import java.util.OptionalLong;
 import javax.sql.DataSource;
 
 /**
- * One database's way of running the lock table: its statements (with the table name in place)
- * and what differs in running them. Every time in the statements is the database's own clock;
- * the client binds only a lease length. Parameters, the same in every dialect: take (key, owner,
- * holder, lease µs); renew (lease µs, key, owner); deleteLive, clearLive, clearOwn (key, owner);
- * forceDelete, forceClear, holder (key); sweep (rows); mine (key, owner).
- *
- * <p>Fencing tokens: a taken row's fence becomes max(fence + 1, the database clock in
- * microseconds since 1970), and a fresh row's the clock. Rows go away on release (and by {@link
- * #sweep}) only once the clock has passed their fence, so a key's next row starts above every
- * token it had, as long as the database clock does not step back.
+ * One database's statements on the lock table and what differs in running them. Times in the
+ * statements are the database's own clock, and the client binds only a lease length. The
+ * parameters are the same in every dialect (see docs/internals/backends.md, "Rows and tokens").
  */
 abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
 
@@ -112,10 +105,8 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
     }
 
     /**
-     * Takes the row of {@code row.key()} if it is free, expired or missing, for the attempt's
-     * owner, with a row lock wait bounded by {@code timeout}; returns the new fence. A database
-     * whose releases can wake one registry puts a refused attempt's registry in the key's {@code
-     * queue} (see {@link PostgresDialect}); the others poll and ignore it.
+     * Takes the row of {@code row.key()} if it is free, expired or missing, and returns the new
+     * fence. The row lock wait is bounded by {@code timeout}. Only PostgreSQL uses {@code queue}.
      */
     abstract OptionalLong take(Connection connection, LockRow row, WaitQueue queue, CallTimeout timeout)
             throws SQLException;
@@ -127,15 +118,14 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
         return statement;
     }
 
-    /** The JDBC query timeout of a statement starting now: by default the server wait in whole seconds. */
+    /** The JDBC query timeout of a statement starting now, by default the server wait in whole seconds. */
     int querySeconds(CallTimeout timeout) {
         return timeout.querySeconds();
     }
 
     /**
-     * Prepares a query that may wait for row locks (a {@code SELECT ... FOR UPDATE}), whose wait the
-     * database ends at {@code timeout}'s {@link CallTimeout#serverWaitMillis()} where it can say so
-     * in milliseconds, as for the take; run it with {@link #queryWaiting}.
+     * Prepares a query that may wait for row locks, ended by the database at {@link
+     * CallTimeout#serverWaitMillis()} where it can. Run it with {@link #queryWaiting}.
      */
     PreparedStatement prepareWaiting(Connection connection, String sql, CallTimeout timeout) throws SQLException {
         return prepare(connection, sql, timeout);
@@ -146,11 +136,7 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
         return statement.executeQuery();
     }
 
-    /**
-     * Runs the DDL of {@code table} ({@code CREATE TABLE IF NOT EXISTS}) inside the caller's
-     * transaction; a database that can serialise it with other instances creating the same table
-     * does so here.
-     */
+    /** Runs the DDL of {@code table} in the caller's transaction, in turn with other creators where the database can. */
     void createTable(Connection connection, String table, String ddl, CallTimeout timeout) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.setQueryTimeout(querySeconds(timeout));
@@ -159,19 +145,17 @@ abstract sealed class Dialect permits PostgresDialect, MySqlDialect, H2Dialect {
     }
 
     /**
-     * How waiters learn that a key was released: by polling, unless the database can tell them.
+     * How waiters learn that a key was released, by polling unless the database can tell them.
      *
-     * @param listenerConnections opens a connection that may stay open for the registry's life (not the
-     *     application's pool), or null when there is none
+     * @param listenerConnections a source of connections that may stay open, or null for none
      */
     ReleaseSignals releaseSignals(DataSource listenerConnections, String address) {
         return ReleaseSignals.polling();
     }
 
     /**
-     * Whether a statement failed by giving up a wait, the database alive and the statement rolled
-     * back: cancelled at its timeout, a lock-wait timeout, a deadlock or serialization victim. A
-     * lost connection (SQL state class 08) never counts.
+     * Whether a statement gave up a wait and was rolled back, with the database alive. A lost
+     * connection (SQL state class 08) never counts.
      */
     final boolean gaveUpWaiting(SQLException e) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();

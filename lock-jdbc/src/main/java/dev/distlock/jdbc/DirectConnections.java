@@ -9,8 +9,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * Connections opened through the JDBC driver with the settings of the application's DataSource,
- * never borrowed from its pool: for the one connection a registry keeps open for as long as it
- * lives (PostgreSQL's release listener), which would otherwise take a pooled connection for good.
+ * for PostgreSQL's listener, which would otherwise take a pooled connection for good.
  */
 final class DirectConnections {
 
@@ -18,9 +17,7 @@ final class DirectConnections {
 
     /**
      * A DataSource that opens connections of its own with {@code dataSource}'s URL, user, password
-     * and driver properties, when its public getters say them (HikariCP's, Spring's and the drivers'
-     * own data sources do); empty otherwise, e.g. for a pool configured with a driver DataSource
-     * class instead of a URL.
+     * and driver properties. Empty when its public getters do not say them.
      */
     static Optional<DataSource> like(DataSource dataSource) {
         DataSource target = dataSource;

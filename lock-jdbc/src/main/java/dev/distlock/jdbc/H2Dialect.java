@@ -76,8 +76,8 @@ final class H2Dialect extends Dialect {
     }
 
     /**
-     * No query timeout: in-process, a statement waits only for row locks, which LOCK_TIMEOUT ends,
-     * and setting H2's query timeout runs a command of its own whenever it changes.
+     * No query timeout. In-process, a statement waits only for row locks, which LOCK_TIMEOUT ends,
+     * and setting H2's query timeout runs a command of its own.
      */
     @Override
     PreparedStatement prepare(Connection connection, String sql, CallTimeout timeout) throws SQLException {
@@ -90,7 +90,7 @@ final class H2Dialect extends Dialect {
             bindTake(statement, 1, row);
             statement.executeUpdate();
         }
-        // The row read is the one just taken: owners are unique per hold.
+        // The row read is the one just taken, as owners are unique per hold.
         try (PreparedStatement statement = prepare(connection, readFence, timeout)) {
             statement.setString(1, row.key());
             statement.setString(2, row.owner());

@@ -4,6 +4,6 @@ import dev.distlock.core.FencingToken;
 import dev.distlock.core.spi.BackendLease;
 import java.time.Duration;
 
-/** A taken row: the key, the owner written into it, the fence it got and the lease it was taken for. */
+/** A taken row, with its key, owner, fence and the lease it was taken for. */
 record JdbcLease(String key, String owner, FencingToken token, long grantRequestedAtNanos, Duration leaseTime)
         implements BackendLease {}

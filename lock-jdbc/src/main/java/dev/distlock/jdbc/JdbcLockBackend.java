@@ -10,9 +10,8 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Locks as rows of a {@link LockTable}. Waiters poll, pausing between polls until the {@link
- * ReleaseSignals} of the database say the key was released or the pause is over; they hold no
- * connection in between. Rows that nobody released are removed by the {@link TableUpkeep}.
+ * Locks as rows of a {@link LockTable}. Waiters poll, and pause until the {@link ReleaseSignals}
+ * say the key was released, holding no connection. The {@link TableUpkeep} removes rows nobody released.
  */
 final class JdbcLockBackend implements LockBackend<JdbcLease> {
 
@@ -21,7 +20,7 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
     /** The width of the lock_key column, in characters. */
     static final int MAX_KEY_LENGTH = 255;
 
-    /** The longest any one lock statement waits; a longer wait polls again. */
+    /** The longest any one lock statement waits. A longer wait polls again. */
     private static final Duration MAX_STATEMENT_WAIT = Duration.ofSeconds(60);
 
     /** The least wait for a pooled connection of a renewal or a release. */
@@ -117,7 +116,7 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
         return setup.ready(key, timeout).table();
     }
 
-    /** How far the builder's clock was ahead of the database's when the table was set up (negative: behind). */
+    /** How far the builder's clock was ahead of the database's when the table was set up. */
     Duration clockOffset(Duration timeout) {
         return setup.ready(LockDatabase.NO_KEY, CallTimeout.of(timeout)).clockOffset();
     }
@@ -128,23 +127,20 @@ final class JdbcLockBackend implements LockBackend<JdbcLease> {
     }
 
     /**
-     * The bound of one attempt to acquire: the deadline, and at most the lease (a statement slower
-     * than the lease is of no use: the lease would be over when it answered), plus the answer budget.
+     * The bound of one attempt to acquire, the deadline and at most the lease, plus the answer
+     * budget. A statement slower than the lease is of no use.
      */
     static CallTimeout attemptTimeout(Deadline deadline, Duration leaseTime, Duration answerBudget) {
         return CallTimeout.until(deadline, min(leaseTime, MAX_STATEMENT_WAIT)).withAnswerBudget(answerBudget);
     }
 
-    /**
-     * The bound of a first call's set-up: not the lease, which counts from the take after it (a cold
-     * registry's set-up may well be slower than the lease).
-     */
+    /** The bound of a first call's set-up, not capped by the lease, which counts from the take after it. */
     static CallTimeout setUpTimeout(Deadline deadline, Duration answerBudget) {
         return CallTimeout.until(deadline, MAX_STATEMENT_WAIT).withAnswerBudget(answerBudget);
     }
 
     /**
-     * A renewal or release is nobody's wait: it waits for a pooled connection at least {@link
+     * The bound of a renewal or release. It waits for a pooled connection at least {@link
      * #UPKEEP_CONNECTION_FLOOR}, so that a short lease on a busy machine does not fail it.
      */
     static CallTimeout upkeepTimeout(Duration leaseTime) {

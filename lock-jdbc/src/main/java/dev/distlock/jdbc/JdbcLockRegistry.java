@@ -11,10 +11,9 @@ import javax.sql.DataSource;
 
 /**
  * Locks kept as rows of a lock table in PostgreSQL, MySQL/MariaDB or H2, over the application's
- * {@link DataSource}. A held key's row carries its owner, the holder's description, an expiry
- * computed by the database's clock and a {@code fence} column that gives the fencing tokens; a
- * release deletes the row. Lock statements run in their own short transactions on connections
- * borrowed only for the statement, each waited for no longer than the call's own time.
+ * {@link DataSource}. A held key's row carries its owner, the holder's description, an expiry by
+ * the database's clock, and the {@code fence} that gives the fencing tokens. A release deletes the
+ * row. Each lock statement runs in its own short transaction on a connection borrowed for it.
  */
 public final class JdbcLockRegistry extends LockRegistrySupport {
 
@@ -23,8 +22,7 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
 
     private JdbcLockRegistry(
             JdbcLockBackend backend, TableName table, RegistryOptions options, ReadWriteLocks readWriteLocks) {
-        // Read/write locks live in the table <table name>_rw, apart from obtain() locks of the same
-        // key; that table is checked (or created, with initializeSchema) on first use.
+        // Read/write locks live in the table <table name>_rw, checked or created on first use.
         super(backend, readWriteLocks, options);
         this.table = table;
         this.backend = backend;
@@ -41,18 +39,19 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
     }
 
     /**
-     * How far the clock given to the builder was ahead of the database's clock when the table was
-     * set up (negative: behind), setting it up now if no call has yet. Reported only; expiry never
-     * depends on it.
+     * How far the builder's clock was ahead of the database's clock when the table was set up,
+     * negative when behind. The table is set up now if no call has yet. Expiry never depends on it.
+     *
+     * @return the offset of the builder's clock from the database's
      */
     Duration clockOffset() {
         return backend.clockOffset(Duration.ofSeconds(5));
     }
 
     /**
-     * Builds a {@link JdbcLockRegistry} without connecting: the database is connected to, and the
-     * lock table checked (or created), by the first lock call or {@link JdbcLockRegistry#verify},
-     * within that call's time; a call that fails leaves it to the next.
+     * Builds a {@link JdbcLockRegistry} without connecting. The first lock call or {@link
+     * JdbcLockRegistry#verify} connects and checks (or creates) the lock table within its own time.
+     * A call that fails leaves it to the next.
      */
     public static final class Builder extends RegistryBuilder<Builder, JdbcLockRegistry> {
 
@@ -69,7 +68,7 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
         }
 
         /**
-         * The lock table, default {@code distributed_lock}; a plain identifier, optionally
+         * The lock table, {@code distributed_lock} by default. A plain identifier, optionally
          * {@code schema.table}. Anything else is rejected, as the name goes into SQL text.
          */
         public Builder tableName(String tableName) {
@@ -78,7 +77,7 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
         }
 
         /**
-         * Create the table (if it does not exist) on first use; by default a missing table fails
+         * Create the table on first use if it does not exist. By default a missing table fails
          * {@code verify} and lock calls, with the DDL to run.
          */
         public Builder initializeSchema(boolean initializeSchema) {
@@ -97,10 +96,9 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
         }
 
         /**
-         * Where PostgreSQL's listening connection comes from: a DataSource that opens connections
-         * of its own, not the application's pool. By default one is opened with the URL, user,
-         * password and driver properties of the registry's DataSource (HikariCP's, Spring's and
-         * the drivers' own data sources say them); when it says none, waiters poll.
+         * Where PostgreSQL's listening connection comes from, a DataSource that opens connections of
+         * its own rather than the application's pool. By default one is opened with the URL, user,
+         * password and driver properties of the registry's DataSource. When it says none, waiters poll.
          */
         public Builder notificationDataSource(DataSource notificationDataSource) {
             this.notificationDataSource = Objects.requireNonNull(notificationDataSource, "notificationDataSource");
@@ -129,7 +127,7 @@ public final class JdbcLockRegistry extends LockRegistrySupport {
             return this;
         }
 
-        /** The registry; it connects on first use, so it can be built while the database is down. */
+        /** The registry. It connects on first use, so it can be built while the database is down. */
         @Override
         public JdbcLockRegistry build() {
             LockTableSetup setup = new LockTableSetup(

@@ -12,8 +12,7 @@ import java.util.Optional;
 
 /**
  * One side (read or write) of JDBC read/write locks over {@link JdbcReadWriteTable}. Waiters poll
- * with capped, jittered back-off; a waiting writer's intent is refreshed with every poll and
- * withdrawn when it stops waiting.
+ * with capped, jittered back-off. A waiting writer's intent is refreshed by every poll.
  */
 final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lease> {
 
@@ -22,7 +21,7 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
 
     private final JdbcReadWriteTable table;
     private final LockMode mode;
-    /** The writer's grace; zero on the read side. */
+    /** The writer's grace, zero on the read side. */
     private final Duration writerGrace;
 
     private final Duration answerBudget;
@@ -67,9 +66,8 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
     }
 
     /**
-     * Decides again until granted or the deadline passes, woken by release signals or short polls; a
-     * waiting writer's intent is withdrawn when it gives up (see {@link ReadWriteAttempt} and
-     * docs/internals/backends.md).
+     * Decides again until granted or the deadline passes, woken by release signals or short polls. A
+     * waiting writer's intent is withdrawn when it gives up (see {@link ReadWriteAttempt}).
      */
     @Override
     public Optional<Lease> tryAcquire(LockRequest request) throws InterruptedException {
@@ -90,7 +88,7 @@ final class JdbcReadWriteBackend implements LockBackend<JdbcReadWriteBackend.Lea
     /** A lease in whole microseconds for the database, rounded up (the engine's view rounds down). */
     static long micros(Duration lease) {
         if (lease.getSeconds() > 3_000_000_000L) {
-            return 3_000_000_000L * 1_000_000; // about 95 years: "forever" without overflowing the column
+            return 3_000_000_000L * 1_000_000; // about 95 years, "forever" without overflowing the column
         }
         long micros = lease.toNanos() / 1000 + (lease.toNanos() % 1000 == 0 ? 0 : 1);
         return Math.max(1, micros);

@@ -8,13 +8,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
- * The decisions on the read/write table ({@code <lock table>_rw}, DDL in {@code schema-rw-*.sql}):
- * each decision on a key runs in one short transaction that first locks the key's anchor row, so
- * it sees every hold and every waiting writer of the key. Times are the database's clock in
- * microseconds. Every call is bounded by its {@link CallTimeout}, as the plain lock's are: the
- * database ends a wait for the anchor near the call's time left, the query timeout ends a
- * statement, the network timeout a database that stopped answering. The table is checked (or
- * created) on first use by {@link ReadWriteSchema}.
+ * The decisions on the read/write table ({@code <lock table>_rw}). Each decision on a key runs in
+ * one short transaction that first locks the key's anchor row, so it sees every hold and waiting
+ * writer of the key. Times are the database's clock in microseconds.
  */
 final class JdbcReadWriteTable {
 
@@ -30,10 +26,7 @@ final class JdbcReadWriteTable {
         this.withdrawals = setup.withdrawals();
     }
 
-    /**
-     * How a waiter of {@code key} learns of releases: PostgreSQL notifies the releases and withdrawals that may let a
-     * waiter in ({@link #release}, {@link #withdraw}); elsewhere it polls.
-     */
+    /** How a waiter of {@code key} learns of releases and withdrawals. Only PostgreSQL notifies. */
     ReleaseSignals signals(String key, CallTimeout timeout) {
         return setup.signals(checked(key, timeout).db());
     }
@@ -42,7 +35,7 @@ final class JdbcReadWriteTable {
         return schema.address();
     }
 
-    /** Connects and checks (or creates) the table if no call has yet: one-time work, before a decision is sent. */
+    /** Connects and checks (or creates) the table if no call has yet. */
     void ready(String key, CallTimeout timeout) {
         checked(key, timeout);
     }
@@ -53,13 +46,12 @@ final class JdbcReadWriteTable {
     }
 
     /**
-     * One decision: takes the key for {@code owner} when the rules allow, else, for a writer that
-     * will wait, records (or refreshes) its intent so that new readers queue behind it.
+     * One decision. It takes the key for the owner when the rules allow, and otherwise records a
+     * waiting writer's intent, so that new readers queue behind it.
      *
-     * @return the token, or 0 when not granted (also when the database gave up waiting for the
-     *     key's anchor row within the call's time)
-     * @throws DatabaseUnavailableException when the database was unavailable; the decision may
-     *     have been committed, and a later one of the same owner adopts the hold it took
+     * @return the token, or 0 when not granted or the anchor row stayed locked
+     * @throws DatabaseUnavailableException when the database was unavailable. The decision may have
+     *     committed, and a later one of the same owner adopts its hold
      * @throws LockBackendException when the database failed otherwise
      */
     long attempt(ReadWriteTake take, CallTimeout timeout) {
@@ -75,10 +67,9 @@ final class JdbcReadWriteTable {
                 return token;
             }
             if (round > 1 && timeout.deadline().hasPassed()) {
-                return 0; // the anchor keeps going away under releases; the caller's time is up
+                return 0; // the anchor keeps going away under releases
             }
-            // Inserted in a transaction of its own: two transactions that each found no anchor and then
-            // inserted one would deadlock on MySQL's gap locks. A release may delete it again; then loop.
+            // A transaction of its own, as MySQL's gap locks would deadlock two that found no anchor.
             autoCommitted(key, timeout, rows -> {
                 rows.insertAnchor(key);
                 return null;
@@ -86,7 +77,7 @@ final class JdbcReadWriteTable {
         }
     }
 
-    /** The decision under the anchor's lock; null when the key has no anchor row yet. */
+    /** The decision under the anchor's lock. Null when the key has no anchor row yet. */
     private static Long decide(ReadWriteRows rows, ReadWriteTake take) throws SQLException {
         String key = take.key();
         LockMode mode = take.mode();
@@ -100,8 +91,7 @@ final class JdbcReadWriteTable {
         long now = anchor[1];
         rows.update(s.deleteExpired, key, now);
         ReadWriteRows.Holds holds = rows.holds(key, owner.value());
-        // The owner is unique per hold: a live row of its own was written by an earlier try of this
-        // call whose commit answer was lost. Adopting it keeps one call from holding twice.
+        // A live row of this owner is a lost answer's of this call, adopted so it never holds twice.
         long own = mode == LockMode.READ ? holds.ownRead() : holds.ownWrite();
         if (own > 0) {
             rows.update(s.deleteIntent, key, owner.value());
@@ -126,7 +116,7 @@ final class JdbcReadWriteTable {
             }
             return 0L;
         }
-        // As for the plain lock: max(fence + 1, database clock), so tokens keep rising after the rows went.
+        // As for the plain lock, so tokens keep rising after the rows went.
         long token = Math.max(fence + 1, now);
         rows.update(s.setFence, token, key);
         rows.insert(new ReadWriteRows.Row(key, owner.value(), 'w', now + take.leaseMicros(), token, take.holder()));
@@ -141,9 +131,8 @@ final class JdbcReadWriteTable {
     }
 
     /**
-     * Ends the hold; when it was the key's last, the key's rows go (the fence keeps rising by the clock). A write
-     * hold's release signals every waiter of the key; a read hold's, when it leaves no hold but a waiting writer's
-     * intent, signals the waiting writers.
+     * Ends the hold, and the key's rows when it was the last. A write release signals every waiter. A
+     * read release that leaves only a writer's intent signals the waiting writers.
      */
     boolean release(String key, LockMode mode, String owner, CallTimeout timeout) {
         String code = ReadWriteRows.code(mode);
@@ -151,7 +140,7 @@ final class JdbcReadWriteTable {
             ReadWriteStatements s = rows.sql();
             long[] anchor = rows.lockAnchor(key);
             if (anchor == null) {
-                // No anchor, so no live hold: at most a leftover row of an expired one.
+                // No anchor, so no live hold, at most a leftover row of an expired one.
                 rows.update(s.deleteHold, key, owner, code);
                 return false;
             }
@@ -173,7 +162,7 @@ final class JdbcReadWriteTable {
         });
     }
 
-    /** A waiting writer gave up: new readers no longer queue behind it, and those waiting are signalled. */
+    /** Withdraws a waiting writer's intent and signals the readers queued behind it. */
     void withdraw(String key, String owner, CallTimeout timeout) {
         autoCommitted(key, timeout, rows -> {
             if (rows.update(rows.sql().deleteIntent, key, owner) > 0) {
@@ -202,7 +191,7 @@ final class JdbcReadWriteTable {
         }
     }
 
-    /** Runs {@code work} as the pool's connections run statements: auto-committed, as a rule. */
+    /** Runs {@code work} as the pool's connections run statements, usually auto-committed. */
     private <T> T autoCommitted(String key, CallTimeout timeout, RowsWork<T> work) {
         ReadWriteSchema.Checked table = checked(key, timeout);
         try {

@@ -2,7 +2,7 @@ package dev.distlock.jdbc;
 
 import java.util.regex.Pattern;
 
-/** JDBC URLs as they may appear in messages: without user, password or other properties. */
+/** JDBC URLs as they may appear in messages, without user, password or other properties. */
 final class JdbcUrls {
 
     private static final Pattern USER_INFO = Pattern.compile("//[^/@?;]*@");

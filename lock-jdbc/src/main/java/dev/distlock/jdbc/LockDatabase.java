@@ -16,14 +16,12 @@ import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
 import org.springframework.jdbc.support.SQLExceptionTranslator;
 
 /**
- * Where the lock table lives, and how one call on it runs: on a connection of its own, committed
- * on its own, bounded in time, its failures turned into {@link LockBackendException}s that name
- * the key, the database and what to do.
+ * Where the lock table lives, and how one call on it runs. Each call borrows a connection of its
+ * own, commits on its own and is bounded in time. Failures become {@link LockBackendException}s
+ * that name the key, the database and what to do.
  *
- * <p>Every call borrows a connection from the pool and returns it at once, so neither a waiter nor
- * a holder keeps one, and waits for it no longer than its own time (see {@link ConnectionSource}). Connections come straight from the {@link DataSource}, never from a
- * transaction bound to the caller's thread (as {@code JdbcTemplate} would take them): a lock row
- * must be visible to everyone as soon as it is written, whatever transaction the caller is in.
+ * <p>Connections come straight from the {@link DataSource}, never from the caller's transaction,
+ * so that a lock row is visible to everyone as soon as it is written.
  */
 final class LockDatabase {
 
@@ -63,8 +61,7 @@ final class LockDatabase {
     }
 
     /**
-     * Connects once to learn the database, its dialect and its address, waiting for the connection
-     * no longer than {@code timeout}, as every call.
+     * Connects once to learn the database, its dialect and its address, within {@code timeout}.
      *
      * @param key the key of the call that needs the database, null for none
      * @param configuredAddress where the DataSource is configured to connect, for the message when it cannot
@@ -75,7 +72,7 @@ final class LockDatabase {
         try {
             connection = connections.get(timeout);
         } catch (SQLException | RuntimeException e) {
-            // RuntimeException: a pool that starts on its first call may fail as it starts (HikariCP does).
+            // A pool that starts on its first call may fail with a RuntimeException (HikariCP does).
             throw cannotConnect(table, key, configuredAddress, e);
         }
         try (connection) {
@@ -89,7 +86,7 @@ final class LockDatabase {
         }
     }
 
-    /** The DataSource lock calls borrow from: the application's, unwrapped from Spring's transaction-aware proxy. */
+    /** The application's DataSource, unwrapped from Spring's transaction-aware proxy. */
     static DataSource target(DataSource dataSource) {
         return dataSource instanceof TransactionAwareDataSourceProxy proxy ? proxy.getTargetDataSource() : dataSource;
     }
@@ -106,7 +103,7 @@ final class LockDatabase {
                 e);
     }
 
-    /** The messages of a failure and its causes, as far as they add anything (a pool's timeout wraps the driver's reason). */
+    /** The messages of a failure and its causes, as far as they add anything. */
     static String causes(Throwable e) {
         StringBuilder text = new StringBuilder();
         for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
@@ -122,9 +119,7 @@ final class LockDatabase {
 
     /**
      * Runs {@code work} on a connection of its own, committing it unless the pool's connections
-     * auto-commit; a failed or cancelled statement is rolled back before the connection goes back.
-     * Waiting for the connection is bounded by the call's time left (see {@link ConnectionSource});
-     * once connected, the connection's network timeout bounds every read from the database.
+     * auto-commit. A failed or cancelled statement is rolled back before the connection goes back.
      */
     <T> T run(String key, CallTimeout timeout, Work<T> work) {
         try {
@@ -134,15 +129,12 @@ final class LockDatabase {
         }
     }
 
-    /**
-     * As {@link #run}, but always in one transaction (auto-commit is switched off for it and back
-     * on after), and failures reach the caller as they are.
-     */
+    /** As {@link #run}, but always in one transaction, and failures reach the caller as they are. */
     <T> T transaction(CallTimeout timeout, Work<T> work) throws SQLException {
         return call(timeout, true, work);
     }
 
-    /** As {@link #run}, failures as they are. */
+    /** As {@link #run}, with failures as they are. */
     <T> T call(CallTimeout timeout, Work<T> work) throws SQLException {
         return call(timeout, false, work);
     }
@@ -153,10 +145,7 @@ final class LockDatabase {
         }
     }
 
-    /**
-     * Rows changed by a statement, or rows returned when it is a query (a PostgreSQL notifying
-     * delete); of several statements sent together, the last one's.
-     */
+    /** Rows changed or returned by a statement, or by the last of several sent together. */
     int affected(Connection connection, String sql, CallTimeout timeout, Object... parameters) throws SQLException {
         try (PreparedStatement statement = dialect.prepare(connection, sql, timeout)) {
             bind(statement, parameters);
@@ -190,7 +179,7 @@ final class LockDatabase {
         }
     }
 
-    /** The failure of a call as the caller sees it: naming the key, the table and the database. */
+    /** The failure of a call as the caller sees it, naming the key, the table and the database. */
     LockBackendException failure(String key, SQLException e) {
         if (e instanceof ConnectionSource.NoConnection) {
             return new DatabaseUnavailableException(address, key, e.getMessage(), e);
@@ -217,9 +206,8 @@ final class LockDatabase {
     }
 
     /**
-     * Whether a failure says the database is unavailable for now rather than that the statement
-     * or the table is wrong: a connection failure (SQL state class 08, or the driver's connection
-     * exception types), a server shutting down or starting up, or out of connections.
+     * Whether a failure says the database is unavailable for now, rather than that the statement or
+     * table is wrong. A lost connection, a server shutting down or starting up, or no free connections.
      */
     static boolean unavailable(SQLException e) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
@@ -229,7 +217,7 @@ final class LockDatabase {
                 || state.startsWith("08")
                 || state.equals("57P01") // admin_shutdown
                 || state.equals("57P02") // crash_shutdown
-                || state.equals("57P03") // cannot_connect_now: starting up
+                || state.equals("57P03") // cannot_connect_now, starting up
                 || state.equals("53300"); // too_many_connections
     }
 

@@ -4,11 +4,10 @@ import dev.distlock.core.spi.LockRequest;
 import java.time.Duration;
 
 /**
- * The values an attempt writes into its key's row of the lock table, as the lock statements bind
- * them; the same for every take of one attempt.
+ * The values an attempt writes into its key's row, the same for every take of one attempt.
  *
  * @param key the full key
- * @param owner the owner written into the row; unique per hold, so it also names this attempt
+ * @param owner the owner written into the row, unique per hold, so it also names this attempt
  * @param holder the readable holder description stored beside it, null when there is none
  * @param leaseMicros the lease in microseconds, the precision of every dialect's expires_at
  */
@@ -22,10 +21,7 @@ record LockRow(String key, String owner, String holder, long leaseMicros) {
         return new LockRow(request.key(), request.owner().value(), holder, leaseMicros(request.leaseTime()));
     }
 
-    /**
-     * The lease rounded up to whole microseconds: the database never keeps a lock for less than
-     * the lease the holder counts on (which the engine rounds down).
-     */
+    /** The lease rounded up to whole microseconds, never less than the holder counts on. */
     static long leaseMicros(Duration lease) {
         long seconds = lease.getSeconds();
         int nanos = lease.getNano();

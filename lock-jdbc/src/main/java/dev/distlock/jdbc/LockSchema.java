@@ -23,10 +23,7 @@ final class LockSchema {
         this.db = db;
     }
 
-    /**
-     * On first use: a missing table is created with {@code create}, otherwise the call fails with
-     * the DDL to run.
-     */
+    /** On first use, creates a missing table with {@code create}, or else fails with the DDL to run. */
     void check(boolean create, String key, CallTimeout timeout) {
         SQLException missing = probe(key, timeout);
         if (missing == null) {
@@ -39,8 +36,7 @@ final class LockSchema {
     }
 
     /**
-     * Runs the table's DDL, serialised with other creators where the database can (see {@link
-     * Dialect#createTable}); a failure counts only when the table is still not usable afterwards, as
+     * Runs the table's DDL. A failure counts only when the table is still not usable afterwards, as
      * instances started together may race on the catalog.
      *
      * @param usable null when the table can be read, else why not
@@ -86,9 +82,8 @@ final class LockSchema {
     }
 
     /**
-     * The database with the dialect this table calls for: on PostgreSQL, a table created by an
-     * earlier version, without the wait queue or the waiting column, is run with releases waking
-     * every waiting registry (and a note says how to migrate it).
+     * The database with the dialect this table calls for. An earlier version's PostgreSQL table,
+     * without the queue or waiting column, wakes every waiting registry, and a note says how to migrate.
      */
     LockDatabase forTable(String key, CallTimeout timeout) {
         if (!(db.dialect instanceof PostgresDialect postgres)) {
@@ -109,7 +104,7 @@ final class LockSchema {
                 db.table, marks ? PostgresDialect.Waiters.MARKED : PostgresDialect.Waiters.EVERY_RELEASE));
     }
 
-    /** One bounded read of no rows: the database answers and the table has the expected columns. */
+    /** One bounded read of no rows, to see that the table has the expected columns. */
     void verify(CallTimeout timeout) {
         SQLException missing = probe(LockDatabase.NO_KEY, timeout);
         if (missing != null) {
@@ -139,10 +134,7 @@ final class LockSchema {
                 " with the DDL in classpath:" + db.dialect.schemaResource() + " (with ${table} = " + db.table + ")");
     }
 
-    /**
-     * What to tell the user when a table distlock needs cannot be read: which table, where, the
-     * driver's reason (which may be empty), and how to create it.
-     */
+    /** What to tell the user when a table cannot be read. Which table, where, the driver's reason, and how to create it. */
     static String missingTable(TableDdl table, String address, SQLException cause, String from) {
         return "The " + table.kind() + " '" + table.name() + "' is missing or lacks the expected columns in " + address
                 + " ("
@@ -151,7 +143,7 @@ final class LockSchema {
                 + table.ddl();
     }
 
-    /** Null when the table can be read, else why not; a database that cannot be reached throws. */
+    /** Null when the table can be read, else why not. A database that cannot be reached throws. */
     private SQLException probe(String key, CallTimeout timeout) {
         return probe(key, timeout, db.dialect.probe);
     }

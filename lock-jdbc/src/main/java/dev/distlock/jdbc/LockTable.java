@@ -10,8 +10,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * The lock operations on the table, each one call of single statements in the database's dialect.
- * A row exists while its key is held; release deletes it (see {@link Dialect} for the tokens).
+ * The lock operations on the table, each one call in the database's dialect. A row exists while
+ * its key is held, and a release deletes it.
  */
 final class LockTable {
 
@@ -24,16 +24,16 @@ final class LockTable {
     }
 
     /**
-     * Takes the key's row if it is free, expired or missing; returns the new fence. When refused,
-     * the attempt's registry takes its place in the key's {@code queue}, where the database keeps one.
+     * Takes the key's row if it is free, expired or missing, and returns the new fence. When refused,
+     * the registry takes its place in the key's {@code queue}, where the database keeps one.
      */
     OptionalLong take(LockRow row, WaitQueue queue, CallTimeout timeout) {
         return db.run(row.key(), timeout, connection -> dialect.take(connection, row, queue, timeout));
     }
 
     /**
-     * Takes {@code channel} (null: none) off the key's queue and wakes the next registry in it if
-     * the key is free: for a registry whose waiters gave up, or that was woken when none waited.
+     * Takes {@code channel} (if not null) off the key's queue and wakes the next registry in it if
+     * the key is free. For a registry whose waiters gave up, or that was woken when none waited.
      */
     void passOn(String key, String channel, CallTimeout timeout) {
         if (dialect instanceof PostgresDialect postgres) {
@@ -44,10 +44,7 @@ final class LockTable {
         }
     }
 
-    /**
-     * The fence of the key's row if {@code row}'s owner holds it, unexpired: a take whose answer
-     * was lost may have written it.
-     */
+    /** The fence of the key's row if {@code row}'s owner holds it unexpired, as a lost take may have left it. */
     OptionalLong mine(LockRow row, CallTimeout timeout) {
         return db.run(row.key(), timeout, connection -> {
             try (PreparedStatement statement = dialect.prepare(connection, dialect.mine, timeout)) {
@@ -66,14 +63,14 @@ final class LockTable {
         return db.run(key, timeout, c -> db.affected(c, dialect.renew, timeout, micros, key, owner) == 1);
     }
 
-    /** Frees whatever row {@code owner} has of the key, live or expired; true when it had one. */
+    /** Frees whatever row {@code owner} has of the key, live or expired. True when it had one. */
     boolean freeLost(String key, String owner, CallTimeout timeout) {
         return db.run(key, timeout, connection -> freeOwn(connection, timeout, key, owner) != Freed.NONE);
     }
 
     /**
-     * Frees the key if {@code owner} holds it. Returns false when its lease had already run out;
-     * an expired row still marked with the owner is freed as well (and later swept).
+     * Frees the key if {@code owner} holds it. Returns false when its lease had already run out. An
+     * expired row still marked with the owner is freed as well, for the sweep.
      */
     boolean release(String key, String owner, CallTimeout timeout) {
         return db.run(key, timeout, connection -> freeOwn(connection, timeout, key, owner) == Freed.LIVE);
@@ -86,7 +83,7 @@ final class LockTable {
         NONE
     }
 
-    /** Frees {@code owner}'s row of the key: a live one as a release does, else an expired one still marked. */
+    /** Frees {@code owner}'s row of the key, live as a release does, or expired and still marked. */
     private Freed freeOwn(Connection connection, CallTimeout timeout, String key, String owner) throws SQLException {
         if (free(connection, dialect.deleteLive, dialect.clearLive, timeout, key, owner)) {
             return Freed.LIVE;
@@ -94,7 +91,7 @@ final class LockTable {
         return db.affected(connection, dialect.clearOwn, timeout, key, owner) > 0 ? Freed.EXPIRED : Freed.NONE;
     }
 
-    /** Frees the key whoever holds it; true when a live lock was there. */
+    /** Frees the key whoever holds it. True when a live lock was there. */
     boolean forceRelease(String key, CallTimeout timeout) {
         return db.run(key, timeout, c -> free(c, dialect.forceDelete, dialect.forceClear, timeout, key));
     }
@@ -126,7 +123,7 @@ final class LockTable {
         return db.run(LockDatabase.NO_KEY, timeout, c -> db.affected(c, dialect.sweep, timeout, rows));
     }
 
-    /** The database's current time, for reports of how far a JVM's clock is off; never used for expiry. */
+    /** The database's current time, for reports of how far a JVM's clock is off. */
     Instant databaseNow(CallTimeout timeout) {
         return db.run(LockDatabase.NO_KEY, timeout, connection -> {
             try (PreparedStatement statement = dialect.prepare(connection, dialect.now, timeout);

@@ -13,12 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The lock table's database as the first call that needs it finds it: connected (dialect and
- * address learnt), the table checked or created, the clocks compared, and the waiters' release
- * signals and the table's upkeep started. Building a registry touches none of this, so it can be
- * built while the database is down; the first lock call or {@code verify} does it, bounded by its
- * own wait time (at least {@link #SET_UP_FLOOR}).
- * Done once; a failure is not kept: the next call tries again.
+ * Sets the lock table up on the first call that needs it. It connects, checks or creates the
+ * table, compares the clocks and starts the release signals and the upkeep. A registry can thus
+ * be built while the database is down. A failed set-up is tried again by the next call.
  */
 final class LockTableSetup implements AutoCloseable {
 
@@ -28,10 +25,7 @@ final class LockTableSetup implements AutoCloseable {
     /** The longest any one set-up statement (metadata, probe, DDL) may take, whatever the deadline. */
     private static final Duration SET_UP_CAP = Duration.ofSeconds(30);
 
-    /**
-     * The least time the set-up statements get, whatever the call's wait time: a first call without
-     * wait time must not fail because a busy database took a few hundred milliseconds to answer.
-     */
+    /** The least time the set-up statements get, so that a zero wait survives a busy database. */
     private static final Duration SET_UP_FLOOR = Duration.ofSeconds(1);
 
     private static final Logger log = LoggerFactory.getLogger(LockTableSetup.class);
@@ -50,7 +44,7 @@ final class LockTableSetup implements AutoCloseable {
     private volatile LockDatabase database;
     private volatile Ready ready;
     private boolean closed;
-    /** Started by the first wait of either table; guarded by {@code this}. */
+    /** Started by the first wait of either table. Guarded by {@code this}. */
     private ReleaseSignals signals;
 
     /** The lock table once usable, and what runs beside it. */
@@ -73,8 +67,8 @@ final class LockTableSetup implements AutoCloseable {
     record Options(boolean initializeSchema, boolean releaseNotifications, Duration sweepInterval, Clock clock) {}
 
     /**
-     * @param notificationDataSource where a connection that stays open (PostgreSQL's listener) comes
-     *     from; null for one opened with {@code dataSource}'s settings
+     * @param notificationDataSource where PostgreSQL's listening connection comes from, or null for
+     *     one opened with {@code dataSource}'s settings
      */
     LockTableSetup(DataSource dataSource, DataSource notificationDataSource, TableName tableName, Options options) {
         this.dataSource = dataSource;
@@ -98,7 +92,7 @@ final class LockTableSetup implements AutoCloseable {
         return db != null ? db.address : configuredAddress;
     }
 
-    /** The database, connected once (dialect and address); the lock table itself is not checked. */
+    /** The database, connected once to learn its dialect and address. The table is not checked. */
     LockDatabase database(String key, CallTimeout timeout) {
         LockDatabase db = database;
         if (db != null) {
@@ -129,12 +123,12 @@ final class LockTableSetup implements AutoCloseable {
         }
     }
 
-    /** Frees what acquisitions that gave up may have taken; closed with this set-up. */
+    /** Frees what acquisitions that gave up may have taken. Closed with this set-up. */
     Withdrawals withdrawals() {
         return withdrawals;
     }
 
-    /** Ready already, or null: for calls that need nothing from a table never used. */
+    /** The table if already set up, or null, for calls that need nothing from a table never used. */
     Ready readyOrNull() {
         return ready;
     }
@@ -159,8 +153,8 @@ final class LockTableSetup implements AutoCloseable {
     }
 
     /**
-     * How waiters of this database learn of releases, the lock table's and the read/write table's alike: PostgreSQL's
-     * notifications when they are on, else polling. Started once; after close, polling.
+     * How waiters on both tables learn of releases. PostgreSQL's notifications when they are on,
+     * else polling. Started once, and polling after close.
      */
     synchronized ReleaseSignals signals(LockDatabase db) {
         if (signals == null) {
@@ -174,7 +168,7 @@ final class LockTableSetup implements AutoCloseable {
         return signals;
     }
 
-    /** Connections apart from the application's pool, for one that stays open; null when there are none. */
+    /** Connections apart from the application's pool, for one that stays open. Null when there are none. */
     private DataSource listenerConnections() {
         return notificationDataSource != null
                 ? notificationDataSource
@@ -232,7 +226,7 @@ final class LockTableSetup implements AutoCloseable {
         return offset;
     }
 
-    /** Stops the signals and the upkeep if they were started; a set-up still under way starts none. */
+    /** Stops the signals and the upkeep if they were started. A set-up still under way starts none. */
     @Override
     public void close() {
         Ready current;
@@ -252,10 +246,7 @@ final class LockTableSetup implements AutoCloseable {
         connections.close();
     }
 
-    /**
-     * The JDBC URL the DataSource is configured with, when it says (HikariCP, Spring's and the
-     * drivers' own data sources do), for messages before the first connection; never connects.
-     */
+    /** The JDBC URL the DataSource says it is configured with, for messages before the first connection. */
     private static String configuredAddress(DataSource dataSource) {
         for (String getter : new String[] {"getJdbcUrl", "getUrl", "getURL"}) {
             try {

@@ -12,20 +12,18 @@ import java.util.Locale;
 import java.util.OptionalLong;
 
 /**
- * MySQL and MariaDB. There is no RETURNING on an upsert: the take hands the fence back as the
- * statement's last insert id ({@code LAST_INSERT_ID(expr)}), which arrives with the statement's
- * own answer, so a take is one round trip. UTC_TIMESTAMP, unlike NOW(), does not depend on the session's time zone; it is fixed for the
- * whole statement, so every condition of one statement sees the same time.
+ * MySQL and MariaDB. The take hands the fence back as the statement's last insert id ({@code
+ * LAST_INSERT_ID(expr)}), so it is one round trip without RETURNING. UTC_TIMESTAMP does not
+ * depend on the session's time zone and is fixed for the whole statement.
  */
 final class MySqlDialect extends Dialect {
 
     private static final String NOW_US = "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))";
 
     /**
-     * The assignments run in order, each seeing the ones before: the fence, holder and owner test
-     * the row as it was; once owner is set, "owner is ours" says whether the row was taken (owners
-     * are unique per hold). The last insert id ends as the new fence when the row was inserted or
-     * taken, and 0 (no id) when it is held.
+     * The assignments run in order, each seeing the ones before. Fence, holder and owner test the row
+     * as it was, and after owner is set, "owner is ours" says whether the row was taken. The last
+     * insert id is the new fence when the row was inserted or taken, and 0 when it is held.
      */
     private static final String TAKE = """
             INSERT INTO ${table} (lock_key, owner, holder, expires_at, fence)
@@ -80,9 +78,8 @@ final class MySqlDialect extends Dialect {
     }
 
     /**
-     * MariaDB bounds the take's row lock wait itself, in fractions of a second ({@code
-     * max_statement_time}); MySQL has no such bound for writes, so there the query timeout in
-     * whole seconds ends it.
+     * MariaDB bounds the take's row lock wait by {@code max_statement_time}. MySQL has no such bound
+     * for writes, so the query timeout in whole seconds ends it.
      */
     @Override
     OptionalLong take(Connection connection, LockRow row, WaitQueue queue, CallTimeout timeout) throws SQLException {
@@ -100,7 +97,7 @@ final class MySqlDialect extends Dialect {
         }
     }
 
-    /** MariaDB: bounded by max_statement_time, in fractions of a second; MySQL by the query timeout. */
+    /** Bounded by max_statement_time on MariaDB, and by the query timeout on MySQL. */
     @Override
     PreparedStatement prepareWaiting(Connection connection, String sql, CallTimeout timeout) throws SQLException {
         return mariaDb

@@ -14,19 +14,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * PostgreSQL: one upsert takes a free, expired or missing row and returns its fence, and a release
- * wakes the next registry in the key's queue or, on older tables, every waiting registry ({@link
- * Waiters}; see docs/internals/backends.md).
+ * PostgreSQL. One upsert takes a free, expired or missing row and returns its fence. A release
+ * wakes the next registry in the key's queue, or every waiting registry on older tables ({@link
+ * Waiters}).
  */
 final class PostgresDialect extends Dialect {
 
     /** What a release can tell waiters, by the columns of the table. */
     enum Waiters {
-        /** A table created before the waiting column: every release notifies the table's channel. */
+        /** A table created before the waiting column. Every release notifies the table's channel. */
         EVERY_RELEASE,
-        /** The waiting column: a release notifies the table's channel when a waiter marked its row. */
+        /** The waiting column. A release notifies the table's channel when a waiter marked its row. */
         MARKED,
-        /** The waiting column and the wait queue: a release wakes the first registry in the queue. */
+        /** The waiting column and the wait queue. A release wakes the first registry in the queue. */
         QUEUE
     }
 
@@ -70,12 +70,12 @@ final class PostgresDialect extends Dialect {
         return waiters;
     }
 
-    /** Selects the column that marks waited-for rows: fails on a table without it. */
+    /** Selects the column that marks waited-for rows, and fails on a table without it. */
     static String waitingProbe(TableName table) {
         return table.into("SELECT waiting FROM ${table} WHERE 1 = 0");
     }
 
-    /** Selects the wait queue's columns: fails on a table without them. */
+    /** Selects the wait queue's columns, and fails on a table without them. */
     static String queueProbe(TableName table) {
         return table.into("SELECT wait_line, line_until FROM ${table} WHERE 1 = 0");
     }
@@ -85,16 +85,13 @@ final class PostgresDialect extends Dialect {
         return channel;
     }
 
-    /** The notification channel of a table: at most 63 bytes, PostgreSQL's identifier length. */
+    /** The notification channel of a table, at most PostgreSQL's identifier length of 63 bytes. */
     static String channel(TableName table) {
         String channel = "distlock." + table.value().toLowerCase(Locale.ROOT);
         return channel.length() <= 63 ? channel : channel.substring(0, 63);
     }
 
-    /**
-     * Past the network timeout: {@code lock_timeout} ends row lock waits and the network timeout a silent server; the
-     * driver's cancel of a query timeout goes over a second connection, which a silent server would leave hanging.
-     */
+    /** Past the network timeout, as {@code lock_timeout} ends row lock waits. */
     @Override
     int querySeconds(CallTimeout timeout) {
         return timeout.querySecondsPastNetwork();
@@ -102,8 +99,7 @@ final class PostgresDialect extends Dialect {
 
     @Override
     OptionalLong take(Connection connection, LockRow row, WaitQueue queue, CallTimeout timeout) throws SQLException {
-        // No JDBC query timeout: its cancel, sent over a second connection, would keep this thread
-        // waiting on a silent server; lock_timeout ends row lock waits and the network timeout the rest.
+        // No JDBC query timeout. Its cancel would hang on a silent server.
         try (PreparedStatement statement = connection.prepareStatement(take)) {
             statement.setString(1, timeout.serverWaitMillis() + "ms");
             bindTake(statement, 2, row);
@@ -126,7 +122,7 @@ final class PostgresDialect extends Dialect {
     }
 
     /**
-     * Takes {@code channel} (null: none) off the key's queue and, when the key is free, wakes the
+     * Takes {@code channel} (if not null) off the key's queue and, when the key is free, wakes the
      * first registry left in it. A no-op on a table without a queue.
      */
     void passOn(Connection connection, String key, String channel, CallTimeout timeout) throws SQLException {
@@ -142,12 +138,7 @@ final class PostgresDialect extends Dialect {
         }
     }
 
-    /**
-     * {@code CREATE TABLE IF NOT EXISTS} is not safe against a concurrent creator on PostgreSQL (the
-     * loser fails on the catalog's unique index), so creators of one table take turns: a
-     * transaction-level advisory lock on the table's name, held until the DDL commits, the wait for
-     * it bounded by {@code lock_timeout}.
-     */
+    /** Creators of one table take turns on an advisory lock, as concurrent creates can fail here. */
     @Override
     void createTable(Connection connection, String table, String ddl, CallTimeout timeout) throws SQLException {
         try (PreparedStatement statement =
@@ -159,7 +150,7 @@ final class PostgresDialect extends Dialect {
         super.createTable(connection, table, ddl, timeout);
     }
 
-    /** The advisory lock id of creating {@code table}: the same in every JVM, apart from other tables'. */
+    /** The advisory lock id of creating {@code table}, the same in every JVM. */
     static long creationLock(String table) {
         byte[] name = ("distlock.create." + table.toLowerCase(Locale.ROOT)).getBytes(StandardCharsets.UTF_8);
         long hash = 0xcbf29ce484222325L; // FNV-1a, 64 bits

@@ -17,18 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wakes PostgreSQL waiters when their key is released ({@code pg_notify}, sent when the release
- * commits). One connection per registry listens, on two channels: the registry's own wake-up
- * channel ({@code distlock.wake.<id>}, also the connection's {@code application_name}), on which a
- * release wakes this registry when it is first in the key's queue (see {@link PostgresDialect}), and
- * the table's channel, which every registry hears (releases of keys waited for without a place in
- * queue). The connection is opened on a thread of its own when the registry first waits and kept
- * until it closes; it comes from a DataSource of its own (see {@link DirectConnections}), never
- * from the application's pool, and waiters hold none. Waiters take places in queues only while it
- * listens. Until it listens, and behind it, waiters poll (with longer pauses once it listens), so a
- * lost notification, or a listener that could not connect, costs latency, never a missed release;
- * waiters never wait for it to connect. A wake-up on the own channel that no waiter takes goes to
- * {@link #onUnclaimed}, which passes it on to the next registry in the queue.
+ * Wakes PostgreSQL waiters when their key is released ({@code pg_notify}). One connection per
+ * registry, from {@link DirectConnections}, listens on the registry's own wake-up channel and on
+ * the table's channel. Waiters also poll, so a lost notification costs latency, never a release.
+ * A wake-up that no waiter takes goes to {@link #onUnclaimed}, to be passed on.
  */
 final class PostgresNotifications implements ReleaseSignals {
 
@@ -41,9 +33,8 @@ final class PostgresNotifications implements ReleaseSignals {
     private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /**
-     * How long a place in the queue lasts after the last attempt of any waiter in it: four of the
-     * longest pauses between a waiter's polls, so that a live queue never lapses and one that
-     * registries left behind (they went away while waiting) lapses about a second later.
+     * How long a place in the queue lasts after its waiters' last attempt. Four of the longest
+     * pauses, so that a live queue never lapses and an abandoned one lapses about a second later.
      */
     static final long PLACE_MICROS = 4 * SAFETY_NET.max().toNanos() / 1000;
 
@@ -64,7 +55,7 @@ final class PostgresNotifications implements ReleaseSignals {
     private Thread listener;
     private long nextTryNanos = System.nanoTime();
 
-    /** @param listenerConnections opens the listening connection; not the application's pool */
+    /** @param listenerConnections opens the listening connection, apart from the application's pool */
     PostgresNotifications(DataSource listenerConnections, String channel, String address) {
         this.listenerConnections = listenerConnections;
         this.channel = channel;
@@ -112,7 +103,7 @@ final class PostgresNotifications implements ReleaseSignals {
         unclaimed = handler;
     }
 
-    /** One waiter of one key: released by each notification of the key. */
+    /** One waiter of one key, released by each notification of the key. */
     private final class KeyWaiter implements Subscription {
         private final String key;
         private final Semaphore released = new Semaphore(0);
@@ -207,7 +198,7 @@ final class PostgresNotifications implements ReleaseSignals {
         }
     }
 
-    /** Wakes the waiters of a key; false when there were none. */
+    /** Wakes the waiters of a key. False when there were none. */
     private static boolean wake(Set<Semaphore> keyWaiters) {
         if (keyWaiters == null || keyWaiters.isEmpty()) {
             return false;

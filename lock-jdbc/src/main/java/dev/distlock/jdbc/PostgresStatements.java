@@ -9,9 +9,8 @@ final class PostgresStatements {
     static final String NOW_US = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT";
 
     /**
-     * The row lock wait of the take is bounded in milliseconds by the server, through {@code
-     * lock_timeout} set for the implicit transaction the driver runs the statements in (one round
-     * trip; the setting ends with it). ${granted} is what a grant also sets.
+     * The take, its row lock wait bounded by {@code lock_timeout} for the driver's implicit
+     * transaction. ${granted} is what a grant also sets.
      */
     static final String TAKE = """
             SELECT set_config('lock_timeout', ?, true);
@@ -38,8 +37,8 @@ final class PostgresStatements {
 
     /**
      * When the key is held by another owner, puts the registry's channel at the end of the queue
-     * unless it is in it, and keeps the queue for {@code place} µs more; it writes the row only when
-     * that changes something or half the place is gone. Without a channel, marks the row.
+     * and keeps the queue for {@code place} µs more. The row is written only when that changes
+     * something or half the place is gone. Without a channel, marks the row.
      */
     static final String JOIN_QUEUE = """
             ;
@@ -57,11 +56,8 @@ final class PostgresStatements {
                              OR l.line_until < clock_timestamp() + w.place / 2 * INTERVAL '1 microsecond' END""";
 
     /**
-     * Notifies only when a waiter marked the row (or always, on a table without the waiting column).
-     * The release commits without waiting for its WAL flush ({@code synchronous_commit} off for its
-     * own implicit transaction): it is visible to every session at once, and the next take's commit
-     * flushes it; a database crash before that can only bring the row back, which holds the key until
-     * its lease ends, as a holder that crashed would. Acquisitions always wait for the flush.
+     * Notifies only when a waiter marked the row, or always on a table without the waiting column.
+     * The release commits without waiting for its WAL flush ({@code synchronous_commit} off).
      */
     static final String DELETE_LIVE = """
             SELECT set_config('synchronous_commit', 'off', true);
@@ -72,9 +68,9 @@ final class PostgresStatements {
             SELECT CASE WHEN waiting THEN pg_notify('${channel}', lock_key) END FROM released""";
 
     /**
-     * With a queue: a release with nobody in the queue deletes the row; otherwise it keeps the row free,
-     * takes the first channel off the queue and notifies it. A marked row notifies the table's channel
-     * as well (waiters without a place). Committed as {@link #DELETE_LIVE}.
+     * The release with a queue. It deletes the row when nobody is queued, and otherwise keeps the row
+     * free and notifies the first channel it takes off the queue. A marked row also notifies the
+     * table's channel. Committed as {@link #DELETE_LIVE}.
      */
     static final String RELEASE_TO_QUEUE = """
             SELECT set_config('synchronous_commit', 'off', true);
@@ -93,9 +89,8 @@ final class PostgresStatements {
               FROM released""";
 
     /**
-     * A registry leaves the key's queue (its channel bound, or null when it only passes a wake-up
-     * on); then, when the key is free, the first registry in the queue is taken off and woken; a free
-     * row nobody waits for is deleted.
+     * A registry leaves the key's queue, unless its bound channel is null. Then a free key's first
+     * queued registry is taken off and woken, and a free row nobody waits for is deleted.
      */
     static final String PASS_ON = """
             SELECT set_config('synchronous_commit', 'off', true);
@@ -125,7 +120,7 @@ final class PostgresStatements {
               FROM ${table}
              WHERE lock_key = ? AND owner IS NOT NULL AND expires_at > clock_timestamp()""";
 
-    /** ${line}: with a queue, rows kept free for the registries in the queue stay until the queue lapses. */
+    /** ${line} keeps rows held free for queued registries until the queue lapses. */
     static final String SWEEP = """
             DELETE FROM ${table} WHERE lock_key IN (
                 SELECT lock_key FROM ${table}
@@ -154,7 +149,7 @@ final class PostgresStatements {
                 .replace("${waiting}", waiters == PostgresDialect.Waiters.EVERY_RELEASE ? "TRUE" : "waiting");
     }
 
-    /** The sweep; with a queue, rows kept free for the registries in the queue stay until the queue lapses. */
+    /** The sweep. Rows held free for queued registries stay until the queue lapses. */
     static String sweep(PostgresDialect.Waiters waiters) {
         return SWEEP.replace("${line}", waiters == PostgresDialect.Waiters.QUEUE ? QUEUE_LAPSED : "");
     }

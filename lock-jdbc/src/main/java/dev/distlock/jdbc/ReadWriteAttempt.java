@@ -11,9 +11,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One acquisition call on one side of the read/write table, from call to answer: decides again
- * until granted or the deadline passes, keeping a waiting writer's intent fresh and withdrawing it
- * when the writer stops waiting.
+ * One acquisition call on one side of the read/write table. It decides again until granted or the
+ * deadline passes, and withdraws a waiting writer's intent when the writer stops waiting.
  */
 final class ReadWriteAttempt {
 
@@ -26,12 +25,12 @@ final class ReadWriteAttempt {
     private final Deadline deadline;
     private final Duration answerBudget;
     private final WriterGrace grace;
-    /** The intent a waiting writer offers, in µs; zero for a reader. */
+    /** The intent a waiting writer offers, in µs, or zero for a reader. */
     private final long intent;
 
     private long pause = FIRST_POLL_NANOS;
     private boolean withdrawIntent;
-    /** A decision's answer was lost: it may hold or queue for this call. */
+    /** Whether a decision's answer was lost, which may hold or queue for this call. */
     private boolean unsure;
 
     private long unsureSince;
@@ -39,7 +38,7 @@ final class ReadWriteAttempt {
     private int polls;
     private ReleaseSignals signals;
     private ReleaseSignals.Subscription released;
-    /** When this round's decision was sent; the table's check comes first. */
+    /** When this round's decision was sent, after the table's check. */
     private long requestedAt;
 
     private boolean sent;
@@ -57,7 +56,7 @@ final class ReadWriteAttempt {
                 : 0;
     }
 
-    /** Decides until granted or the deadline passes; see {@link JdbcReadWriteBackend#tryAcquire}. */
+    /** Decides until granted or the deadline passes, as {@link JdbcReadWriteBackend#tryAcquire} says. */
     Optional<JdbcReadWriteBackend.Lease> run() throws InterruptedException {
         try {
             while (true) {
@@ -87,7 +86,7 @@ final class ReadWriteAttempt {
             }
             throw e;
         } catch (RuntimeException e) {
-            // A database that failed the attempt would most likely fail the withdrawal too; the intent ends by itself.
+            // The intent ends by itself. A failed database would fail its withdrawal too.
             if (unsure && !(e instanceof DatabaseUnavailableException)) {
                 withdrawLater();
             }
@@ -103,7 +102,7 @@ final class ReadWriteAttempt {
         }
     }
 
-    /** One decision: the writer's intent offered once its grace is over; returns the token, 0 when refused. */
+    /** One decision, offering the writer's intent once its grace is over. Returns the token, or 0. */
     private long decideOnce(CallTimeout timeout) throws InterruptedException {
         requestedAt = 0;
         sent = false;
@@ -115,7 +114,7 @@ final class ReadWriteAttempt {
         return attempt(offered, timeout);
     }
 
-    /** Pauses after an unavailable database while the wait lasts; past the deadline, frees and fails. */
+    /** Pauses after an unavailable database while the wait lasts, and past the deadline withdraws and fails. */
     private void rideOut(DatabaseUnavailableException e) throws InterruptedException {
         if (sent && !unsure) {
             unsure = true;
@@ -141,7 +140,7 @@ final class ReadWriteAttempt {
                 request.leaseTime());
     }
 
-    /** Listens before the next decision, so that a release between the two is not missed; then waits for one. */
+    /** Listens before the next decision, so that no release between the two is missed, then waits for one. */
     private void awaitRelease(CallTimeout timeout) throws InterruptedException {
         if (released == null) {
             signals = table.signals(request.key(), timeout);
@@ -162,12 +161,12 @@ final class ReadWriteAttempt {
         return wait;
     }
 
-    /** In the background: what a lost decision of this call may have written. */
+    /** Withdraws in the background what a lost decision of this call may have written. */
     private void withdrawLater() {
         table.withdrawals().withdrawLater(request.key(), leaseMicros(), release());
     }
 
-    /** Deletes this call's hold and, for a writer, its intent; touches no other owner's rows. */
+    /** Deletes this call's hold and, for a writer, its intent. */
     private Withdrawals.Release release() {
         String key = request.key();
         String owner = request.owner().value();
@@ -202,14 +201,14 @@ final class ReadWriteAttempt {
 
     private RuntimeException interruptedOr(RuntimeException e) throws InterruptedException {
         if (Thread.interrupted()) {
-            // The driver gave up its statement because of the interrupt; what it did was rolled back.
+            // The driver gave up and rolled back its statement because of the interrupt.
             throw new InterruptedException(
                     "Interrupted while acquiring lock '" + request.key() + "' on " + table.address());
         }
         return e;
     }
 
-    /** A failed withdrawal must not hide why the wait ended; the intent then ends by itself. */
+    /** A failed withdrawal must not hide why the wait ended. The intent then ends by itself. */
     private void withdrawIntentQuietly() {
         try {
             table.withdraw(

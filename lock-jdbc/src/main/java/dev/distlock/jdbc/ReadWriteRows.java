@@ -7,15 +7,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * The row operations of one call on the read/write table, on its connection, each statement
- * bounded by the call's {@link CallTimeout}: by the query timeout, and the wait for the key's
- * anchor row by the database itself where it can (see {@link Dialect#prepareWaiting}).
+ * The row operations of one call on the read/write table, each statement bounded by the call's
+ * {@link CallTimeout}. The database ends the wait for the anchor row where it can.
  */
 final class ReadWriteRows {
 
     /**
-     * What a key's rows say, as seen by {@code owner}: its writer, whether readers hold it, whether
-     * another writer waits, and the tokens of {@code owner}'s own read and write holds (0: none).
+     * What a key's rows say, as seen by {@code owner}. Its writer, whether readers hold it, whether
+     * another writer waits, and the tokens of {@code owner}'s own holds (0 for none).
      */
     record Holds(String writer, boolean readers, boolean writerWaiting, long ownRead, long ownWrite) {}
 
@@ -35,7 +34,7 @@ final class ReadWriteRows {
         return sql;
     }
 
-    /** Locks the key's anchor row; {fence, database now in µs}, or null when the key has none. */
+    /** Locks the key's anchor row and returns {fence, database now in µs}, or null when the key has none. */
     long[] lockAnchor(String key) throws SQLException {
         try (PreparedStatement select = dialect.prepareWaiting(connection, sql.lockAnchor, timeout)) {
             select.setString(1, key);
@@ -46,8 +45,8 @@ final class ReadWriteRows {
     }
 
     /**
-     * Inserts the key's anchor row; one inserted meanwhile by someone else is as good. Two inserts of
-     * an anchor just deleted can deadlock on MySQL; the loser looks again, as after a duplicate.
+     * Inserts the key's anchor row. One inserted meanwhile by someone else is as good, and so is a
+     * MySQL deadlock between two inserts, whose loser looks again.
      */
     void insertAnchor(String key) throws SQLException {
         try {

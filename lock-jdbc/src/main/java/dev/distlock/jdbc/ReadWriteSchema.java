@@ -5,9 +5,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * The read/write table ({@code <lock table>_rw}), checked (or created) by the first read/write
- * call, within that call's time, so registries that never use read/write locks need none. A
- * failed check is not kept: the next call checks again.
+ * The read/write table ({@code <lock table>_rw}), checked or created by the first read/write call,
+ * so registries that never use read/write locks need none. A failed check is tried again.
  */
 final class ReadWriteSchema {
 
@@ -34,7 +33,7 @@ final class ReadWriteSchema {
     }
 
     /**
-     * The usable table; connects first if no call has yet.
+     * The usable table. Connects first if no call has yet.
      *
      * @throws SQLException when the database failed the check
      * @throws LockBackendException when the table is missing and may not be created, with its DDL
@@ -81,7 +80,7 @@ final class ReadWriteSchema {
         return new LockSchema.TableDdl("read/write lock table", sql.table, sql.ddl);
     }
 
-    /** Null when the table can be read, else why not; a database that cannot be reached throws. */
+    /** Null when the table can be read, else why not. A database that cannot be reached throws. */
     private static SQLException probe(LockDatabase db, ReadWriteStatements sql, CallTimeout timeout)
             throws SQLException {
         try {

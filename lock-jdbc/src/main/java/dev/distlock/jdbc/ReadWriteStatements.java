@@ -27,7 +27,7 @@ final class ReadWriteStatements {
     final String liveRows;
     final String deleteKey;
     final String renew;
-    /** Wakes the waiters of a key (its one parameter: {@link #signalKey}) when it commits; null where nothing listens. */
+    /** Wakes the waiters of a key (by {@link #signalKey}) when it commits. Null where nothing listens. */
     final String notify;
     /** {@link #notify} for two keys in one statement (a write release wakes readers and writers). */
     final String notifyBoth;
@@ -63,8 +63,8 @@ final class ReadWriteStatements {
     }
 
     /**
-     * What the waiters of {@code key} in {@code mode} listen for, apart from the plain lock's releases of a key of the
-     * same name on the same channel: readers wait for the writer to go, writers for the last hold.
+     * What the waiters of {@code key} in {@code mode} listen for, apart from the plain lock's releases.
+     * Readers wait for the writer to go, writers for the last hold.
      */
     static String signalKey(String key, LockMode mode) {
         return (mode == LockMode.READ ? "rw:r:" : "rw:w:") + key;

@@ -5,13 +5,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * How a waiter pauses between polls of a key: until a release of the key is signalled, or the
- * pause is over. Polling is always the safety net; a database that can signal releases lets the
- * pauses grow longer.
+ * How a waiter pauses between polls of a key, until a release of the key is signalled or the pause
+ * is over. Polling is always the safety net. Signals let the pauses grow longer.
  */
 interface ReleaseSignals extends AutoCloseable {
 
-    /** Pauses of plain polling: short, so that a release is seen within about 25 ms. */
+    /** Pauses of plain polling, short so that a release is seen within about 25 ms. */
     Backoff POLLING = new Backoff(Duration.ofMillis(2), Duration.ofMillis(25));
 
     /** The pauses between polls. */
@@ -21,23 +20,19 @@ interface ReleaseSignals extends AutoCloseable {
     Subscription subscribe(String key);
 
     /**
-     * Whether a release can wake this registry alone, on a channel of its own: then a waiter
-     * subscribes before its first attempt, so that a refused attempt takes a place in the queue at once.
+     * Whether a release can wake this registry alone, on a channel of its own. A waiter then
+     * subscribes before its first attempt, so that a refused attempt takes a place in the queue.
      */
     default boolean wakesOne() {
         return false;
     }
 
-    /** The place in its key's queue that the next attempt of {@code waiter} asks for; none by default. */
+    /** The place in its key's queue that the next attempt of {@code waiter} asks for, none by default. */
     default WaitQueue queue(Subscription waiter) {
         return WaitQueue.NONE;
     }
 
-    /**
-     * What to do with a wake-up on this registry's own channel that none of its waiters takes
-     * (they gave up, or took the key meanwhile): it was meant for the next registry in the key's
-     * queue, so {@code handler} passes it on. Receives the key.
-     */
+    /** Where a wake-up that none of this registry's waiters takes goes, to be passed on. Receives the key. */
     default void onUnclaimed(Consumer<String> handler) {}
 
     @Override

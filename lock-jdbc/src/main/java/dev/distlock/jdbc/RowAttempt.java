@@ -11,8 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One acquisition call on the lock table, from call to answer: polls until the row is taken or the
- * deadline passes, rides out an unavailable database, and adopts or frees a take whose answer was lost.
+ * One acquisition call on the lock table. It polls until the row is taken or the deadline passes,
+ * rides out an unavailable database, and adopts or withdraws a take whose answer was lost.
  */
 final class RowAttempt {
 
@@ -36,7 +36,7 @@ final class RowAttempt {
     private boolean unsure;
     private int failures;
     private int poll;
-    /** When this round's take was sent; set-up and subscription come first. */
+    /** When this round's take was sent, after set-up and subscription. */
     private long requestedAt;
 
     private boolean sent;
@@ -49,7 +49,7 @@ final class RowAttempt {
         this.answerBudget = answerBudget;
     }
 
-    /** Takes rounds until the row is taken or the deadline passes; see {@link JdbcLockBackend#tryAcquire}. */
+    /** Takes rounds until the row is taken or the deadline passes, as {@link JdbcLockBackend#tryAcquire} says. */
     Optional<JdbcLease> run() throws InterruptedException {
         try {
             while (true) {
@@ -76,7 +76,7 @@ final class RowAttempt {
         }
     }
 
-    /** One round: sets up on first use, then looks for a lost take's row or sends a new take. */
+    /** One round. It sets up on first use, then looks for a lost take's row or sends a new take. */
     private OptionalLong takeOnce() {
         CallTimeout timeout = JdbcLockBackend.attemptTimeout(deadline, request.leaseTime(), answerBudget);
         requestedAt = 0;
@@ -113,7 +113,7 @@ final class RowAttempt {
     }
 
     /**
-     * One take; a lost connection is thrown for the caller to ride out, any other failure frees
+     * One take. A lost connection is thrown for the caller to ride out. Any other failure withdraws
      * what the attempt may have taken before it is thrown.
      */
     private OptionalLong take(WaitQueue queue, CallTimeout timeout) {
@@ -130,7 +130,7 @@ final class RowAttempt {
         }
     }
 
-    /** Pauses after an unavailable database while the wait lasts; past the deadline, frees and fails. */
+    /** Pauses after an unavailable database while the wait lasts, and past the deadline withdraws and fails. */
     private void rideOut(DatabaseUnavailableException e) throws InterruptedException {
         if (sent && !unsure) {
             unsure = true;
@@ -166,7 +166,7 @@ final class RowAttempt {
         return new JdbcLease(row.key(), row.owner(), FencingToken.of(fence), requestedAt, request.leaseTime());
     }
 
-    /** Listens before the next poll, so that a release between the two is not missed; then waits for one. */
+    /** Listens before the next poll, so that no release between the two is missed, then waits for one. */
     private void awaitRelease() throws InterruptedException {
         if (released == null) {
             released = ready.signals().subscribe(row.key());
@@ -175,7 +175,7 @@ final class RowAttempt {
         released.await(Math.min(ready.signals().backoff().pauseNanos(++poll), deadline.remainingNanos()));
     }
 
-    /** A registry leaves the queue with its last waiter of the key; a grant took it off already. */
+    /** A registry leaves the queue with its last waiter of the key, unless a grant took it off. */
     private void leaveQueue() {
         boolean leave = queuedChannel != null
                 && !acquired
@@ -184,7 +184,7 @@ final class RowAttempt {
             released.close();
         }
         if (leave) {
-            ready.upkeep().leaveQueue(row.key(), queuedChannel); // in the background: the caller's wait is over
+            ready.upkeep().leaveQueue(row.key(), queuedChannel); // in the background, as the caller's wait is over
         }
     }
 }

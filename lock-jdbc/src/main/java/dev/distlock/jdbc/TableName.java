@@ -3,9 +3,8 @@ package dev.distlock.jdbc;
 import java.util.regex.Pattern;
 
 /**
- * The lock table's name, checked to be a plain SQL identifier (optionally schema-qualified)
- * before it is ever placed into a statement: table names cannot be bound as parameters, so
- * this check is what keeps them from carrying SQL.
+ * The lock table's name, checked to be a plain SQL identifier (optionally schema-qualified). Table
+ * names cannot be bound as parameters, so this check keeps them from carrying SQL.
  */
 record TableName(String value) {
 

@@ -10,8 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The work on the table that no caller waits for, on one daemon thread per registry: sweeping rows
- * nobody released; freeing the rows of acquisitions whose outcome was lost is left to {@link Withdrawals}.
+ * The work on the table that no caller waits for, on one daemon thread per registry. It sweeps
+ * rows nobody released and passes on wake-ups. {@link Withdrawals} withdraws lost takes.
  */
 final class TableUpkeep implements AutoCloseable {
 
@@ -21,7 +21,7 @@ final class TableUpkeep implements AutoCloseable {
     /** Rows one sweep statement deletes at most, so that no sweep holds many row locks at once. */
     static final int SWEEP_BATCH = 1000;
 
-    /** Sweep statements in one round at most; the rest waits for the next round. */
+    /** Sweep statements in one round at most. The rest waits for the next round. */
     private static final int SWEEP_ROUNDS = 100;
 
     /** The bound of one pass-on of a wake-up (see {@link #leaveQueue}). */
@@ -49,26 +49,25 @@ final class TableUpkeep implements AutoCloseable {
         executor.scheduleWithFixedDelay(this::sweep, first, period, TimeUnit.NANOSECONDS);
     }
 
-    /** Frees the row an acquisition may have taken although it failed (see {@link Withdrawals#withdraw}). */
+    /** Withdraws the row an acquisition may have taken although it failed. */
     void withdraw(LockRow row, Deadline deadline, RuntimeException failure) {
         withdrawals.withdraw(row.key(), row.leaseMicros(), deadline, failure, release(row));
     }
 
-    /** As {@link #free}, in the background only: for an attempt that gives up without a failure to report. */
+    /** As {@link #withdraw}, in the background only, for an attempt that gives up without a failure. */
     void withdrawLater(LockRow row) {
         withdrawals.withdrawLater(row.key(), row.leaseMicros(), release(row));
     }
 
     /**
      * Takes {@code channel} off the key's queue, unless this registry still has waiters of the key,
-     * and wakes the next registry in the queue if the key is free (see {@link LockTable#passOn}); null
-     * for a registry that is not in the queue and only passes on a wake-up none of its waiters took.
+     * and wakes the next registry if the key is free. A null channel only passes a wake-up on.
      */
     void leaveQueue(String key, String channel) {
         passOn(key, channel);
     }
 
-    /** Passes on a wake-up that none of this registry's waiters took; the registry is not in the queue. */
+    /** Passes on a wake-up that none of this registry's waiters took. */
     void passOnWakeUp(String key) {
         passOn(key, NOT_QUEUED);
     }
@@ -87,7 +86,7 @@ final class TableUpkeep implements AutoCloseable {
                 }
             });
         } catch (RejectedExecutionException closed) {
-            // The registry is closing; the queue lapses by itself.
+            // The registry is closing. The queue lapses by itself.
         }
     }
 

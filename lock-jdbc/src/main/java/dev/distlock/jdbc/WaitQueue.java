@@ -1,10 +1,8 @@
 package dev.distlock.jdbc;
 
 /**
- * A waiting attempt's place in its key's queue (PostgreSQL): the registry's own wake-up channel,
- * which a refused take puts at the end of the key's queue unless it is there already, and which a
- * granted take takes off the queue again, unless other waiters of the same registry still wait for
- * the key (then the registry keeps its place for them).
+ * A waiting attempt's place in its key's queue on PostgreSQL, the registry's own wake-up channel.
+ * A refused take puts it at the end of the queue, and a grant takes it off unless {@code stay}.
  *
  * @param channel the registry's wake-up channel, null when the attempt takes no place
  * @param stay whether a grant leaves the registry in the queue, for its other waiters of the key
@@ -12,7 +10,7 @@ package dev.distlock.jdbc;
  */
 record WaitQueue(String channel, boolean stay, long placeMicros) {
 
-    /** No place in the queue: a refused take marks the row as waited for, so that its release notifies everyone. */
+    /** No place in the queue. A refused take marks the row as waited for, so that its release notifies everyone. */
     static final WaitQueue NONE = new WaitQueue(null, false, 0);
 
     /** The channel a grant takes off the queue, or null. */

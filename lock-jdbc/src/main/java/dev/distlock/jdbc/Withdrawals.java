@@ -8,16 +8,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Withdraws what an acquisition may have taken although it gave up (a take whose answer was lost
- * may have committed): inline while the caller's deadline leaves time, else in the background,
- * looking again with growing pauses until the take's lease would have ended.
+ * Withdraws what an acquisition that gave up may have taken, as a take whose answer was lost may
+ * have committed. Inline while the deadline leaves time, else in the background.
  */
 final class Withdrawals implements AutoCloseable {
 
-    /**
-     * Deletes only the rows of the one acquisition that gave up (its owner is unique per hold); true when it found
-     * some.
-     */
+    /** Deletes only the rows of the one acquisition that gave up. True when it found some. */
     @FunctionalInterface
     interface Release {
         boolean run(CallTimeout timeout);
@@ -36,7 +32,7 @@ final class Withdrawals implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Withdrawals.class);
 
-    // The thread starts with the first task: a registry whose takes never get lost has none.
+    // The thread starts with the first task, so a registry whose takes never get lost has none.
     private final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
         Thread thread = new Thread(runnable, "distlock-jdbc-free");
         thread.setDaemon(true);
@@ -64,13 +60,13 @@ final class Withdrawals implements AutoCloseable {
         withdrawUntil(key, leaseEnds, release, RECHECK_FIRST.toNanos());
     }
 
-    /** As {@link #withdraw}, in the background only: for an acquisition that gives up without a failure to report. */
+    /** As {@link #withdraw}, in the background only, for an acquisition that gives up without a failure. */
     void withdrawLater(String key, long leaseMicros, Release release) {
         withdrawUntil(
                 key, System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(leaseMicros), release, RECHECK_FIRST.toNanos());
     }
 
-    /** Frees now on the thread; when that finds nothing, looks again after {@code recheckNanos}, growing. */
+    /** Frees now on the thread, and when that finds nothing, looks again after a growing {@code recheckNanos}. */
     private void withdrawUntil(String key, long leaseEndsNanos, Release release, long recheckNanos) {
         if (executor.isShutdown()) {
             return;
