@@ -7,8 +7,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
 
 /**
- * Scripts run on the calling thread, over a connection of the factory per call: for clients
- * other than Lettuce, which bound each call with their own timeout.
+ * Scripts run on the calling thread, over a connection of the factory per call. They serve clients other than Lettuce,
+ * which bound each call with their own timeout.
  */
 final class BlockingScripts {
 

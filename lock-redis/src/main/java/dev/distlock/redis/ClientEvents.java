@@ -15,14 +15,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import reactor.core.Disposable;
 
 /**
- * What the Lettuce client of a connection factory reports about its connections: a connection
- * (re)activated or a Cluster topology changed (the server may have lost its scripts), and any
- * connection event (waiters check the server again). Other clients report nothing.
+ * What the Lettuce client of a connection factory reports about its connections. An activated connection or a changed
+ * Cluster topology means the server may have lost its scripts. Any connection event makes waiters check the server
+ * again. Other clients report nothing.
  *
- * <p>Clients that share {@link ClientResources} share one event bus, so each registry hears every
- * other registry's connection events: after a server restart, n registries on one set of resources
- * hear n activations each. A burst is gathered for {@link #GATHER} and acted on once, so a restart
- * costs each registry one script load and one wake-up of its waiters, not n.
+ * <p>Clients that share {@link ClientResources} share one event bus, so each registry hears every other registry's
+ * connection events. A burst is gathered for {@link #GATHER} and acted on once, so a server restart costs each registry
+ * one script load and one wake-up of its waiters, not one per registry.
  */
 final class ClientEvents implements AutoCloseable {
 
@@ -39,7 +38,10 @@ final class ClientEvents implements AutoCloseable {
         this(resourcesOf(factory), onActivated);
     }
 
-    /** Events of {@code resources}' bus, acted on by its event executors; null for a client that reports none. */
+    /**
+     * Events of {@code resources}' bus, acted on by its event executors. {@code resources} is null for a client that
+     * reports none.
+     */
     private ClientEvents(ClientResources resources, Runnable onActivated) {
         this.scheduler = resources == null ? null : resources.eventExecutorGroup();
         this.activated = new Gathered(onActivated);
@@ -95,7 +97,7 @@ final class ClientEvents implements AutoCloseable {
         }
 
         private void run() {
-            // Cleared first: an event during the action asks for a run of its own.
+            // Cleared first, so an event during the action asks for a run of its own.
             pending.set(false);
             action.run();
         }

@@ -13,13 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The wait for one key on one Redis server or Cluster, shared by plain and read/write locks: a
- * first attempt (which may go out in a batch), then, while the deadline allows, a wake-up
- * registered with the {@link ReleaseSubscriber} before every further attempt, a sleep until a
- * release message or the lock kind's re-check time, transient failures ridden out ({@link
- * RideOut}), each call's answer awaited at most the command timeout cut to the deadline plus the
- * answer budget, and the clean-up of attempts whose answer was lost or not used. What an
- * attempt sends and what its answer means is the lock kind's ({@link Attempts}).
+ * The wait for one key on one Redis server or Cluster, shared by plain and read/write locks. A first attempt may go out
+ * in a batch. While the deadline allows, a wake-up is registered with the {@link ReleaseSubscriber} before every
+ * further attempt, and the waiter sleeps until a release message or the lock kind's re-check time. Transient failures
+ * are ridden out ({@link RideOut}), and attempts whose answer was lost or not used are withdrawn. The lock kind says
+ * what an attempt sends and what its answer means ({@link Attempts}).
  */
 final class KeyWait {
 
@@ -29,13 +27,13 @@ final class KeyWait {
     private final ReleaseSubscriber subscriber;
     private final Duration commandTimeout;
     /**
-     * How long past the caller's deadline a call may still wait for its answer: the answer budget, so that a
-     * zero-wait attempt gets all of it for one round trip (contract 8).
+     * How long past the caller's deadline a call may still wait for its answer. It is the whole answer budget, so that
+     * a zero-wait attempt gets all of it for one round trip (contract 8).
      */
     private final Duration slack;
     /**
-     * The same for a call sent while waiting (a re-check or a wake-up's attempt): it may go out just before the
-     * deadline, and its clean-up still has to fit in the budget, so it gets half of it.
+     * The same for a call sent while waiting, which gets half the budget. It may go out just before the deadline, and
+     * its withdrawal still has to fit in the budget.
      */
     private final Duration waitingSlack;
 
@@ -57,12 +55,12 @@ final class KeyWait {
         /** The message a release of this key publishes, which wakes the waiter. */
         String releaseMessage();
 
-        /** One acquisition script; {@code willWait} asks the holder's release to publish. */
+        /** One acquisition script. {@code willWait} asks the holder's release to publish. */
         ScriptCall<AcquireReply> acquire(boolean willWait);
 
         /**
-         * The lease of a granted attempt sent at {@code sentAtNanos}; a {@link LockBackendException}
-         * counts as a failed attempt.
+         * The lease of a granted attempt sent at {@code sentAtNanos}. A {@link LockBackendException} counts as a failed
+         * attempt.
          */
         L granted(AcquireReply reply, long sentAtNanos) throws InterruptedException;
 
@@ -73,8 +71,8 @@ final class KeyWait {
         ScriptCall<Boolean> withdraw();
 
         /**
-         * True when the {@link #withdraw} goes right after each lost answer; false when once, as the
-         * wait ends without a grant (an attempt repeated by the same owner takes nothing twice).
+         * True when the {@link #withdraw} goes right after each lost answer. False when it goes once, as the wait ends
+         * without a grant, because an attempt repeated by the same owner takes nothing twice.
          */
         boolean withdrawsAtOnce();
 
@@ -95,8 +93,7 @@ final class KeyWait {
             return lease;
         } catch (InterruptedException e) {
             if (!attempts.withdrawsAtOnce()) {
-                // The interrupt may have cut off the answer to an attempt that the server runs or ran and
-                // granted: the withdrawal goes after it on the same connection and frees what it took.
+                // The interrupt may have cut off a grant's answer. The withdrawal goes after it on the same connection.
                 endpoint.send(attempts.withdraw());
             }
             throw e;
@@ -114,7 +111,7 @@ final class KeyWait {
             return Optional.ofNullable(lease(pending, reply(pending, request, attempts, slack), attempts));
         } catch (LockBackendException e) {
             if (!attempts.withdrawsAtOnce()) {
-                // Not waited for: the caller's deadline does not cover a clean-up round trip.
+                // Not waited for, as the caller's deadline does not cover another round trip.
                 endpoint.send(attempts.withdraw());
             }
             throw e;
@@ -136,10 +133,9 @@ final class KeyWait {
     }
 
     /**
-     * Waits for the key after a first attempt found it held (or failed with {@code firstFailure}):
-     * woken by a release message, else looking again after the lock kind's re-check time, so a
-     * lost message costs a re-check, not the wait. Transient failures are ridden out until the
-     * deadline.
+     * Waits for the key after a first attempt found it held or failed with {@code firstFailure}. A release message
+     * wakes it, or it looks again after the lock kind's re-check time, so a lost message costs a re-check, not the
+     * wait. Transient failures are ridden out until the deadline.
      */
     private <L> Optional<L> await(LockRequest request, Attempts<L> attempts, LockBackendException firstFailure)
             throws InterruptedException {
@@ -185,8 +181,8 @@ final class KeyWait {
             subscriber.unregister(attempts.releaseMessage(), wakeup);
             boolean unused = wakeup.close() != null;
             if (!granted && (unused || (!attempts.withdrawsAtOnce() && rideOut.failedBefore()))) {
-                // An attempt that this waiter does not use, or whose answer was lost, may still
-                // take the key: the withdrawal goes after it on the same connection and frees it.
+                // An unused attempt, or one whose answer was lost, may still take the key. The withdrawal goes after it
+                // on the same connection.
                 endpoint.send(attempts.withdraw());
             }
         }
@@ -194,14 +190,14 @@ final class KeyWait {
 
     /**
      * One attempt. The {@code first} may go out in a batch with other threads' calls ({@link
-     * RedisEndpoint#sendBatched}); later ones, sent because the key was released, go at once.
+     * RedisEndpoint#sendBatched}). Later ones, sent because the key was released, go at once.
      */
     private PendingReply<AcquireReply> send(Attempts<?> attempts, boolean willWait, boolean first) {
         ScriptCall<AcquireReply> call = attempts.acquire(willWait);
         return first ? endpoint.sendBatched(call) : endpoint.send(call);
     }
 
-    /** The attempt's answer; a {@link LockBackendException} when none came (the script may still have run). */
+    /** The attempt's answer, or a {@link LockBackendException} when none came (the script may still have run). */
     private AcquireReply reply(
             PendingReply<AcquireReply> pending, LockRequest request, Attempts<?> attempts, Duration slack)
             throws InterruptedException {
@@ -225,7 +221,7 @@ final class KeyWait {
         return reply.granted() ? attempts.granted(reply, pending.sentAtNanos()) : null;
     }
 
-    /** Gives the first subscription a moment to be confirmed; without it waits end only at the re-check. */
+    /** Gives the first subscription a moment to be confirmed. Without it, waits end only at the re-check. */
     private void awaitSubscription(Deadline deadline) throws InterruptedException {
         long limit = Math.min(deadline.remainingNanos(), commandTimeout.toNanos());
         try {

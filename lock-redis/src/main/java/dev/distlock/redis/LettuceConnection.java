@@ -15,9 +15,9 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * The one Lettuce connection of an endpoint, taken from the connection factory (the factory's
- * shared native connection unless it hands out dedicated ones) and kept until closed; taken again,
- * on a thread of its own, when it was lost. Nothing here blocks the caller.
+ * The one Lettuce connection of an endpoint, taken from the connection factory (the factory's shared native connection
+ * unless it hands out dedicated ones) and kept until closed. A lost connection is taken again on a thread of its own.
+ * Nothing here blocks the caller.
  */
 final class LettuceConnection implements AutoCloseable {
 
@@ -33,8 +33,8 @@ final class LettuceConnection implements AutoCloseable {
     }
 
     /**
-     * Writes a batch of the {@link SendQueue} to the connection, once it is connected; a batch
-     * that cannot be written fails its commands.
+     * Writes a batch of the {@link SendQueue} to the connection once it is connected. A batch that cannot be written
+     * fails its commands.
      */
     void write(List<AsyncCommand<byte[], byte[], Object>> batch) {
         CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> current = connection;
@@ -91,9 +91,9 @@ final class LettuceConnection implements AutoCloseable {
     }
 
     /**
-     * Starts connecting unless a connection is up or being made. Connecting blocks (the factory
-     * connects synchronously), so it runs on a thread of its own: no caller waits for it longer
-     * than its own timeout, and one node that does not answer does not hold up the others.
+     * Starts connecting unless a connection is up or being made. The factory connects synchronously, so this runs on a
+     * thread of its own. No caller waits for it longer than its own timeout, and one node that does not answer does not
+     * hold up the others.
      */
     private synchronized CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connect(
             CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> seen) {

@@ -3,23 +3,23 @@ package dev.distlock.redis;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A lock key and the name of its Redis key, encoded once. The key is wrapped in a hash tag;
- * braces and percent signs in it are percent-encoded, so it can neither end the tag early nor
+ * A lock key and the name of its Redis key, encoded once. The key is wrapped in a hash tag.
+ * Braces and percent signs in it are percent-encoded, so it can neither end the tag early nor
  * collide with another key.
  *
  * @param key the full lock key (registry prefix included), for messages
  * @param name the Redis key of the lock, {@code distlock:{<key>}}
  * @param nameBytes {@code name} in UTF-8
- * @param queueBytes the Redis key of the lock's queue of waiting registries, {@code distlock:{<key>}:q}, in UTF-8:
- *     same hash tag, same Cluster hash slot
+ * @param queueBytes the Redis key of the lock's queue of waiting registries, {@code distlock:{<key>}:q}, in UTF-8, in
+ *     the same hash tag and so the same Cluster hash slot
  */
 record LockKey(String key, String name, byte[] nameBytes, byte[] queueBytes) {
 
     static final String NAMESPACE = "distlock:";
 
     /**
-     * The channel every registry hears: read/write releases publish on it, and plain releases when nobody
-     * is in the key's queue. The message is the lock's Redis key.
+     * The channel every registry hears. Read/write releases publish on it, and plain releases when nobody is in the
+     * key's queue. The message is the lock's Redis key.
      */
     static final String RELEASE_CHANNEL = NAMESPACE + "released";
 
@@ -31,8 +31,8 @@ record LockKey(String key, String name, byte[] nameBytes, byte[] queueBytes) {
     }
 
     /**
-     * The lock whose Redis key is {@code redisKey} (as a release message names it); its full key is not
-     * known, so messages about it name the Redis key.
+     * The lock whose Redis key is {@code redisKey}, as a release message names it. Its full key is not known, so
+     * messages about it name the Redis key.
      */
     static LockKey ofRedisKey(String redisKey) {
         return new LockKey(redisKey, redisKey);
@@ -42,7 +42,7 @@ record LockKey(String key, String name, byte[] nameBytes, byte[] queueBytes) {
         this(key, name, name.getBytes(StandardCharsets.UTF_8), (name + ":q").getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Whether {@code redisKey} (as a release message names it) is a plain lock's key: {@code distlock:{<key>}}. */
+    /** Whether {@code redisKey}, as a release message names it, is a plain lock's key {@code distlock:{<key>}}. */
     static boolean isPlainLock(String redisKey) {
         return redisKey.startsWith(NAMESPACE + "{") && redisKey.endsWith("}");
     }

@@ -9,16 +9,15 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The lock scripts and the calls that run them: each call names its keys and arguments in one
- * place, and each script knows what its reply means. The key layout is described in the
- * package documentation and in {@code lock-value.lua}.
+ * The lock scripts and the calls that run them. Each call names its keys and arguments in one place, and each script
+ * knows what its reply means. {@code lock-value.lua} and docs/internals/backends.md describe the key layout.
  */
 final class LockScripts {
 
-    /** How every lock script reads a lock key's value; sent before each one's text. */
+    /** How every lock script reads a lock key's value, sent before each one's text. */
     private static final String VALUE = "lock-value.lua";
 
-    /** How the scripts that touch a lock's queue of waiting registries read and wake it; sent after {@link #VALUE}. */
+    /** How the scripts that touch a lock's queue of waiting registries read and wake it, sent after {@link #VALUE}. */
     private static final String LINE = "waiters.lua";
 
     static final LuaScript<AcquireReply> ACQUIRE =
@@ -42,7 +41,10 @@ final class LockScripts {
 
     private LockScripts() {}
 
-    /** Takes the lock for {@code owner} if free, without waiting for it: no wake-up asked, no place in the queue. */
+    /**
+     * Takes the lock for {@code owner} if free, without waiting for it. It asks no wake-up and takes no place in the
+     * queue.
+     */
     static ScriptCall<AcquireReply> acquire(LockKey key, byte[] owner, Duration lease, byte[] holder) {
         WaitQueue none = WaitQueue.NONE;
         return queueCall(ACQUIRE, key, owner, millis(lease), NO_WAIT, holder, none.channel(), none.lasts());
@@ -58,8 +60,8 @@ final class LockScripts {
     }
 
     /**
-     * Takes the lock for {@code owner} if it is free and nobody holds {@code guard}, without waiting: both keys are
-     * read in the one script, so they must be on one server (or in one hash slot of a Cluster).
+     * Takes the lock for {@code owner} if it is free and nobody holds {@code guard}, without waiting. One script reads
+     * both keys, so they must be on one server (or in one hash slot of a Cluster).
      */
     static ScriptCall<AcquireReply> acquireUnlessHeld(
             LockKey key, LockKey guard, byte[] owner, Duration lease, byte[] holder) {
@@ -83,7 +85,7 @@ final class LockScripts {
         return queueCall(RELEASE, key, owner);
     }
 
-    /** Ends whoever's hold is there (operator eviction); the fence rules of a release apply. */
+    /** Ends whoever's hold is there, for an operator. The fence rules of a release apply. */
     static ScriptCall<Boolean> evict(LockKey key) {
         return queueCall(RELEASE, key, NOBODY, FORCE);
     }
@@ -97,15 +99,15 @@ final class LockScripts {
     }
 
     /**
-     * A lease in whole milliseconds for the server, rounded UP: the holder's own view of the
-     * lease is rounded down, so the server never lets a lock go while its holder thinks it valid.
+     * A lease in whole milliseconds for the server, rounded up. The holder's own view of the lease is rounded down, so
+     * the server never lets a lock go while its holder thinks it valid.
      */
     static byte[] millis(Duration lease) {
         long millis = lease.toMillis() + (lease.toNanos() % 1_000_000 == 0 ? 0 : 1);
         return bytes(Long.toString(Math.max(1, millis)));
     }
 
-    /** The owner as stored on the server: {@link OwnerId#value()} in UTF-8. */
+    /** The owner as stored on the server, {@link OwnerId#value()} in UTF-8. */
     static byte[] ownerBytes(OwnerId owner) {
         return bytes(owner.value());
     }
@@ -124,9 +126,9 @@ final class LockScripts {
     }
 
     /**
-     * Where a waiting registry hears that it is next: its wake-up channel, and how long its place in a
-     * key's queue lasts after each attempt. {@link #NONE} takes no place (the caller does not wait, or its
-     * registry is not listening yet and waits for {@code distlock:released} instead).
+     * Where a waiting registry hears that it is next, its wake-up channel, and how long its place in a key's queue
+     * lasts after each attempt. {@link #NONE} takes no place. It is for a caller that does not wait, or whose registry
+     * is not listening yet and waits for {@code distlock:released}.
      */
     record WaitQueue(byte[] channel, byte[] lasts) {
 
@@ -138,12 +140,12 @@ final class LockScripts {
     }
 
     /**
-     * What the acquire script answered: granted with a token, or held by another owner for
-     * {@code holderLeaseMillis} more (-1 when that hold has no expiry).
+     * What the acquire script answered. Either granted with a token, or held by another owner for {@code
+     * holderLeaseMillis} more (-1 when that hold has no expiry).
      */
     record AcquireReply(boolean granted, long token, long holderLeaseMillis) {
 
-        /** The script's one integer: the token when granted, else -2 minus the holder's PTTL. */
+        /** The script's one integer, the token when granted, else -2 minus the holder's PTTL. */
         static AcquireReply read(long reply) {
             return reply > 0 ? new AcquireReply(true, reply, 0) : new AcquireReply(false, 0, -2 - reply);
         }
@@ -157,7 +159,7 @@ final class LockScripts {
         }
     }
 
-    /** The hold stored in a lock key; {@code owner} is null when nobody holds it. */
+    /** The hold stored in a lock key. {@code owner} is null when nobody holds it. */
     record StoredHolder(String owner, String holder, long token, long leaseLeftMillis) {
 
         static final StoredHolder NOBODY = new StoredHolder(null, "", 0, -1);

@@ -14,9 +14,8 @@ import java.util.function.Function;
 import java.util.function.LongFunction;
 
 /**
- * One Lua script of this package's resources with the type of its result: the Redis reply type
- * it answers with and how that reply becomes a value. Scripts run with EVALSHA; they are loaded
- * onto every server before they are needed (see {@link RedisEndpoint}).
+ * One Lua script of this package's resources, with the Redis reply type it answers with and how that reply becomes a
+ * value. Scripts run with EVALSHA and are loaded onto every server before they are needed ({@link RedisEndpoint}).
  *
  * @param <R> what the script's reply means
  */
@@ -43,8 +42,8 @@ final class LuaScript<R> {
     }
 
     /**
-     * This script with the text of the resource {@code prelude} before its own: Redis runs every
-     * script on its own, so Lua that several scripts share travels with each of them.
+     * This script with the text of the resource {@code prelude} before its own. Redis runs every script on its own, so
+     * Lua that several scripts share travels with each of them.
      */
     LuaScript<R> after(String prelude) {
         byte[] shared = read(prelude);
@@ -81,7 +80,7 @@ final class LuaScript<R> {
         return sha1;
     }
 
-    /** {@link #sha1()} as sent; a constant of the script made with its SHA-1, not a cache (nothing to look up). */
+    /** {@link #sha1()} as sent, a constant made with the script. */
     byte[] sha1Bytes() {
         return sha1Bytes;
     }

@@ -9,8 +9,8 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * The replies of one script sent to every Redlock node, taken as they arrive so that a decision
- * can be made as soon as a majority allows it: a slow or frozen minority costs nothing.
+ * The replies of one script sent to every Redlock node, taken as they arrive so that a decision can be made as soon as
+ * a majority allows it. A slow or frozen minority costs nothing.
  *
  * @param <R> what the script's reply means
  */
@@ -34,8 +34,8 @@ final class NodeReplies<R> {
     }
 
     /**
-     * Waits until {@code decided} holds for the tally so far, every node answered, or {@code
-     * timeout} passed, whichever comes first; replies still missing then count as failures.
+     * Waits until {@code decided} holds for the tally so far, every node answered, or {@code timeout} passed, whichever
+     * comes first. Replies still missing then count as not answered.
      */
     Tally<R> await(Duration timeout, Predicate<Tally<R>> decided) {
         long end = System.nanoTime() + timeout.toNanos();
@@ -50,7 +50,7 @@ final class NodeReplies<R> {
                 try {
                     arrivals.tryAcquire(left, TimeUnit.NANOSECONDS);
                 } catch (InterruptedException e) {
-                    // The decision is bounded by the timeout; the caller sees the flag afterwards.
+                    // The decision is bounded by the timeout, and the caller sees the flag afterwards.
                     interrupted = true;
                 }
             }
@@ -82,7 +82,7 @@ final class NodeReplies<R> {
     /** One node's reply. */
     record Answer<R>(RedisEndpoint node, R value, long sentAtNanos) {}
 
-    /** The replies so far: answers, failures, and how many nodes have not answered yet. */
+    /** The replies so far, with the failures and how many nodes have not answered yet. */
     record Tally<R>(List<Answer<R>> answers, List<String> failures, int pending) {
 
         long count(Predicate<R> test) {

@@ -30,7 +30,7 @@ final class PendingReply<R> {
         this(endpoint, call, () -> sentAtNanos, answer);
     }
 
-    /** @param sentAtNanos read once the reply is there: when the call was handed to the connection */
+    /** @param sentAtNanos when the call was handed to the connection, read once the reply is there */
     PendingReply(
             RedisEndpoint endpoint, ScriptCall<R> call, LongSupplier sentAtNanos, CompletableFuture<Object> answer) {
         this.endpoint = endpoint;
@@ -41,7 +41,7 @@ final class PendingReply<R> {
 
     /**
      * {@link System#nanoTime()} just before the script was handed to the connection (a resend after NOSCRIPT keeps the
-     * first one's); read it once the reply is there.
+     * first one's). Read it once the reply is there.
      */
     long sentAtNanos() {
         return sentAtNanos.getAsLong();
@@ -51,7 +51,7 @@ final class PendingReply<R> {
         return endpoint;
     }
 
-    /** The reply, waiting at most {@code timeout}; a {@link LockBackendException} when none came. */
+    /** The reply, waiting at most {@code timeout}. Throws a {@link LockBackendException} when none came. */
     R await(Duration timeout) {
         try {
             return awaitUntil(System.nanoTime() + timeout.toNanos(), timeout);
@@ -64,16 +64,16 @@ final class PendingReply<R> {
     }
 
     /**
-     * As {@link #await(Duration)}, for calls that must reach the server whatever the thread's interrupt flag says (a
-     * release): an interrupt neither cancels the call, which may still wait in the {@link SendQueue} and would then
-     * never be sent, nor cuts the wait short; the flag is set again once the reply is there or the wait is over.
+     * As {@link #await(Duration)}, for calls that must reach the server whatever the interrupt flag says, such as a
+     * release. An interrupt neither cancels the call, which may still wait in the {@link SendQueue}, nor cuts the wait
+     * short. The flag is set again once the reply is there or the wait is over.
      */
     R awaitUninterruptibly(Duration timeout) {
         long end = System.nanoTime() + timeout.toNanos();
         return Interrupts.deferred(() -> awaitUntil(end, timeout));
     }
 
-    /** The reply, waiting until {@code end}; {@code timeout} is the whole wait, for the error. */
+    /** The reply, waiting until {@code end}. {@code timeout} is the whole wait, for the error. */
     private R awaitUntil(long end, Duration timeout) throws InterruptedException {
         while (true) {
             CompletableFuture<Object> current = answer;
@@ -107,7 +107,7 @@ final class PendingReply<R> {
         return current.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
-    /** True once the reply (or a failure) is there; {@link #await} then returns at once. */
+    /** True once the reply (or a failure) is there. Then {@link #await} returns at once. */
     boolean isDone() {
         CompletableFuture<Object> current = answer;
         if (!current.isDone()) {
@@ -130,8 +130,8 @@ final class PendingReply<R> {
             onDone = listener;
             current = answer;
         }
-        // Registered outside the monitor: a reply already in runs the listener on this thread,
-        // and a virtual thread that blocks holding a monitor pins its carrier (before JDK 24).
+        // Outside the monitor, as a reply already in runs the listener here, and a virtual thread blocking in a monitor
+        // pins its carrier (before JDK 24).
         current.whenComplete((value, error) -> listener.run());
     }
 
@@ -147,7 +147,7 @@ final class PendingReply<R> {
             }
             resent = true;
         }
-        // Sent outside the monitor: writing to the connection may wait for the client's own lock.
+        // Sent outside the monitor, as writing may wait for the client's own lock.
         CompletableFuture<Object> again = endpoint.eval(call);
         Runnable listener;
         synchronized (this) {

@@ -14,12 +14,11 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * One Redis deployment (a server, or a Cluster) behind a connection factory, running the lock
- * scripts. With Lettuce it keeps one connection ({@link LettuceConnection}), sends every script
- * asynchronously, in batches while others are in flight ({@link SendQueue}), bounds every wait
- * itself, whatever the client's command timeout, and keeps the scripts loaded ({@link
- * ScriptLoading}). Other clients run the scripts on the calling thread with their own timeout
- * ({@link BlockingScripts}). Errors are worded by {@link RedisErrors}.
+ * One Redis deployment (a server, or a Cluster) behind a connection factory, running the lock scripts. With Lettuce it
+ * keeps one connection ({@link LettuceConnection}) and sends every script asynchronously, in batches while others are
+ * in flight ({@link SendQueue}). It bounds every wait itself, whatever the client's command timeout, and keeps the
+ * scripts loaded ({@link ScriptLoading}). Other clients run the scripts on the calling thread with their own timeout
+ * ({@link BlockingScripts}). {@link RedisErrors} words the errors.
  */
 final class RedisEndpoint implements AutoCloseable {
 
@@ -53,8 +52,8 @@ final class RedisEndpoint implements AutoCloseable {
     }
 
     /**
-     * Waits until {@code deadlineNanos} at most for the first connection and script load, so that the first
-     * lock operation is not spent connecting; a server that is down is fine.
+     * Waits until {@code deadlineNanos} at most for the first connection and script load, so that the first lock
+     * operation is not spent connecting. A server that is down is fine.
      */
     void awaitReady(long deadlineNanos) {
         try {
@@ -62,12 +61,12 @@ final class RedisEndpoint implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
-            // not reachable now: the scripts are loaded when the connection comes up
+            // not reachable now, and the scripts are loaded when the connection comes up
         }
     }
 
     /**
-     * Whether one script may touch both Redis keys: always on a single server (Sentinel's master included), on a
+     * Whether one script may touch both Redis keys. Always on a single server (Sentinel's master included), and on a
      * Cluster when they hash to one hash slot. Unknown deployments behind other clients are not assumed single.
      */
     boolean runsTogether(byte[] first, byte[] second) {
@@ -78,7 +77,7 @@ final class RedisEndpoint implements AutoCloseable {
                 || io.lettuce.core.cluster.SlotHash.getSlot(first) == io.lettuce.core.cluster.SlotHash.getSlot(second);
     }
 
-    /** True when {@link #send} returns at once (Lettuce); other clients run the script on the calling thread. */
+    /** True when {@link #send} returns at once (Lettuce). Other clients run the script on the calling thread. */
     boolean sendsWithoutBlocking() {
         return connection != null;
     }
@@ -89,17 +88,16 @@ final class RedisEndpoint implements AutoCloseable {
     }
 
     /**
-     * Sends {@code call} without waiting for its reply; never blocks, not even while connecting.
-     * With Lettuce it goes at once, with any calls that wait in the {@link SendQueue} before it.
+     * Sends {@code call} without waiting for its reply, and never blocks, not even while connecting. With Lettuce it
+     * goes at once, with any calls that wait in the {@link SendQueue} before it.
      */
     <R> PendingReply<R> send(ScriptCall<R> call) {
         return send(call, false);
     }
 
     /**
-     * Like {@link #send}, but with Lettuce the call may wait for the replies in flight and go out
-     * with other calls in one batch: for a first acquisition attempt, which nobody else waits on,
-     * and the release of a plain lock. Attempts sent because a key was released go at once.
+     * Like {@link #send}, but with Lettuce the call may wait for the replies in flight and go out with other calls in
+     * one batch. For a first acquisition attempt, which nobody else waits on, and the release of a plain lock.
      */
     <R> PendingReply<R> sendBatched(ScriptCall<R> call) {
         return send(call, true);
@@ -125,8 +123,8 @@ final class RedisEndpoint implements AutoCloseable {
     }
 
     /**
-     * {@code WAIT replicas timeout} on the lock connection, behind everything sent on it so far:
-     * how many replicas acknowledged those writes (Lettuce, one server).
+     * {@code WAIT replicas timeout} on the lock connection, behind everything sent on it so far. Returns how many
+     * replicas acknowledged those writes (Lettuce, one server).
      */
     long waitForReplicas(int replicas, long timeoutMillis, String key) throws InterruptedException {
         AsyncCommand<byte[], byte[], Object> command = ScriptCommands.waitForReplicas(replicas, timeoutMillis);
@@ -155,8 +153,8 @@ final class RedisEndpoint implements AutoCloseable {
     }
 
     /**
-     * PING and SCRIPT LOAD of every script, bounded by {@code timeout}: proves that the server
-     * is reachable and runs scripts. On a Cluster the scripts go to every node.
+     * PING and SCRIPT LOAD of every script, bounded by {@code timeout}. It proves that the server is reachable and runs
+     * scripts. On a Cluster the scripts go to every node.
      */
     void verify(Duration timeout) {
         long end = System.nanoTime() + timeout.toNanos();

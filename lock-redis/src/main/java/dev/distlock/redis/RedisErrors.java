@@ -4,9 +4,8 @@ import dev.distlock.core.LockBackendException;
 import io.lettuce.core.RedisCommandExecutionException;
 
 /**
- * What went wrong with one Redis deployment, worded for the caller: which server, which key, and
- * what to do. A refusal by the server (a script error, a missing permission) is told apart from a
- * server out of reach.
+ * What went wrong with one Redis deployment, worded for the caller with the server, the key and what to do. A refusal
+ * by the server (a script error, a missing permission) is told apart from a server out of reach.
  */
 final class RedisErrors {
 
@@ -37,7 +36,7 @@ final class RedisErrors {
         return problem + ". Check that Redis runs at " + address + " and is reachable from this host.";
     }
 
-    /** {@code call} failed with {@code error}: refused by the server, or the server out of reach. */
+    /** {@code call} failed with {@code error}, refused by the server or with the server out of reach. */
     LockBackendException failed(ScriptCall<?> call, Throwable error) {
         Throwable cause = PendingReply.unwrap(error);
         if (cause instanceof LockBackendException backend) {
@@ -51,10 +50,10 @@ final class RedisErrors {
         return unreachable(call.lockKey(), call.script() + " failed: " + message, cause);
     }
 
-    /** Connecting failed; {@code factoryStopped} when the application stopped its connection factory. */
+    /** Connecting failed. {@code factoryStopped} says whether the application stopped its connection factory. */
     LockBackendException couldNotConnect(RuntimeException e, boolean factoryStopped) {
         if (factoryStopped) {
-            // Redis may well run: the application stopped its client, as at shutdown.
+            // Redis may well run. The application stopped its client, as at shutdown.
             return new LockBackendException(
                     "redis",
                     address,

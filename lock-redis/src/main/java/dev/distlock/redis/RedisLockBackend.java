@@ -13,11 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Locks on one Redis server or Cluster: one script round trip to acquire and one to release
- * when uncontended; waiters sleep until a release message, the holder's remaining lease or
- * {@link #RECHECK}, whichever comes first, so a lost message only delays them a little. The wait
- * is {@link KeyWait}'s, shared with read/write locks; this class says what an attempt sends and
- * what its answer means.
+ * Locks on one Redis server or Cluster, with one script round trip to acquire and one to release when uncontended.
+ * {@link KeyWait} runs the wait, shared with read/write locks. This class says what an attempt sends and what its
+ * answer means.
  */
 final class RedisLockBackend implements LockBackend<RedisLease> {
 
@@ -25,8 +23,8 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
     static final int MAX_KEY_LENGTH = 1000;
 
     /**
-     * The longest a waiter sleeps without looking at the key again: a release message that never
-     * arrives costs it at most this, not its whole wait.
+     * The longest a waiter sleeps without looking at the key again. A release message that never arrives costs it at
+     * most this, not its whole wait.
      */
     static final Duration RECHECK = Duration.ofMillis(250);
 
@@ -35,7 +33,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
     private final KeyWait wait;
     private final Duration commandTimeout;
     private final long recheckNanos;
-    /** This registry's place in queues: its wake-up channel, kept for several re-checks after each attempt. */
+    /** This registry's place in queues, its wake-up channel, kept for several re-checks after each attempt. */
     private final LockScripts.WaitQueue waitQueue;
 
     private final ReplicaAcknowledgements replicas;
@@ -62,8 +60,8 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
     }
 
     /**
-     * Passes on a wake-up that no waiter of this registry claimed. Only a plain lock's queue hands a
-     * wake-up to one registry; a read/write release wakes every registry in its queue.
+     * Passes on a wake-up that no waiter of this registry claimed. Only a plain lock's queue hands a wake-up to one
+     * registry. A read/write release wakes every registry in its queue.
      */
     private void passOnWakeUp(String lock) {
         if (LockKey.isPlainLock(lock)) {
@@ -72,8 +70,8 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
     }
 
     /**
-     * How long a registry's place in a key's queue lasts after its last attempt: several re-checks, so a
-     * live waiter (which attempts at least once per re-check) never loses it, and at least a second.
+     * How long a registry's place in a key's queue lasts after its last attempt. Four re-checks and at least a second,
+     * so a live waiter, which attempts at least once per re-check, never loses it.
      */
     static Duration queuePlace(Duration recheck) {
         Duration several = recheck.multipliedBy(4);
@@ -100,7 +98,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         return wait.acquire(request, new PlainAttempts(request));
     }
 
-    /** Attempts on a plain lock's key: {@code acquire.lua}, withdrawn by {@code release.lua}. */
+    /** Attempts on a plain lock's key with {@code acquire.lua}, withdrawn by {@code release.lua}. */
     private final class PlainAttempts implements KeyWait.Attempts<RedisLease> {
 
         private final LockRequest request;
@@ -123,8 +121,8 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         }
 
         /**
-         * A waiting attempt takes a place in the key's queue once this registry listens on its wake-up
-         * channel; before that (or when it cannot subscribe at all) it waits for {@code distlock:released}.
+         * A waiting attempt takes a place in the key's queue once this registry listens on its wake-up channel. Until
+         * then, or when it cannot subscribe, it waits for {@code distlock:released}.
          */
         @Override
         public ScriptCall<AcquireReply> acquire(boolean willWait) {
@@ -178,8 +176,8 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
     }
 
     /**
-     * {@code lease} once as many replicas as configured have acknowledged it; a grant they did not
-     * acknowledge in time is released and reported as a transient failure.
+     * {@code lease} once as many replicas as configured have acknowledged it. A grant they did not acknowledge in time
+     * is released and reported as a transient failure.
      */
     private RedisLease acknowledged(RedisLease lease, LockRequest request) throws InterruptedException {
         if (replicas.count() == 0) {
@@ -194,8 +192,8 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         if (acknowledged >= replicas.count()) {
             return lease;
         }
-        // Not waited for: a retry goes after it on the same connection, and the deadline does
-        // not cover another round trip.
+        // Not waited for. A retry goes after it on the same connection, and the deadline does not cover another round
+        // trip.
         endpoint.send(LockScripts.release(lease.lockKey(), lease.owner()));
         throw endpoint.unreachable(
                 lease.key(),
@@ -211,8 +209,8 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
 
     @Override
     public boolean release(RedisLease lease) {
-        // May wait for replies in flight (at most one round trip or 2 ms): a waiter in another
-        // process learns of it that much later, and many threads releasing at once share writes.
+        // May wait for replies in flight, at most one round trip or 2 ms, so that many threads releasing at once share
+        // writes.
         boolean released = endpoint.sendBatched(LockScripts.release(lease.lockKey(), lease.owner()))
                 .awaitUninterruptibly(commandTimeout);
         if (!released) {
@@ -226,7 +224,7 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         return holderOfLater(key).get();
     }
 
-    /** Sends the read now, on the connection every take of this registry uses; {@code get()} waits for the answer. */
+    /** Sends the read now, on the connection every take of this registry uses. {@code get()} waits for the answer. */
     @Override
     public java.util.function.Supplier<Optional<LockHolder>> holderOfLater(String key) {
         PendingReply<StoredHolder> reply = endpoint.send(LockScripts.holder(LockKey.of(key)));
@@ -236,7 +234,9 @@ final class RedisLockBackend implements LockBackend<RedisLease> {
         };
     }
 
-    /** One script reads both keys: on a single server always, on a Cluster when they share a hash slot. */
+    /**
+     * Whether one script can read both keys. Always on a single server, and on a Cluster when they share a hash slot.
+     */
     @Override
     public boolean guardsTakes(String key, String guardKey) {
         return endpoint.runsTogether(

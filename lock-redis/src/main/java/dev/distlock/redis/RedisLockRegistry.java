@@ -10,9 +10,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Locks on one Redis server or a Redis Cluster, over the application's {@link
- * RedisConnectionFactory}. Closing the registry releases its locks and its one pub/sub
- * subscription; the connection factory stays open.
+ * Locks on one Redis server or a Redis Cluster, over the application's {@link RedisConnectionFactory}. Closing the
+ * registry releases its locks and its one pub/sub subscription. The connection factory stays open.
  */
 public final class RedisLockRegistry extends LockRegistrySupport {
 
@@ -21,6 +20,7 @@ public final class RedisLockRegistry extends LockRegistrySupport {
         super(backend, readWriteLocks, options);
     }
 
+    /** A builder over {@code connectionFactory}, which the registry uses and never closes. */
     public static Builder builder(RedisConnectionFactory connectionFactory) {
         return new Builder(connectionFactory);
     }
@@ -38,8 +38,8 @@ public final class RedisLockRegistry extends LockRegistrySupport {
         }
 
         /**
-         * How long one call to Redis may go unanswered before the lock operation fails with a
-         * {@code LockBackendException} (Lettuce only; other clients use their own timeout). Default 2s.
+         * How long one call to Redis may go unanswered before the lock operation fails with a {@code
+         * LockBackendException}. Only for Lettuce, as other clients use their own timeout. Default 2 s.
          */
         public Builder commandTimeout(Duration commandTimeout) {
             this.commandTimeout = positive(commandTimeout, "commandTimeout");
@@ -47,10 +47,10 @@ public final class RedisLockRegistry extends LockRegistrySupport {
         }
 
         /**
-         * Makes each grant wait until {@code replicas} replicas acknowledged it ({@code WAIT}), at
-         * most {@code timeout}, so that a failover to one of them keeps it; a grant not acknowledged
-         * in time is released and the acquisition goes on as after a transient failure. Lettuce on
-         * one server (with replicas) only. Default: 0, no wait.
+         * Makes each grant wait until {@code replicas} replicas acknowledged it ({@code WAIT}), at most {@code
+         * timeout}, so that a failover to one of them keeps it. A grant not acknowledged in time is released, and the
+         * acquisition goes on as after a transient failure. Only for Lettuce on one server with replicas. Default 0, no
+         * wait.
          */
         public Builder replicaAcknowledgements(int replicas, Duration timeout) {
             if (replicas < 0) {

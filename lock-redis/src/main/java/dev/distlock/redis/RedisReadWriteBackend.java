@@ -15,12 +15,10 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One side (read or write) of Redis read/write locks: every operation is one run of {@code
- * read-write.lua} on the key's structure (a hash with the writer and the fence, a sorted set of
- * readers, a sorted set of waiting writers, a set of the registries waiting for a release message,
- * all in one hash tag). Waiters sleep until a release message (sent to the registries in that set
- * only) or the nearest lease or intent in their way ends; a waiting writer refreshes its intent
- * at least every {@link #INTENT_REFRESH}, and withdraws it when it stops waiting.
+ * One side (read or write) of Redis read/write locks. Every operation is one run of {@code read-write.lua} on the key's
+ * structure in one hash tag ({@link Keys}). Waiters sleep until a release message or until the nearest lease or intent
+ * in their way ends. A waiting writer refreshes its intent at least every {@link #INTENT_REFRESH} and withdraws it when
+ * it stops waiting.
  */
 final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.Lease> {
 
@@ -35,7 +33,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     static final Duration INTENT_REFRESH = INTENT.dividedBy(3);
 
     private static final byte[] INTENT_MILLIS = LockScripts.millis(INTENT);
-    /** The intent of a writer in its grace: it waits, and new readers do not queue behind it. */
+    /** The intent of a writer in its grace. It waits, and new readers do not queue behind it. */
     private static final byte[] NO_INTENT = LockScripts.bytes("0");
 
     private static final byte[] CHANNEL = LockScripts.bytes(LockKey.RELEASE_CHANNEL);
@@ -49,7 +47,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     private final Duration commandTimeout;
     private final LockMode mode;
     private final byte[] modeArg;
-    /** The writer's grace; zero on the read side. */
+    /** The writer's grace, zero on the read side. */
     private final Duration writerGrace;
 
     RedisReadWriteBackend(
@@ -103,9 +101,8 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     }
 
     /**
-     * Attempts on one side of a read/write key: {@code read-write.lua acquire}, withdrawn by its
-     * release; a waiting writer registers its intent once its grace has ended, and withdraws it when it
-     * stops waiting.
+     * Attempts on one side of a read/write key with {@code read-write.lua acquire}, withdrawn by its release. A waiting
+     * writer registers its intent once its grace has ended, and withdraws it when it stops waiting.
      */
     private final class SideAttempts implements KeyWait.Attempts<Lease> {
 
@@ -142,8 +139,8 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
         }
 
         /**
-         * Until the nearest lease or intent in the way ends, {@link #INTENT_REFRESH} or the re-check; a writer in its
-         * grace looks again when the grace ends at the latest, to register its intent.
+         * Until the nearest lease or intent in the way ends, or {@link #INTENT_REFRESH} or the re-check if sooner. A
+         * writer in its grace looks again when the grace ends at the latest, to register its intent.
          */
         @Override
         public long recheckNanos(AcquireReply refused) {
@@ -169,7 +166,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
         @Override
         public void stoppedWaiting() {
             if (intentSent) {
-                // Not waited for: new readers are held back at most until the intent ends anyway.
+                // Not waited for, as new readers are held back at most until the intent ends anyway.
                 endpoint.send(RedisReadWriteBackend.this.withdraw(keys, owner));
             }
         }
@@ -183,7 +180,7 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
 
     @Override
     public boolean release(Lease lease) {
-        // At once: a read/write key is shared, and the other side is likely waiting for this.
+        // At once, as the other side of a read/write key is likely waiting for this.
         return endpoint.send(release(lease.keys(), lease.owner())).awaitUninterruptibly(commandTimeout);
     }
 
@@ -226,10 +223,11 @@ final class RedisReadWriteBackend implements LockBackend<RedisReadWriteBackend.L
     }
 
     /**
-     * The Redis keys of one read/write lock, beside (never equal to) the plain lock's key of the
-     * same key and in its hash tag.
+     * The Redis keys of one read/write lock, beside (never equal to) the plain lock's key of the same key and in its
+     * hash tag. They are a hash with the writer and the fence, a sorted set of readers, a sorted set of waiting writers
+     * and the key's queue of waiting registries.
      *
-     * @param message the hash's name: what a release publishes and waiters listen for
+     * @param message the hash's name, which a release publishes and waiters listen for
      */
     record Keys(String key, String message, byte[] messageBytes, byte[][] names) {
 

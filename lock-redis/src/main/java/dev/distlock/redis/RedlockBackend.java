@@ -19,9 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * Redlock over N independent Redis servers: a lock is held when a majority granted it within its
- * lease, and its token, the largest of the majority's, is written back to them so that any later
- * majority issues a larger one (see docs/internals/backends.md).
+ * Redlock over N independent Redis servers. A lock is held when a majority granted it within its lease. Its token, the
+ * largest of the majority's, is written back to them so that any later majority issues a larger one (see
+ * docs/internals/backends.md).
  */
 final class RedlockBackend implements LockBackend<RedisLease> {
 
@@ -59,7 +59,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
         return RedisLockBackend.MAX_KEY_LENGTH;
     }
 
-    /** Clock-drift allowance on a lease: 1% plus 2 ms, as Redlock's description suggests. */
+    /** A lease with Redlock's clock-drift allowance, 1% plus 2 ms. */
     static Duration withDrift(Duration lease) {
         return lease.plus(lease.dividedBy(100)).plusMillis(2);
     }
@@ -81,14 +81,14 @@ final class RedlockBackend implements LockBackend<RedisLease> {
             if (lease.isPresent()) {
                 return lease;
             }
-            // Not granted: free what the round took, without waiting (the deadline does not cover it).
+            // Not granted. Free what the round took without waiting, as the deadline does not cover it.
             NodeReplies.send(nodes, node -> LockScripts.release(key, owner));
             if (Thread.interrupted()) {
                 throw new InterruptedException(
                         "Interrupted while acquiring lock '" + request.key() + "' on " + address);
             }
-            // A majority out of reach is ridden out while the wait lasts; what the round took was
-            // freed above, so no retry holds twice (contract 8).
+            // A majority out of reach is ridden out while the wait lasts. The round's takes were freed above, so no
+            // retry holds twice (contract 8).
             if (majority.outOfReach(round, deadline)) {
                 rideOut.failed(majority.unreachable(request.key(), round), deadline); // throws once the wait is over
                 continue;
@@ -101,7 +101,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
         }
     }
 
-    /** Asks every node for the key; done once a majority granted or enough refused that none can. */
+    /** Asks every node for the key, until a majority granted or so many refused that none can. */
     private Tally<AcquireReply> acquireRound(
             LockRequest request, LockKey key, byte[] owner, byte[] holder, long roundEnd) {
         return NodeReplies.send(nodes, node -> LockScripts.acquire(key, owner, withDrift(request.leaseTime()), holder))
@@ -111,7 +111,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
                                 || t.count(reply -> !reply.granted()) > nodes.size() - quorum);
     }
 
-    /** Sleeps a jittered back-off within the wait; returns the next, doubled up to {@link #MAX_BACKOFF}. */
+    /** Sleeps a jittered back-off within the wait. Returns the next back-off, doubled up to {@link #MAX_BACKOFF}. */
     private static long pause(long backoff, Deadline deadline) throws InterruptedException {
         long sleep =
                 Math.min(deadline.remainingNanos(), ThreadLocalRandom.current().nextLong(backoff / 2, backoff + 1));
@@ -120,8 +120,8 @@ final class RedlockBackend implements LockBackend<RedisLease> {
     }
 
     /**
-     * The lease when a majority granted and took the token back as their fence; writing it back
-     * gets what is left of the round, and at least a quarter of the node timeout.
+     * The lease when a majority granted and took the token back as their fence. Writing it back gets what is left of
+     * the round, and at least a quarter of the node timeout.
      */
     private Optional<RedisLease> grantedLease(Tally<AcquireReply> round, LockKey key, byte[] owner, long roundEnd) {
         List<Answer<AcquireReply>> granted =
@@ -135,8 +135,8 @@ final class RedlockBackend implements LockBackend<RedisLease> {
                 .await(
                         untilNanos(Math.max(roundEnd, System.nanoTime() + nodeTimeout.toNanos() / 4)),
                         t -> t.count(Boolean::booleanValue) >= quorum);
-        // No validity check here: the holder's view of the lease counts from the earliest send of the
-        // granting nodes, so a grant that took longer than the lease is simply invalid at once, never too long.
+        // No validity check. The lease counts from the earliest send of the granting nodes, so a grant slower than the
+        // lease is invalid at once, never too long.
         if (raised.count(Boolean::booleanValue) >= quorum) {
             return Optional.of(new RedisLease(key, owner, FencingToken.of(token), earliestSend(granted)));
         }
@@ -144,8 +144,8 @@ final class RedlockBackend implements LockBackend<RedisLease> {
     }
 
     /**
-     * When the first of the granting nodes was sent its take: no node's lease started earlier. A node whose
-     * connection was still being made was sent it only once it was made.
+     * When the first of the granting nodes was sent its take, so no node's lease started earlier. A node still
+     * connecting was sent it only once connected.
      */
     private static long earliestSend(List<Answer<AcquireReply>> granted) {
         return granted.stream()
@@ -195,7 +195,7 @@ final class RedlockBackend implements LockBackend<RedisLease> {
                                         .orElseThrow())));
     }
 
-    /** Ends the hold on every node that answers; true when any node had one. */
+    /** Ends the hold on every node that answers. True when any node had one. */
     @Override
     public boolean forceRelease(String key) {
         LockKey lockKey = LockKey.of(key);

@@ -20,11 +20,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Redlock: locks held on a majority of N independent Redis servers, so that a minority of them
- * may fail. Read the README's Redlock section before choosing it: the fencing token, not the
- * lock, is what protects a resource when clocks jump or a node restarts without persistence.
- * Closing the registry closes the connections it opened from {@link Builder#nodeUris}, never
- * factories passed to {@link Builder#nodes}.
+ * Redlock, locks held on a majority of N independent Redis servers, so that a minority of them may fail. Read the
+ * README's Redlock section before choosing it. The fencing token, not the lock, protects a resource when clocks jump or
+ * a node restarts without persistence. Closing the registry closes the connections it opened from {@link
+ * Builder#nodeUris}, never factories passed to {@link Builder#nodes}.
  */
 public final class RedlockLockRegistry extends LockRegistrySupport {
 
@@ -33,10 +32,9 @@ public final class RedlockLockRegistry extends LockRegistrySupport {
     }
 
     /**
-     * Not offered on Redlock: a read/write lock's state (its readers, its waiting writers, the fence
-     * that read tokens report) would be spread over independent nodes with no order between them, so
-     * a reader and a writer could each see a majority that lets them in while nodes restart or
-     * clocks jump, and readers could not name one write epoch. Use {@link RedisLockRegistry} (one
+     * Not offered on Redlock. A read/write lock's state (its readers, its waiting writers and the fence that read
+     * tokens report) would be spread over independent nodes with no order between them. A reader and a writer could
+     * each see a majority that lets them in while nodes restart or clocks jump. Use {@link RedisLockRegistry} (one
      * server, replicas or a Cluster) for read/write locks.
      *
      * @throws UnsupportedOperationException always
@@ -48,11 +46,12 @@ public final class RedlockLockRegistry extends LockRegistrySupport {
                 + " them. Use RedisLockRegistry (one server, replicas or a Cluster) for read/write locks.");
     }
 
+    /** A builder, to be given either {@link Builder#nodes} or {@link Builder#nodeUris}. */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Builds a {@link RedlockLockRegistry}; give either {@link #nodes} or {@link #nodeUris}. */
+    /** Builds a {@link RedlockLockRegistry} from either {@link #nodes} or {@link #nodeUris}. */
     public static final class Builder extends RegistryBuilder<Builder, RedlockLockRegistry> {
 
         private List<RedisConnectionFactory> nodes = List.of();
@@ -62,21 +61,27 @@ public final class RedlockLockRegistry extends LockRegistrySupport {
 
         private Builder() {}
 
-        /** Connection factories of independent Redis servers (not replicas of one another); left open on close. */
+        /**
+         * Connection factories of independent Redis servers, not replicas of one another. The registry leaves them
+         * open.
+         */
         public Builder nodes(List<RedisConnectionFactory> nodes) {
             this.nodes = List.copyOf(Objects.requireNonNull(nodes, "nodes"));
             return this;
         }
 
-        /** {@code redis://[[user]:password@]host:port[/database]} of independent servers; the registry opens and closes them. */
+        /**
+         * {@code redis://[[user]:password@]host:port[/database]} of independent servers. The registry opens and closes
+         * them.
+         */
         public Builder nodeUris(List<String> nodeUris) {
             this.nodeUris = List.copyOf(Objects.requireNonNull(nodeUris, "nodeUris"));
             return this;
         }
 
         /**
-         * How long one acquisition round waits for the nodes' answers; a node slower than this
-         * counts as not granting. Keep it far below the lease. Default 200ms.
+         * How long one acquisition round waits for the nodes' answers. A node slower than this counts as not granting.
+         * Keep it far below the lease. Default 200 ms.
          */
         public Builder nodeTimeout(Duration nodeTimeout) {
             this.nodeTimeout = positive(nodeTimeout, "nodeTimeout");

@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The majority rule of a Redlock set: when the nodes' answers decide a call, and the failure that
- * names the nodes when they do not.
+ * The majority rule of a Redlock set. It says when the nodes' answers decide a call, and names the nodes in the failure
+ * when they do not.
  *
  * @param address the set's address, for failures
  * @param nodes how many nodes the set has
@@ -22,7 +22,7 @@ record RedlockMajority(String address, int nodes, int quorum) {
         return new RedlockMajority(address, nodes, nodes / 2 + 1);
     }
 
-    /** A majority is down, reconnecting or silent: they failed, or the deadline passed with them unanswered. */
+    /** Whether a majority is down, reconnecting or silent. They failed, or the deadline passed with them unanswered. */
     boolean outOfReach(Tally<?> round, Deadline deadline) {
         boolean unreachable = round.failures().size() + round.pending() > nodes - quorum;
         return unreachable && (round.failures().size() > nodes - quorum || deadline.hasPassed());
@@ -75,8 +75,8 @@ record RedlockMajority(String address, int nodes, int quorum) {
     }
 
     /**
-     * The hold's token: the one a majority recorded when the token was written back; before that
-     * (a moment after the grant), the largest of the nodes' own.
+     * The hold's token. It is the one a majority recorded when the token was written back, or the largest of the nodes'
+     * own before that (a moment after the grant).
      */
     long token(List<StoredHolder> agreeing) {
         return agreeing.stream()

@@ -19,16 +19,15 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * Wakes this registry's waiters when a lock they wait for is released. The registry holds ONE
- * subscription, however many keys it locks, to two channels: its own wake-up channel ({@code
- * distlock:wake:<uuid>}, see {@link #waitQueue}), on which a plain lock's release wakes the first
- * registry in that key's queue and a read/write release every registry in its queue, and {@link
- * LockKey#RELEASE_CHANNEL}, which every registry hears (releases of keys with nobody in the queue).
- * The message names the released lock. It is opened on the first wait, not before, so registries
- * that never wait hold none. Waiters are kept only while they wait. A wake-up on the own channel
- * for a lock that none of this registry's threads waits for any more is handed to {@link
- * #onUnclaimed}, which passes it on. With Lettuce the subscription survives reconnects; while it
- * is down, waiters still look again at least every {@link RedisLockBackend#RECHECK}.
+ * Wakes this registry's waiters when a lock they wait for is released. The registry holds one subscription, however
+ * many keys it locks, to two channels. On its own wake-up channel ({@code distlock:wake:<uuid>}, see {@link
+ * #waitQueue}) a plain release wakes the first registry in that key's queue, and a read/write release every registry in
+ * its queue. Every registry hears {@link LockKey#RELEASE_CHANNEL}, which carries releases of keys with nobody in the
+ * queue. The message names the released lock.
+ *
+ * <p>The subscription opens on the first wait, so registries that never wait hold none. A wake-up on the own channel
+ * that no waiter takes goes to {@link #onUnclaimed}, which passes it on. With Lettuce the subscription survives
+ * reconnects. While it is down, waiters still look again at least every {@link RedisLockBackend#RECHECK}.
  */
 final class ReleaseSubscriber implements MessageListener, AutoCloseable {
 
@@ -53,21 +52,21 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
     }
 
     /**
-     * The queue a waiting attempt of this registry asks for: {@code queue} while the subscription is confirmed,
-     * else none (the waiter then hears {@link LockKey#RELEASE_CHANNEL}), and none for an attempt that will not wait.
+     * The queue a waiting attempt of this registry asks for. It is {@code queue} while the subscription is confirmed,
+     * else none, and the waiter then hears {@link LockKey#RELEASE_CHANNEL}. An attempt that will not wait gets none.
      */
     LockScripts.WaitQueue placeFor(boolean willWait, LockScripts.WaitQueue queue) {
         return willWait && listening() ? queue : LockScripts.WaitQueue.NONE;
     }
 
-    /** True while the subscription is confirmed: only then may this registry take a place in a queue. */
+    /** True while the subscription is confirmed. Only then may this registry take a place in a queue. */
     private synchronized boolean listening() {
         return subscription != null && subscription.isDone() && !subscription.isCompletedExceptionally() && !closed;
     }
 
     /**
-     * What to do with a wake-up on the own channel that no waiter of this registry takes: it was
-     * meant for the next waiter in that lock's queue, so it must go on. Receives the lock's Redis key.
+     * What to do with a wake-up on the own channel that no waiter of this registry takes. It was meant for the next
+     * waiter in that lock's queue, so it must go on. The handler receives the lock's Redis key.
      */
     void onUnclaimed(Consumer<String> handler) {
         this.unclaimed = handler;
@@ -97,7 +96,7 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
             connection = factory.getConnection();
             if (connection.getNativeConnection()
                     instanceof io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands<?, ?>) {
-                // Lettuce subscribes and returns; it re-subscribes by itself after a reconnect.
+                // Lettuce subscribes and returns, and re-subscribes by itself after a reconnect.
                 connection.subscribe(this, CHANNEL, wakeChannelBytes);
                 pending.complete(connection);
             } else {
@@ -182,14 +181,12 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
     }
 
     /**
-     * One waiting thread's signal. A waiter that gave its next attempt ({@link #attemptOnRelease}) has it
-     * sent by the thread that receives the release message, and is woken when the answer is in:
-     * the hand-over then does not wait for the waiting thread to be scheduled before it asks.
+     * One waiting thread's signal. A waiter that gave its next attempt ({@link #attemptOnRelease}) has it sent by the
+     * thread that receives the release message, and is woken when the answer is in. The hand-over then does not wait
+     * for the waiting thread to be scheduled.
      *
-     * <p>A release message that comes while such an attempt is out may announce a release that
-     * happened after the attempt ran, so its answer "held" may be stale already; the waiter's
-     * signals cannot tell (both wake-ups may be taken at once), so the next attempt is sent as
-     * soon as the waiter takes the one that was out.
+     * <p>A release message may come while such an attempt is out, so that attempt's answer "held" may be stale. The
+     * waiter's signals cannot tell, so the next attempt is sent as soon as the waiter takes the one that was out.
      *
      * @param <R> what the waiter's attempt answers
      */
@@ -209,8 +206,8 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
         }
 
         /**
-         * The key was released: sends the waiter's attempt if it gave one and none is out (its
-         * answer wakes the waiter); otherwise wakes the waiter now.
+         * The key was released. Sends the waiter's attempt if it gave one and none is out, and its answer wakes the
+         * waiter. Otherwise wakes the waiter now.
          */
         void released() {
             PendingReply<R> attempt;
@@ -229,7 +226,7 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
             }
         }
 
-        /** Sends the waiter's attempt (never blocks); its answer wakes the waiter. Called with the monitor held. */
+        /** Sends the waiter's attempt without blocking. Its answer wakes the waiter. Called with the monitor held. */
         private PendingReply<R> sendAttempt() {
             sent = nextAttempt.get();
             releasedSinceSent = false;
@@ -264,7 +261,7 @@ final class ReleaseSubscriber implements MessageListener, AutoCloseable {
             return attempt;
         }
 
-        /** Sends nothing more; returns the attempt sent that the waiter did not take, or null. */
+        /** Sends nothing more. Returns the attempt sent that the waiter did not take, or null. */
         synchronized PendingReply<R> close() {
             closed = true;
             PendingReply<R> attempt = sent;

@@ -3,8 +3,8 @@ package dev.distlock.redis;
 import java.time.Duration;
 
 /**
- * How many replicas must acknowledge a grant ({@code WAIT}) before it counts, and for how long to
- * wait for them; none by default.
+ * How many replicas must acknowledge a grant ({@code WAIT}) before it counts, and how long to wait for them. None by
+ * default.
  */
 record ReplicaAcknowledgements(int count, Duration timeout) {
 

@@ -7,10 +7,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The transient failures one call meets while its wait lasts (connection lost, reconnecting, a
- * failover under way, a replica that became master still loading): the call tries again after a
- * back-off, and when its wait ends it fails with the last error. Errors that no retry can cure
- * (a script refused, a permission missing) end the call at once.
+ * The transient failures one call meets while its wait lasts, such as a lost connection, a reconnect, a failover under
+ * way or a new master still loading. The call tries again after a back-off, and when its wait ends it fails with the
+ * last error. Errors that no retry can cure, such as a refused script or a missing permission, end the call at once.
  */
 final class RideOut {
 
@@ -31,14 +30,14 @@ final class RideOut {
         this.key = key;
     }
 
-    /** True once an attempt failed: its script may have run, so a call that gives up frees what it took. */
+    /** True once an attempt failed. Its script may have run, so a call that gives up withdraws what it took. */
     boolean failedBefore() {
         return last != null;
     }
 
     /**
-     * Called after {@code failure}: sleeps a back-off within the deadline and returns for the
-     * next try, or throws when the failure is not transient or the wait is over.
+     * Called after {@code failure}. Sleeps a back-off within the deadline and returns for the next try, or throws when
+     * the failure is not transient or the wait is over.
      */
     void failed(LockBackendException failure, Deadline deadline) throws InterruptedException {
         last = failure;
@@ -53,7 +52,7 @@ final class RideOut {
         }
     }
 
-    /** An attempt was answered: the next failure starts a fresh back-off. */
+    /** An attempt was answered, so the next failure starts a fresh back-off. */
     void answered() {
         backoffNanos = FIRST_BACKOFF_NANOS;
     }
@@ -61,7 +60,7 @@ final class RideOut {
     /** The failure to report when the wait ended while the last attempt had failed. */
     LockBackendException giveUp(Deadline deadline) {
         if (!isTransient(last) || !deadline.hasPassed()) {
-            return last; // an error no retry cures: as it came
+            return last; // an error no retry cures, as it came
         }
         return new LockBackendException(
                 "redis",
@@ -74,7 +73,7 @@ final class RideOut {
     static boolean isTransient(LockBackendException failure) {
         Throwable cause = PendingReply.unwrap(failure.getCause() == null ? failure : failure.getCause());
         if (!(cause instanceof RedisCommandExecutionException refused)) {
-            return true; // not connected, no answer in time, connection reset: the server may come back
+            return true; // not connected, no answer in time or connection reset, and the server may come back
         }
         String message = String.valueOf(refused.getMessage());
         return PASSING_REFUSALS.stream().anyMatch(message::startsWith);

@@ -1,8 +1,8 @@
 package dev.distlock.redis;
 
 /**
- * One invocation of a {@link LuaScript}: its keys and arguments, ready to send, and the lock key
- * it concerns (for error messages).
+ * One invocation of a {@link LuaScript}, with its keys and arguments ready to send and the lock key it concerns (for
+ * error messages).
  *
  * @param <R> what the script's reply means
  */

@@ -10,7 +10,7 @@ import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 
-/** The Lettuce commands the lock connection sends: a script by its SHA-1 or its text, and WAIT. */
+/** The Lettuce commands the lock connection sends, a script by its SHA-1 or its text, and WAIT. */
 final class ScriptCommands {
 
     private ScriptCommands() {}
@@ -38,7 +38,7 @@ final class ScriptCommands {
         return new SentCommand(new Command<>(type, (CommandOutput<byte[], byte[], Object>) output, args));
     }
 
-    /** {@code WAIT replicas timeout}: how many replicas acknowledged the writes sent before it. */
+    /** {@code WAIT replicas timeout}, which answers how many replicas acknowledged the writes sent before it. */
     @SuppressWarnings("unchecked")
     static AsyncCommand<byte[], byte[], Object> waitForReplicas(int replicas, long timeoutMillis) {
         CommandArgs<byte[], byte[]> args =

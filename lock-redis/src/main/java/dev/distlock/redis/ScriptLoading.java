@@ -17,7 +17,7 @@ final class ScriptLoading {
         this.connection = connection;
     }
 
-    /** Sends SCRIPT LOAD for every script without waiting; one answer per script. */
+    /** Sends SCRIPT LOAD for every script without waiting, and returns one answer per script. */
     List<CompletableFuture<?>> loadAll() {
         List<CompletableFuture<?>> loads = new ArrayList<>();
         for (LuaScript<?> script : LockScripts.ALL) {
@@ -31,7 +31,7 @@ final class ScriptLoading {
         try {
             loadAll();
         } catch (RuntimeException e) {
-            // the connection went away again; the next activation loads them
+            // the connection went away again, and the next activation loads them
         }
     }
 }

@@ -12,21 +12,10 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * The lock commands of one connection on their way out, batched the way Nagle's algorithm
- * batches segments: a command goes out at once when none of this queue's commands is in flight;
- * otherwise it waits, and everything that waited goes out together, in one write, when the last
- * reply in flight arrives. Concurrent lock calls then cost the client one write and the server
- * one read for a batch instead of one each per command, which on a busy host is most of a lock
- * call's CPU. A lone caller never waits: nothing of its own is in flight when it sends.
- *
- * <p>Commands leave in the order they were sent, so a release sent after an acquire reaches the
- * server after it. No command is held back for long: once the batch in flight has been out for
- * {@link #MAX_HOLD_NANOS}, new commands go at once, and a caller waiting for its reply sends
- * whatever waits after that long ({@link PendingReply}), so a server that stops answering costs
- * no caller more than it would without the queue.
- *
- * <p>Only this queue's commands count as in flight; other traffic on a shared connection neither
- * waits here nor holds anything back.
+ * The lock commands of one connection on their way out, batched as Nagle's algorithm batches segments. A command goes
+ * out at once when none of this queue's commands is in flight. Otherwise it waits, and everything that waited goes out
+ * in one write when the last reply in flight arrives. Commands leave in the order they were sent, and none is held back
+ * longer than {@link #MAX_HOLD_NANOS}. docs/internals/backends.md explains the design.
  */
 final class SendQueue {
 
@@ -43,8 +32,8 @@ final class SendQueue {
     private volatile boolean urgent;
 
     /**
-     * @param writer writes a batch to the connection in order, or completes each of its commands
-     *     exceptionally; it must not block
+     * @param writer writes a batch to the connection in order, or completes each of its commands exceptionally. It must
+     *     not block
      */
     SendQueue(Consumer<List<AsyncCommand<byte[], byte[], Object>>> writer) {
         this(writer, System::nanoTime);
@@ -66,8 +55,8 @@ final class SendQueue {
     }
 
     /**
-     * Sends {@code command} now, whatever is in flight, with everything that waits before it: for
-     * commands that someone else may be waiting on, such as a release.
+     * Sends {@code command} now, whatever is in flight, with everything that waits before it. For commands that someone
+     * else may be waiting on, such as a release.
      */
     AsyncCommand<byte[], byte[], Object> sendNow(AsyncCommand<byte[], byte[], Object> command) {
         waiting.add(command);
@@ -75,21 +64,20 @@ final class SendQueue {
         return command;
     }
 
-    /** Sends everything that waits, whatever is in flight: the replies it waited for are late. */
+    /** Sends everything that waits, whatever is in flight, as the replies it waited for are late. */
     void sendWaiting() {
         urgent = true;
         write();
     }
 
     /**
-     * Writes all that waits as one batch; one thread at a time, so batches keep the order of
-     * sending. A command added while another thread wrote is picked up by that thread if it is
-     * urgent or nothing is in flight, else by the reply that next empties the flight.
+     * Writes all that waits as one batch, one thread at a time so that batches keep the order of sending. A command
+     * added while another thread wrote is picked up by that thread if it is urgent or nothing is in flight, else by the
+     * reply that next empties the flight.
      */
     private void write() {
         while (writing.compareAndSet(false, true)) {
-            // Cleared before the queue is read: an urgent command added after this is either
-            // in the batch or seen by the check below.
+            // Cleared before the queue is read, so an urgent command added after this is in the batch or seen below.
             urgent = false;
             List<AsyncCommand<byte[], byte[], Object>> batch = null;
             for (AsyncCommand<byte[], byte[], Object> next; (next = waiting.poll()) != null; ) {

@@ -4,8 +4,8 @@ import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.RedisCommand;
 
 /**
- * A lock script's command that records when it was handed to the connection: a lease it grants counts from then
- * (contract 4), not from time it spent waiting for the connection to be made or in the {@link SendQueue}.
+ * A lock script's command that records when it was handed to the connection. A lease it grants counts from then
+ * (contract 4), not from time spent waiting for the connection or in the {@link SendQueue}.
  */
 final class SentCommand extends AsyncCommand<byte[], byte[], Object> {
 
@@ -15,7 +15,9 @@ final class SentCommand extends AsyncCommand<byte[], byte[], Object> {
         super(command);
     }
 
-    /** {@link System#nanoTime()} just before the command was handed to the connection; until then, when it was made. */
+    /**
+     * {@link System#nanoTime()} just before the command was handed to the connection, or when it was made until then.
+     */
     long sentAtNanos() {
         return sentAtNanos;
     }

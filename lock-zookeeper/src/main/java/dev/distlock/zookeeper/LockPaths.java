@@ -6,19 +6,21 @@ import java.util.List;
 import org.apache.zookeeper.common.PathUtils;
 
 /**
- * Where locks live: one node per key under the root path, named by an encoding that keeps any
- * key inside the root and inside ZooKeeper's path rules, and the lock nodes below it.
+ * Where locks live. Each key has one node under the root path, named by an encoding that keeps any key inside the root
+ * and inside ZooKeeper's path rules, and its lock nodes go below it.
  */
 final class LockPaths {
 
     /**
-     * The longest full key, in chars. A char encodes to at most 9 (three UTF-8 bytes as
-     * {@code %XX}), so a key node name stays under 9,216 chars: far below the 1 MiB
-     * ({@code jute.maxbuffer}) that bounds every request and the child list that names it.
+     * The longest full key, in chars. A char encodes to at most 9 (three UTF-8 bytes as {@code %XX}), so a key node
+     * name stays under 9,216 chars. That is far below the 1 MiB ({@code jute.maxbuffer}) that bounds every request and
+     * the child list that names it.
      */
     static final int MAX_KEY_LENGTH = 1024;
 
-    /** Name given to every lock node; ZooKeeper appends the 10-digit sequence, Curator's protection prefixes a UUID. */
+    /**
+     * The name of plain lock nodes. ZooKeeper appends the 10-digit sequence, and Curator's protection prefixes a UUID.
+     */
     static final String LOCK_NODE = "lock-";
 
     /** Names of the nodes of read/write locks, which live under the key's {@link #readWriteKeyPath} instead. */
@@ -31,7 +33,7 @@ final class LockPaths {
 
     private static final List<String> NODE_NAMES = List.of(LOCK_NODE, READ_NODE, WRITE_NODE, DOWNGRADE_NODE);
 
-    /** Appended to the encoded key for the node of the key's read/write lock; encoding never yields a {@code :}. */
+    /** Appended to the encoded key for the node of the key's read/write lock. Encoding never yields a {@code :}. */
     private static final String READ_WRITE_SUFFIX = ":rw";
 
     private static final int SEQUENCE_DIGITS = 10;
@@ -47,22 +49,22 @@ final class LockPaths {
         return root;
     }
 
-    /** The node of {@code fullKey}: one child of the root, whatever the key contains. */
+    /** The node of {@code fullKey}, one child of the root whatever the key contains. */
     String keyPath(String fullKey) {
         return root + '/' + encode(fullKey);
     }
 
     /**
-     * The node of {@code fullKey}'s read/write lock: a sibling of its plain lock's node, so the two
-     * never share a queue, and one child of the root as well.
+     * The node of {@code fullKey}'s read/write lock, also a child of the root. It is a sibling of the plain lock's
+     * node, so the two never share a queue.
      */
     String readWriteKeyPath(String fullKey) {
         return keyPath(fullKey) + READ_WRITE_SUFFIX;
     }
 
     /**
-     * The name of the lock nodes of one owner's attempt, {@code <owner>-<nodeName>}: the attempt
-     * finds its node by it when the answer to its create was lost ({@code owner} holds no {@code /}).
+     * The name of the lock nodes of one owner's attempt, {@code <owner>-<nodeName>}. The attempt finds its node by it
+     * when the answer to its create was lost. {@code owner} holds no {@code /}.
      */
     static String ownedNodeName(String owner, String nodeName) {
         return owner + '-' + nodeName;
@@ -107,9 +109,8 @@ final class LockPaths {
     }
 
     /**
-     * The lock nodes among {@code children}, in the order they were created: by the sequence
-     * number ZooKeeper appended, ignoring the protection prefix that Curator puts in front.
-     * Nodes that are not lock nodes are left out.
+     * The lock nodes among {@code children}, in the order they were created. They are sorted by the sequence number
+     * ZooKeeper appended, whatever Curator's protection prefix. Other nodes are left out.
      */
     static List<String> queue(List<String> children) {
         List<String> locks = new ArrayList<>(children.size());

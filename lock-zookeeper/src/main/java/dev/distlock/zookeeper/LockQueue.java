@@ -16,9 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The lock algorithm: an attempt creates an ephemeral-sequential node under the key's node and
- * waits in the key's queue ({@link QueueWait}) until its {@link QueueRule} says it holds the key; an
- * attempt that gives up deletes its node. Plain locks and both sides of read/write locks share it.
+ * The lock algorithm. An attempt creates an ephemeral-sequential node under the key's node and waits in the key's queue
+ * ({@link QueueWait}) until its {@link QueueRule} says it holds the key. An attempt that gives up deletes its node.
+ * Plain locks and both sides of read/write locks share it.
  */
 final class LockQueue {
 
@@ -27,7 +27,7 @@ final class LockQueue {
     /** How many key nodes the queue remembers as existing, so that hot keys skip creating theirs. */
     private static final int RECENT_KEYS = 1024;
 
-    /** The first pause before an attempt tries again after a transient failure; it doubles up to the longest. */
+    /** The first pause before a retry after a transient failure. It doubles up to {@link #MAX_BACKOFF_NANOS}. */
     private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -40,8 +40,8 @@ final class LockQueue {
     private final QueueWait queueWait;
 
     /**
-     * An attempt may run {@link ZooKeeperCalls#overrunNanos()} past its wait time to finish the calls it
-     * started (a zero-wait try still needs its create and read; a timed-out one deletes its node).
+     * An attempt may run {@link ZooKeeperCalls#overrunNanos()} past its wait time to finish the calls it started. A
+     * zero-wait try still needs its create and read, and a timed-out one deletes its node.
      */
     LockQueue(LockPaths paths, ZooKeeperCalls calls, SessionTracker session, QueueRule rule) {
         this.paths = paths;
@@ -57,10 +57,10 @@ final class LockQueue {
     }
 
     /**
-     * An attempt in the queue under {@code keyPath}, with a node named and decided by {@code rule}.
-     * While its wait lasts it rides out connection losses of a live session: it backs off, waits for the
-     * connection to return, finds its node by its owner (a create whose answer was lost may have
-     * succeeded) and goes on waiting in the queue; when the wait ends first, it fails naming the last error.
+     * An attempt in the queue under {@code keyPath}, with a node named and decided by {@code rule}. While the wait
+     * lasts it rides out connection losses of a live session. It backs off, waits for the connection, finds its node by
+     * its owner (a create whose answer was lost may have succeeded) and waits on in the queue. When the wait ends
+     * first, it fails naming the last error.
      */
     Optional<ZooKeeperLease> tryAcquire(LockRequest request, String keyPath, QueueRule rule)
             throws InterruptedException {
@@ -106,11 +106,11 @@ final class LockQueue {
     }
 
     /**
-     * A writer's grace ({@link WriterGrace}): waits without a node of its own, watching the youngest
-     * node, until the key's queue is empty or the grace is over, so that readers that come meanwhile get
-     * in first. It leaves nothing on the server.
+     * A writer's grace ({@link WriterGrace}). It waits without a node of its own, watching the youngest node, until the
+     * key's queue is empty or the grace is over, so that readers that come meanwhile get in first. It leaves nothing on
+     * the server.
      *
-     * @return true to join the queue now; false when the wait time ran out in the grace
+     * @return true to join the queue now, false when the wait time ran out in the grace
      */
     boolean awaitEmptyQueue(LockRequest request, String keyPath, WriterGrace grace) throws InterruptedException {
         String key = request.key();
@@ -134,7 +134,7 @@ final class LockQueue {
                 String youngest = queue.get(queue.size() - 1);
                 if (!calls.watch(keyPath, List.of(youngest), waiter, key, callsEnd)
                         .isEmpty()) {
-                    continue; // gone before the watch was set: look again
+                    continue; // gone before the watch was set, so look again
                 }
                 long pause = grace.cap(deadline.remainingNanos());
                 if (grace.isOpen()) { // so the pause was cut to what is left of it
@@ -153,14 +153,13 @@ final class LockQueue {
         }
     }
 
-    /** One try: finds the attempt's node (after a failure) or creates it, then waits in the queue. */
+    /** One try. It finds the attempt's node (after a failure) or creates it, then waits in the queue. */
     private Optional<ZooKeeperLease> once(
             LockRequest request, QueueRule rule, Attempt attempt, byte[] holder, boolean retry)
             throws InterruptedException {
         String key = request.key();
         Deadline deadline = request.deadline();
-        // While the connection is down no answer can come: no reason to wait past the wait time. A try after a
-        // failure has had its overrun: it ends with the wait time.
+        // No answer comes while the connection is down, and a retry had its overrun. Both end with the wait time.
         long overrun = session.isInterrupted() || retry ? 0 : calls.overrunNanos();
         long callsEnd = callsEnd(deadline, overrun);
         long askedAt = System.nanoTime();
@@ -199,12 +198,12 @@ final class LockQueue {
         return queueWait.waitInQueue(own, rule, new QueueWait.FirstRead(queue, askedAt), deadline, callsEnd);
     }
 
-    /** The child of the attempt's own name, if one is there. */
-    /** When the calls of an attempt must have been answered: its wait time plus {@code overrunNanos}. */
+    /** When the calls of an attempt must have been answered, its wait time plus {@code overrunNanos}. */
     private static long callsEnd(Deadline deadline, long overrunNanos) {
         return deadline.isForever() ? Long.MAX_VALUE : System.nanoTime() + deadline.remainingNanos() + overrunNanos;
     }
 
+    /** The child of the attempt's own name, if one is there. */
     private static String findOwn(List<String> children, String nodeName) {
         for (String child : children) {
             if (LockPaths.isNamed(child, nodeName) && LockPaths.sequenceOf(child) >= 0) {
@@ -233,7 +232,7 @@ final class LockQueue {
         }
     }
 
-    /** An attempt that ends without the key removes its node: the one it knows, or one a lost answer may have made. */
+    /** An attempt that ends without the key deletes the node it knows, or withdraws one a lost answer may have made. */
     private void abandon(Attempt attempt, Deadline deadline) {
         if (attempt.path != null) {
             long wait = session.isInterrupted()
@@ -250,7 +249,7 @@ final class LockQueue {
     /** What one acquisition knows of its node across its tries. */
     private static final class Attempt {
         final String keyPath;
-        /** The node's name before the sequence: the owner's id and the rule's name. */
+        /** The node's name before the sequence, from the owner's id and the rule's name. */
         final String nodeName;
         /** The node's path once known. */
         String path;

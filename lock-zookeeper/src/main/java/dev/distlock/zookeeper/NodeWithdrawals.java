@@ -13,8 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Withdraws, in the background, lock nodes that a create whose answer was lost may have made, so
- * that they cannot block a key while their session lives (see {@link ZooKeeperCalls#withdrawLater}).
+ * Withdraws in the background lock nodes that a create whose answer was lost may have made, so that they cannot block a
+ * key while their session lives.
  */
 final class NodeWithdrawals {
 
@@ -61,7 +61,7 @@ final class NodeWithdrawals {
         }
     }
 
-    /** The thread that schedules further tries; created on first use. */
+    /** The thread that schedules further tries, created on first use. */
     private static final class Later {
         static final ScheduledExecutorService EXECUTOR = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "distlock-zookeeper-withdrawals");

@@ -10,11 +10,10 @@ import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
 
 /**
- * A Curator background operation whose answer one thread waits for, but no longer than it may.
- * Curator's own calls block for its connection timeout and retries, which can be far beyond a
- * caller's wait time during a silent partition; a background call plus a bounded wait cannot.
- * When the waiter gives up first, a late answer goes to {@code lateAnswer} (to delete a lock
- * node that was created after all).
+ * A Curator background call whose answer one thread waits for, but no longer than it may. Curator's blocking calls wait
+ * for its connection timeout and retries, far beyond a caller's wait time during a silent partition. When the waiter
+ * gives up first, a late answer goes to {@code lateAnswer}, for example to delete a lock node that was created after
+ * all.
  */
 final class PendingCall implements BackgroundCallback {
 
@@ -46,9 +45,9 @@ final class PendingCall implements BackgroundCallback {
     }
 
     /**
-     * The answer, or null when none came within {@code nanos}; the call is then abandoned.
+     * The answer, or null when none came within {@code nanos}. The call is then abandoned.
      *
-     * @throws InterruptedException when interrupted; the call is abandoned
+     * @throws InterruptedException when interrupted, which abandons the call
      */
     CuratorEvent await(long nanos) throws InterruptedException {
         try {
@@ -65,14 +64,14 @@ final class PendingCall implements BackgroundCallback {
         return abandon();
     }
 
-    /** Like {@link #await}, but an interrupt only shortens nothing: it is kept for the caller. */
+    /** Like {@link #await}, but an interrupt does not end the wait. It is kept for the caller. */
     CuratorEvent awaitUninterruptibly(long nanos) {
         long end = System.nanoTime() + Math.max(0, nanos);
         return Interrupts.deferred(() ->
                 answered.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS) ? event : abandon());
     }
 
-    /** Gives up waiting; returns the answer if it arrived in the meantime. */
+    /** Gives up waiting. Returns the answer if it arrived meanwhile. */
     private CuratorEvent abandon() {
         return state.compareAndSet(WAITING, ABANDONED) ? null : event;
     }

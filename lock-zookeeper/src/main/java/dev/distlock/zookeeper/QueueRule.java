@@ -4,21 +4,20 @@ import dev.distlock.core.FencingToken;
 import java.util.List;
 
 /**
- * The queue rule of a lock kind, apart from the node-and-watch loop that follows it ({@link
- * LockQueue}): given the key's queue, does this attempt hold the key, and if not, which
- * node does it watch. The plain
- * lock's rule is {@link #MUTEX}; read/write locks have theirs in {@link ReadWriteRule}.
+ * The queue rule of a lock kind. Given the key's queue, it says whether an attempt holds the key and, if not, which
+ * node it watches. {@link LockQueue} runs the node-and-watch loop around it. The plain lock's rule is {@link #MUTEX},
+ * and read/write locks have theirs in {@link ReadWriteRule}.
  */
 interface QueueRule {
 
-    /** The lowest node holds; every other node watches the one just before it, so a release wakes one waiter. */
+    /** The lowest node holds. Every other node watches the one just before it, so a release wakes one waiter. */
     QueueRule MUTEX = (queue, position) -> position == 0 ? Verdict.HOLDS : new Verdict(false, queue.get(position - 1));
 
     /**
      * Decides for the attempt whose node is {@code queue.get(position)}.
      *
      * @param queue the key's lock node names, in the order they were created
-     * @param position where this attempt's node stands in {@code queue}; never negative
+     * @param position where this attempt's node stands in {@code queue}, never negative
      */
     Verdict decide(List<String> queue, int position);
 
@@ -28,10 +27,9 @@ interface QueueRule {
     }
 
     /**
-     * Whether only the nodes ahead of the attempt's own decide for it. Then the queue it read stays
-     * exact as far as those nodes go once the deletions it was told of are taken out (nodes only
-     * join behind), so while it watches every node ahead that it {@link #dependsOn}, it decides
-     * again as they go without reading the queue again.
+     * Whether only the nodes ahead of the attempt's own decide for it. Nodes only join behind, so then the copy of the
+     * queue stays exact once reported deletions are taken out, and the rule decides again without a read while every
+     * node ahead that it {@link #dependsOn} is watched.
      */
     default boolean onlyNodesAheadMatter() {
         return true;
@@ -49,8 +47,8 @@ interface QueueRule {
 
     /**
      * @param holds whether the attempt holds the key
-     * @param watch the node name to watch until it goes, when it does not; null when waiting cannot
-     *     help, so the attempt ends without the key
+     * @param watch the node to watch until it goes, or null when waiting cannot help and the attempt ends without the
+     *     key
      */
     record Verdict(boolean holds, String watch) {
         static final Verdict HOLDS = new Verdict(true, null);

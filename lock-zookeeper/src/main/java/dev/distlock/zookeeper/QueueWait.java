@@ -10,16 +10,15 @@ import java.util.Set;
 import org.apache.curator.utils.ZKPaths;
 
 /**
- * One attempt's wait in the key's queue, once its node is there (see {@link LockQueue}):
- * asks the {@link QueueRule} whether the node holds the key or which node to wait for, watches that
- * node and the one ahead of it, and takes each reported deletion out of the queue it read, reading
- * the queue again only when its copy may be stale.
+ * One attempt's wait in the key's queue once its node is there ({@link LockQueue}). It asks the {@link QueueRule}
+ * whether the node holds the key or which node to wait for, and watches that node and the one ahead of it. Each
+ * reported deletion is taken out of its copy of the queue, which is read again only when it may be stale.
  */
 final class QueueWait {
 
     /**
-     * How many of the nodes ahead an attempt watches: the node it waits for and the one ahead of that,
-     * so that the queue is read while the next holder holds the key, not after its release.
+     * How many nodes ahead an attempt watches. Two, so that the queue is read while the next holder holds the key, not
+     * after its release.
      */
     static final int WATCHED_AHEAD = 2;
 
@@ -43,7 +42,7 @@ final class QueueWait {
         }
     }
 
-    /** One node's wait: its copy of the queue, and the nodes ahead it watches. */
+    /** One node's wait, with its copy of the queue and the nodes ahead it watches. */
     private final class Wait {
 
         private final Node own;
@@ -53,9 +52,9 @@ final class QueueWait {
         private final Deadline deadline;
         private final long callsEnd;
         private final Set<String> watched = new HashSet<>();
-        /** The queue as last read, less the deletions reported since; null when it must be read (again). */
+        /** The queue as last read, less the deletions reported since. Null when it must be read again. */
         private List<String> queue;
-        /** When the latest request that this copy of the queue rests on was sent: the server heard from the session then. */
+        /** When the request this copy of the queue rests on was sent. The server heard from the session then. */
         private long queueReadAt;
 
         private boolean firstRead = true;
@@ -85,7 +84,7 @@ final class QueueWait {
                 int position = queue.indexOf(ownName);
                 if (position < 0) {
                     if (firstRead && !read) {
-                        queue = null; // the read sent with the create did not see this node yet: read again
+                        queue = null; // the read sent with the create missed this node, so read again
                         continue;
                     }
                     throw calls.failure(
@@ -108,7 +107,7 @@ final class QueueWait {
             }
         }
 
-        /** Calls would only queue in Curator: waits for the connection to return or the session to end. */
+        /** Waits for the connection to return or the session to end, as calls would only queue in Curator. */
         private void awaitConnection() throws InterruptedException {
             if (!waiter.await(deadline.remainingNanos())) {
                 throw connectionDown(own);
@@ -116,7 +115,7 @@ final class QueueWait {
             queue = null;
         }
 
-        /** Reads the queue when this copy may be stale; true when it did. */
+        /** Reads the queue when this copy may be stale, and says whether it did. */
         private boolean readIfStale() throws InterruptedException {
             if (queue != null) {
                 return false;
@@ -138,7 +137,8 @@ final class QueueWait {
         }
 
         /**
-         * Nodes that join behind can matter: watches the node the rule names, and reads the queue when it goes.
+         * For a rule that nodes joining behind can matter to. Watches the node the rule names and reads the queue when
+         * it goes.
          *
          * @return false when the wait time ran out
          */
@@ -153,9 +153,9 @@ final class QueueWait {
         }
 
         /**
-         * Watches the nearest nodes ahead that the rule depends on; each reported deletion comes out of
-         * this copy of the queue, and the rule decides again without a read, which is exact as long as
-         * every node ahead that it depends on is watched. While some are not, any deletion calls for a read.
+         * Watches the nearest nodes ahead that the rule depends on. Each reported deletion comes out of this copy of
+         * the queue, and the rule decides again without a read. That is exact while every node ahead that the rule
+         * depends on is watched, so until then any deletion calls for a read.
          *
          * @return false when the wait time ran out
          */
@@ -179,7 +179,7 @@ final class QueueWait {
             return true;
         }
 
-        /** Sets the watches not yet set; true when some of those nodes were gone already (the queue is updated). */
+        /** Sets the watches not yet set. True when some of those nodes were gone already, which updates the queue. */
         private boolean watchNearest(List<String> ahead, String node) throws InterruptedException {
             List<String> toWatch = new ArrayList<>(ahead.subList(0, Math.min(WATCHED_AHEAD, ahead.size())));
             if (!toWatch.contains(node)) {
@@ -216,7 +216,7 @@ final class QueueWait {
         if (session.isInterrupted()) {
             throw connectionDown(own);
         }
-        return !deadline.hasPassed(); // when it passed, nothing came: the nodes ahead are still there
+        return !deadline.hasPassed(); // a passed deadline means nothing came and the nodes ahead are still there
     }
 
     /** The nodes ahead of {@code position} that {@code rule} depends on, nearest first. */
@@ -241,7 +241,7 @@ final class QueueWait {
         return calls.failure(own.key, "the connection to ZooKeeper was down when the wait time ran out");
     }
 
-    /** This attempt's node: where it is, its token and the session that owns it. */
+    /** This attempt's node, with its token and the session that owns it. */
     record Node(String key, String keyPath, String path, FencingToken token, long session) {}
 
     /**

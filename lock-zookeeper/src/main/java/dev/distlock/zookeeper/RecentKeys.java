@@ -4,9 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The key nodes used most recently, at most a fixed number of them: a hint that a key's node
- * exists, so an attempt need not send its creation. The server may have removed one since
- * (containers go once empty); the attempt then creates it after all.
+ * The key nodes used most recently, at most a fixed number of them. They hint that a key's node exists, so an attempt
+ * need not send its creation. The server may have removed one since (empty containers go), and the attempt then creates
+ * it after all.
  */
 final class RecentKeys {
 

@@ -13,10 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the client's session means for the holds on it. Lock nodes are ephemeral, so a hold
- * lasts as long as the session that created it: while the connection is suspended the holds are
- * unsafe, and when the session is lost (or the client comes back on a new one) they are lost.
- * Waiting attempts are woken on every change, so they re-check at once.
+ * What the client's session means for the holds on it. Lock nodes are ephemeral, so a hold lasts as long as the session
+ * that created it. While the connection is suspended the holds are unsafe, and when the session is lost (or the client
+ * comes back on a new one) they are lost. Waiting attempts are woken on every change, so they check again at once.
  */
 final class SessionTracker implements ConnectionStateListener {
 
@@ -27,7 +26,7 @@ final class SessionTracker implements ConnectionStateListener {
     private final Set<ZooKeeperLease> leases = ConcurrentHashMap.newKeySet();
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
     private final AtomicLong sessionId = new AtomicLong();
-    /** Sessions known to have ended: their nodes are gone. One entry per session loss, so it stays tiny. */
+    /** Sessions known to have ended, whose nodes are gone. One entry per session loss, so it stays tiny. */
     private final Set<Long> endedSessions = ConcurrentHashMap.newKeySet();
 
     private volatile boolean interrupted;
@@ -56,7 +55,7 @@ final class SessionTracker implements ConnectionStateListener {
         sessionId.compareAndSet(0, session);
     }
 
-    /** True while the connection is suspended or lost: calls would only queue in Curator. */
+    /** True while the connection is suspended or lost, when calls would only queue in Curator. */
     boolean isInterrupted() {
         return interrupted;
     }
@@ -65,15 +64,15 @@ final class SessionTracker implements ConnectionStateListener {
         return endedSessions.contains(session);
     }
 
-    /** No I/O: false while the connection is down or the lease's session is not the current one. */
+    /** False while the connection is down or the lease's session is not the current one. No I/O. */
     boolean isSafe(ZooKeeperLease lease) {
         return !interrupted && lease.sessionId() == sessionId.get();
     }
 
     /**
-     * How long the server keeps the session without hearing from the client: the negotiated
-     * timeout. Before any session was negotiated, the connection timeout stands in: usually
-     * shorter than the session timeout, so a bound built on it errs on the safe side.
+     * How long the server keeps the session without hearing from the client, the negotiated timeout. Before a session
+     * is negotiated the connection timeout stands in. It is usually shorter, so a bound built on it errs on the safe
+     * side.
      */
     Duration sessionTimeout() {
         int negotiated = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
@@ -81,7 +80,7 @@ final class SessionTracker implements ConnectionStateListener {
                 negotiated > 0 ? negotiated : client.getZookeeperClient().getConnectionTimeoutMs());
     }
 
-    /** Starts tracking a granted lease; false (and not tracked) when its session ended meanwhile. */
+    /** Starts tracking a granted lease. False, and not tracked, when its session ended meanwhile. */
     boolean track(ZooKeeperLease lease) {
         leases.add(lease);
         if (hasEnded(lease.sessionId())) {

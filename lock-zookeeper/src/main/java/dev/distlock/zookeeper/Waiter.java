@@ -12,10 +12,9 @@ import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 
 /**
- * One attempt's wake-up: the watches on the nodes ahead of it, and changes of the connection.
- * Deletions are recorded on ZooKeeper's event thread; the attempt's thread is woken only by the
- * deletion of a node it awaits (the others leave its decision as it is), or by anything else,
- * after which it reads the queue again.
+ * One attempt's wake-up, from the watches on the nodes ahead of it and from changes of the connection. Deletions are
+ * recorded on ZooKeeper's event thread. The attempt's thread wakes only for the deletion of a node it awaits, or for
+ * anything else, after which it reads the queue again.
  */
 final class Waiter implements Watcher {
 
@@ -44,7 +43,7 @@ final class Waiter implements Watcher {
         signals.release();
     }
 
-    /** True when woken before {@code nanos} passed; drains further wake-ups, which the caller's re-read covers. */
+    /** True when woken before {@code nanos} passed. Drains further wake-ups, which the caller's next read covers. */
     boolean await(long nanos) throws InterruptedException {
         boolean woken = signals.tryAcquire(Math.max(0, nanos), TimeUnit.NANOSECONDS);
         signals.drainPermits();
@@ -52,9 +51,8 @@ final class Waiter implements Watcher {
     }
 
     /**
-     * Waits until one of the nodes named {@code nodes} (children of the key's node) is reported
-     * deleted, or something else calls for a fresh read of the queue; false when neither came within
-     * {@code nanos}.
+     * Waits until one of {@code nodes} (children of the key's node) is reported deleted, or something else calls for a
+     * fresh read of the queue. False when neither came within {@code nanos}.
      */
     boolean awaitDeletionOfAny(Set<String> nodes, long nanos) throws InterruptedException {
         awaited = Set.copyOf(nodes);
@@ -66,7 +64,7 @@ final class Waiter implements Watcher {
         return await(nanos);
     }
 
-    /** Whether anything but a reported deletion woke it since last asked: then the queue must be read again. */
+    /** Whether anything but a reported deletion woke it since last asked. Then the queue must be read again. */
     boolean takeDisturbance() {
         return disturbed.getAndSet(false);
     }

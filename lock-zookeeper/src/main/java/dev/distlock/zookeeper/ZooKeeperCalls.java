@@ -18,11 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The server calls the lock needs, each a Curator background call whose answer the caller awaits
- * until an absolute {@link System#nanoTime()} ({@code callsEnd}, {@link Long#MAX_VALUE} for no
- * limit). Curator's blocking calls wait for its connection timeout and retries, far beyond a
- * caller's wait time during a silent partition; a bounded wait on a background call cannot.
- * Failures become {@link LockBackendException}s that name the key, the address and what to do.
+ * The server calls the lock needs. Each is a Curator background call whose answer the caller awaits until an absolute
+ * {@link System#nanoTime()}, {@code callsEnd} ({@link Long#MAX_VALUE} for no limit). Curator's blocking calls wait for
+ * its connection timeout and retries, far beyond a caller's wait time during a silent partition. Failures become {@link
+ * LockBackendException}s that name the key, the address and what to do.
  */
 final class ZooKeeperCalls {
 
@@ -44,9 +43,8 @@ final class ZooKeeperCalls {
     }
 
     /**
-     * How far past its wait time a caller waits for the answers to calls it started: the answer budget. Not widened
-     * by slow answers of late: the answers a silence itself delayed counted as slow ones, and let the next calls
-     * overrun by up to a second more.
+     * How far past its wait time a caller waits for the answers to calls it started, the answer budget. Recent slow
+     * answers do not widen it, as answers that a silence delayed let the next calls overrun further.
      */
     long overrunNanos() {
         return answerBudgetNanos;
@@ -57,12 +55,11 @@ final class ZooKeeperCalls {
     }
 
     /**
-     * Creates a protected ephemeral-sequential lock node as {@code node} describes (parents as
-     * containers), and reads the key's children right behind it. A node created after the caller
-     * gave up is deleted.
+     * Creates a protected ephemeral-sequential lock node as {@code node} describes (parents as containers) and reads
+     * the key's children right behind it. A node created after the caller gave up is deleted.
      *
-     * @param keyNodeKnown whether the key's node existed lately; if not, its creation is sent first
-     *     (a create that finds it there already costs the server little, a missing parent a round trip)
+     * @param keyNodeKnown whether the key's node existed lately. If not, its creation is sent first, as a create that
+     *     finds it costs the server little and a missing parent costs a round trip
      */
     Created createLockNode(NewLockNode node, boolean keyNodeKnown, long callsEnd) throws InterruptedException {
         String key = node.key();
@@ -73,12 +70,13 @@ final class ZooKeeperCalls {
         CuratorEvent created = null;
         for (int attempt = keyNodeKnown ? 0 : 1; attempt < 4; attempt++) {
             if (attempt == 1) {
-                // The key's node is missing (first use, or swept when empty): a container in the same round trip.
+                // The key's node is missing (first use, or swept when empty). Create it as a container in the same
+                // round trip.
                 sendCreateContainer(keyPath, key);
             }
             // Past that, Curator creates every missing parent, one call at a time.
             PendingCall create = sendCreate(path, data, key, attempt >= 2);
-            // Right behind the create, answered in order: the queue just after this node joined.
+            // Answered in order after the create, so it shows the queue just after this node joined.
             read = attempt >= 2 ? null : sendChildren(keyPath, key);
             created = answer(create, key, "creating its lock node", callsEnd);
             if (created.getResultCode() != KeeperException.Code.NONODE.intValue()) {
@@ -93,7 +91,7 @@ final class ZooKeeperCalls {
         return new Created(created.getName(), created.getStat(), queueSeen ? queue.getChildren() : null);
     }
 
-    /** The lock nodes under {@code keyPath} in queue order ({@link LockPaths#queue}); empty when it does not exist. */
+    /** The lock nodes under {@code keyPath} in queue order ({@link LockPaths#queue}). Empty when it does not exist. */
     List<String> queue(String keyPath, String key, long callsEnd) throws InterruptedException {
         List<String> children = children(keyPath, key, callsEnd);
         return children == null ? List.of() : LockPaths.queue(children);
@@ -129,7 +127,7 @@ final class ZooKeeperCalls {
         return create;
     }
 
-    /** Creates the key's node as a container; its answer (it may exist already) is not waited for. */
+    /** Creates the key's node as a container without waiting for the answer (it may exist already). */
     private void sendCreateContainer(String keyPath, String key) {
         try {
             client.create().withMode(CreateMode.CONTAINER).inBackground(IGNORED).forPath(keyPath);
@@ -161,9 +159,9 @@ final class ZooKeeperCalls {
     }
 
     /**
-     * Sets {@code watcher} on the nodes named {@code nodes} under {@code keyPath}: reads of their
-     * data, sent back to back (one round trip). A read sets no watch on a node that is gone already
-     * (an {@code exists} watch would, and it would neither fire nor be freed).
+     * Sets {@code watcher} on the nodes named {@code nodes} under {@code keyPath} by reads of their data, sent back to
+     * back in one round trip. A read sets no watch on a node that is gone already. An {@code exists} watch would, and
+     * it would neither fire nor be freed.
      *
      * @return the names of the nodes that no longer exist
      */
@@ -201,8 +199,8 @@ final class ZooKeeperCalls {
     }
 
     /**
-     * Deletes {@code path}; Curator keeps retrying the delete until it succeeds (or the session
-     * ends), however long the wait for its answer, which is at most {@code waitNanos} (none at 0).
+     * Deletes {@code path}. Curator retries the delete until it succeeds or the session ends, however long the wait for
+     * its answer, which is at most {@code waitNanos} (none at 0).
      *
      * @return the answer, or null when none came in time
      */
@@ -218,8 +216,8 @@ final class ZooKeeperCalls {
     }
 
     /**
-     * Whether {@code failure} came from a connection loss (or an operation timeout) of a session
-     * that may still be alive: a later try can succeed, and the call may have been applied.
+     * Whether {@code failure} came from a connection loss (or an operation timeout) of a session that may still be
+     * alive. A later try can succeed, and the call may have been applied.
      */
     static boolean isTransient(LockBackendException failure) {
         Throwable cause = failure.getCause();
@@ -228,10 +226,9 @@ final class ZooKeeperCalls {
     }
 
     /**
-     * Deletes, in the background, the lock node named {@code nodeName} under {@code keyPath} that a
-     * create whose answer was lost may have made, so that it cannot block the key while its session
-     * lives. Tried again every second while ZooKeeper is unreachable, for ten minutes at most (a
-     * session that ends takes the node with it anyway).
+     * Deletes in the background the lock node named {@code nodeName} under {@code keyPath} that a create whose answer
+     * was lost may have made, so that it cannot block the key while its session lives. It is tried again every second
+     * while ZooKeeper is unreachable, for ten minutes at most.
      */
     void withdrawLater(String keyPath, String nodeName) {
         withdrawals.withdrawLater(keyPath, nodeName);
@@ -284,7 +281,9 @@ final class ZooKeeperCalls {
         return event;
     }
 
-    /** A create the caller stopped waiting for that succeeded after all: its node must not block the key. */
+    /**
+     * Deletes the node of a create that succeeded after its caller stopped waiting, so that it cannot block the key.
+     */
     private void deleteLateNode(CuratorEvent created) {
         if (created.getResultCode() == KeeperException.Code.OK.intValue()) {
             delete(created.getName(), 0);

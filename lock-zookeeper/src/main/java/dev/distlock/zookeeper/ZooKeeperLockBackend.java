@@ -21,12 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Locks as ephemeral-sequential nodes under {@code root/<encoded key>} ({@link LockQueue}); the
- * token is the owner node's {@code czxid}, which rises across the whole ensemble. The lease is
- * the session ({@link SessionTracker}); {@link #renew} confirms that the session and the node
- * are still there, which the registry asks for every third of the session timeout. Every server
- * call is bounded ({@link ZooKeeperCalls}): an attempt ends at most {@link #overrun()} past its
- * wait time, even against a silent server.
+ * Locks as ephemeral-sequential nodes under {@code root/<encoded key>} ({@link LockQueue}). The token is the owner
+ * node's {@code czxid}, which rises across the whole ensemble. The lease is the session ({@link SessionTracker}), and
+ * {@link #renew} confirms that the session and the node are still there. Every server call is bounded ({@link
+ * ZooKeeperCalls}), so an attempt ends at most {@link #overrun()} past its wait time, even against a silent server.
  */
 final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
 
@@ -42,7 +40,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     private final LockQueue queue;
     private final long callTimeoutNanos;
 
-    /** The backend with the lock's own rule: each waiter watches its predecessor. */
+    /** The backend with the plain lock's rule, {@link QueueRule#MUTEX}. */
     ZooKeeperLockBackend(CuratorFramework client, LockPaths paths) {
         this(client, paths, QueueRule.MUTEX, RegistryOptions.DEFAULT_ANSWER_BUDGET);
     }
@@ -52,9 +50,8 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     }
 
     /**
-     * @param answerBudget how far past its wait time an attempt may run to finish the calls it started (contract 8);
-     *     past it, the attempt fails with {@link LockBackendException} even if the connection looks fine, which is
-     *     what bounds a caller during a silent partition
+     * @param answerBudget how far past its wait time an attempt may run to finish the calls it started (contract 8).
+     *     Past it the attempt fails with {@link LockBackendException}, which bounds a caller during a silent partition
      */
     ZooKeeperLockBackend(CuratorFramework client, LockPaths paths, QueueRule rule, Duration answerBudget) {
         this.client = client;
@@ -79,9 +76,8 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     }
 
     /**
-     * Another backend on this one's client and calls (one connection, so one record of how slowly
-     * the server answers lately), with a session tracker of its own: its holds are reported lost to
-     * whichever engine it is given to, apart from this backend's.
+     * Another backend on this one's client and calls, with a session tracker of its own. Its lost holds go to the
+     * engine it is given to.
      */
     ZooKeeperLockBackend sibling() {
         return new ZooKeeperLockBackend(this);
@@ -97,7 +93,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         return calls.address();
     }
 
-    /** How far past its wait time an attempt may run now: the answer budget. */
+    /** How far past its wait time an attempt may run now, the answer budget. */
     Duration overrun() {
         return Duration.ofNanos(calls.overrunNanos());
     }
@@ -142,15 +138,15 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         return queue.tryAcquire(request, keyPath, rule);
     }
 
-    /** A writer's grace before it joins the queue under {@code keyPath}: see {@link LockQueue#awaitEmptyQueue}. */
+    /** A writer's grace before it joins the queue under {@code keyPath} ({@link LockQueue#awaitEmptyQueue}). */
     boolean awaitEmptyQueue(LockRequest request, String keyPath, WriterGrace grace) throws InterruptedException {
         return queue.awaitEmptyQueue(request, keyPath, grace);
     }
 
     /**
-     * A cheap confirmation that the hold is still there: one read of the owner's node on the
-     * current session. False when the node is gone or belongs to another session; a failure while
-     * the connection is down, so the registry's bound decides (the session may still come back).
+     * A cheap check that the hold is still there, one read of the owner's node on the current session. False when the
+     * node is gone or belongs to another session. Throws while the connection is down, so the registry's bound decides,
+     * as the session may still come back.
      */
     @Override
     public boolean renew(ZooKeeperLease lease, Duration leaseTime) {
@@ -184,8 +180,8 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
             calls.delete(lease.path(), 0);
             return true;
         }
-        // A release has no wait time of its own: it waits for the answer at most the answer budget (contract 8), and an
-        // unanswered delete goes on in Curator's background until it succeeds, or the session ends and takes the node.
+        // No wait time of its own, so it waits at most the answer budget (contract 8). Curator retries an unanswered
+        // delete in the background.
         CuratorEvent deleted = calls.delete(lease.path(), Math.min(callTimeoutNanos, calls.overrunNanos()));
         if (deleted == null) {
             log.debug("Delete of lock node {} unanswered; Curator retries it until it succeeds", lease.path());
@@ -194,7 +190,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         return deleted.getResultCode() == KeeperException.Code.OK.intValue();
     }
 
-    /** The owner of the key's first node in the queue: its recorded holder description and its {@code czxid}. */
+    /** The owner of the key's first node in the queue, with its recorded holder description and its {@code czxid}. */
     @Override
     public Optional<LockHolder> holderOf(String key) {
         return bounded(key, "reading who holds it", end -> {
@@ -213,8 +209,8 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
     }
 
     /**
-     * Another client's hold may not have reached the ensemble member this session reads from yet; a sync, sent on
-     * the same session, orders the reads after it behind the leader's state (ZooKeeper answers a session in order).
+     * Another client's hold may not have reached the ensemble member this session reads from. A sync on the same
+     * session puts the reads after it behind the leader's state, as ZooKeeper answers a session in order.
      */
     private void syncBeforeReading(String key, String keyPath) {
         try {
@@ -224,7 +220,7 @@ final class ZooKeeperLockBackend implements LockBackend<ZooKeeperLease> {
         }
     }
 
-    /** Deletes the holder's node; the waiter behind it (or the next attempt) gets a node with a larger {@code czxid}. */
+    /** Deletes the holder's node. The next hold gets a node with a larger {@code czxid}. */
     @Override
     public boolean forceRelease(String key) {
         return bounded(key, "force-releasing it", end -> {

@@ -9,24 +9,21 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 
 /**
- * Distributed locks on ZooKeeper, over the application's {@link CuratorFramework} (its
- * connection string, namespace, ACL provider and authentication are used as they are; the
- * registry never closes it). Closing the client ends the session and frees every node of it, holds
- * that linger for their minimum after {@link #close()} included: close it after {@link
- * #awaitClosed(java.time.Duration)}.
+ * Distributed locks on ZooKeeper, over the application's {@link CuratorFramework}. The registry uses the client's
+ * connection string, namespace, ACL provider and authentication as they are, and never closes it. Closing the client
+ * ends the session and frees all its nodes, including holds that linger for their minimum after {@link #close()}. So
+ * close the client after {@link #awaitClosed(java.time.Duration)}.
  *
- * <p>A hold is an ephemeral-sequential node, so it lasts as long as the client's session:
- * there is no lease to renew, and a crashed owner's lock frees itself after the session
- * timeout. The registry confirms each hold every third of the session timeout, so a holder
- * that was paused past it knows its hold is gone the moment it resumes. A fixed lease ({@code tryAcquire(wait, lease)}) is enforced by the owner, which
- * deletes its node when the lease ends: the server only knows sessions. Fencing tokens are
- * the owner node's {@code czxid}.
+ * <p>A hold is an ephemeral-sequential node, so it lasts as long as the client's session. There is no lease to renew,
+ * and a crashed owner's lock frees itself after the session timeout. The registry confirms each hold every third of the
+ * session timeout, so a holder that was paused past it knows its hold is gone the moment it resumes. A fixed lease
+ * ({@code tryAcquire(wait, lease)}) is enforced by the owner, which deletes its node when the lease ends. Fencing
+ * tokens are the owner node's {@code czxid}.
  *
- * <p>Read/write locks ({@link #readWriteLock(String)}) keep a queue of their own per key,
- * {@code <root>/<encoded key>:rw}, beside the plain lock's {@code <root>/<encoded key>}: read and
- * write nodes in the order they came, so that readers who come after a waiting writer queue
- * behind it once its grace ({@link RegistryOptions#writerGrace}) has ended. They last as long as
- * the session, as plain holds do.
+ * <p>Read/write locks ({@link #readWriteLock(String)}) keep a queue of their own per key, {@code <root>/<encoded
+ * key>:rw}, beside the plain lock's {@code <root>/<encoded key>}. Read and write nodes stand in the order they came, so
+ * readers who come after a waiting writer queue behind it once its grace ({@link RegistryOptions#writerGrace}) has
+ * ended. They last as long as the session, as plain holds do.
  */
 public final class ZooKeeperLockRegistry extends LockRegistrySupport {
 
@@ -35,7 +32,7 @@ public final class ZooKeeperLockRegistry extends LockRegistrySupport {
 
     private final String rootPath;
 
-    /** A registry over {@code backend}, without read/write locks; tests pass one with collaborators of their own. */
+    /** A registry over {@code backend} without read/write locks, for tests that pass collaborators of their own. */
     ZooKeeperLockRegistry(ZooKeeperLockBackend backend, RegistryOptions options) {
         super(backend, options);
         this.rootPath = backend.rootPath();
@@ -47,7 +44,7 @@ public final class ZooKeeperLockRegistry extends LockRegistrySupport {
         this.rootPath = backend.rootPath();
     }
 
-    /** A builder over {@code client}, which must be started; the registry uses it and never closes it. */
+    /** A builder over {@code client}, which must be started. The registry uses it and never closes it. */
     public static Builder builder(CuratorFramework client) {
         return new Builder(client);
     }
@@ -67,13 +64,13 @@ public final class ZooKeeperLockRegistry extends LockRegistrySupport {
             this.client = Objects.requireNonNull(client, "client");
         }
 
-        /** The node under which lock nodes are created, {@value #DEFAULT_ROOT_PATH} by default; created as needed. */
+        /** The node under which lock nodes are created (as needed), {@value #DEFAULT_ROOT_PATH} by default. */
         public Builder rootPath(String rootPath) {
             this.rootPath = rootPath;
             return this;
         }
 
-        // leaseTime(..) has no effect on held locks here: they last as long as the session.
+        // leaseTime(..) has no effect on held locks here. They last as long as the session.
 
         @Override
         public ZooKeeperLockRegistry build() {

@@ -15,16 +15,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * One side (read or write) of ZooKeeper read/write locks: nodes in the key's own queue
- * ({@link LockPaths#readWriteKeyPath}) under the rules of {@link ReadWriteRule}, created, awaited
- * and confirmed exactly as plain lock nodes are, by a {@link ZooKeeperLockBackend} of its own (its
- * own session tracker, so each side's engine hears of its own lost holds). The two sides of a
- * registry share the registry's write holds, so that the read side can tell a downgrade.
+ * One side (read or write) of ZooKeeper read/write locks. Its nodes stand in the key's own queue ({@link
+ * LockPaths#readWriteKeyPath}) under the rules of {@link ReadWriteRule}. A {@link ZooKeeperLockBackend} of its own
+ * creates, awaits and confirms them as plain lock nodes, with its own session tracker, so each side's engine hears of
+ * its own lost holds. The two sides of a registry share its write holds, so that the read side can tell a downgrade.
  *
- * <p>A writer that has to wait lets new readers in for its first {@link RegistryOptions#writerGrace}: until then it
- * creates no write node, which readers that come after it would queue behind, but watches the queue and joins it as
- * soon as the queue is empty ({@link LockQueue#awaitEmptyQueue}). Once the grace has ended it joins the queue whatever
- * stands in it, and new readers queue behind it. A writer with a zero grace, or a zero wait, joins at once.
+ * <p>A writer that has to wait lets new readers in for its first {@link RegistryOptions#writerGrace}. Until then it
+ * creates no write node and joins the queue as soon as the queue is empty ({@link LockQueue#awaitEmptyQueue}). After
+ * the grace it joins whatever stands in the queue, and new readers queue behind it. A writer with a zero grace or a
+ * zero wait joins at once.
  */
 final class ZooKeeperReadWriteBackend implements LockBackend<ZooKeeperLease> {
 
@@ -32,7 +31,7 @@ final class ZooKeeperReadWriteBackend implements LockBackend<ZooKeeperLease> {
     private final LockPaths paths;
     private final LockMode mode;
     private final WriteHolds writeHolds;
-    /** The writer's grace; zero on the read side. */
+    /** The writer's grace, zero on the read side. */
     private final Duration writerGrace;
 
     private ZooKeeperReadWriteBackend(
@@ -72,7 +71,7 @@ final class ZooKeeperReadWriteBackend implements LockBackend<ZooKeeperLease> {
             if (downgrade.isPresent()) {
                 return downgrade;
             }
-            // The write node was gone (its hold lost): this thread reads as any other.
+            // The write node was gone (its hold lost), so this thread reads as any other.
         }
         return nodes.tryAcquire(request, keyPath, ReadWriteRule.READ);
     }
@@ -136,8 +135,8 @@ final class ZooKeeperReadWriteBackend implements LockBackend<ZooKeeperLease> {
     }
 
     /**
-     * The write holds of one registry's read/write locks, by key: at most one per key is valid (a
-     * lost one may linger until its owner releases it, beside its successor).
+     * The write holds of one registry's read/write locks, by key. At most one per key is valid, though a lost one may
+     * linger beside its successor until its owner releases it.
      */
     private static final class WriteHolds {
 
