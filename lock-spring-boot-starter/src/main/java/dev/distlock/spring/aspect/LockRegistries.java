@@ -3,27 +3,37 @@ package dev.distlock.spring.aspect;
 import dev.distlock.core.LockRegistry;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
 
 /**
- * The registry each {@link LockedMethod} names, looked up on first use. The advisor is created early, and looking up
- * later keeps it from pulling the backend's beans in with it.
+ * The registry an annotated method names, looked up on first use. The advisors are created early, and looking up
+ * later keeps them from pulling the backend's beans in with them. Internal: shared by the lock and semaphore aspects.
  */
-final class LockRegistries {
+public final class LockRegistries {
 
     private final BeanFactory beanFactory;
     private final Map<String, LockRegistry> registries = new ConcurrentHashMap<>();
 
-    LockRegistries(BeanFactory beanFactory) {
+    public LockRegistries(BeanFactory beanFactory) {
         this.beanFactory = beanFactory;
     }
 
     LockRegistry of(LockedMethod locked) {
-        return registries.computeIfAbsent(locked.registry(), name -> lookUp(name, locked));
+        return named(locked.registry(), () -> LockedMethod.LOCK + " on " + LockedMethod.describe(locked.method()));
     }
 
-    private LockRegistry lookUp(String name, LockedMethod locked) {
+    /**
+     * The registry bean called {@code name}, or the only (or primary) one when {@code name} is empty.
+     *
+     * @param user the annotation and method that asks, for the error when several registries fit
+     */
+    public LockRegistry named(String name, Supplier<String> user) {
+        return registries.computeIfAbsent(name, any -> lookUp(name, user));
+    }
+
+    private LockRegistry lookUp(String name, Supplier<String> user) {
         if (!name.isEmpty()) {
             return beanFactory.getBean(name, LockRegistry.class);
         }
@@ -31,9 +41,8 @@ final class LockRegistries {
             return beanFactory.getBean(LockRegistry.class);
         } catch (NoUniqueBeanDefinitionException e) {
             throw new IllegalStateException(
-                    "@DistributedLock on " + LockedMethod.describe(locked.method()) + " does not say which of the "
-                            + e.getNumberOfBeansFound() + " LockRegistry beans to use. Set its registry attribute"
-                            + " to a bean name, or mark one registry @Primary.",
+                    user.get() + " does not say which of the " + e.getNumberOfBeansFound() + " LockRegistry beans to"
+                            + " use. Set its registry attribute to a bean name, or mark one registry @Primary.",
                     e);
         }
     }

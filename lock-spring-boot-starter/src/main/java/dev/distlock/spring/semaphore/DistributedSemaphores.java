@@ -4,6 +4,7 @@ import dev.distlock.core.LockRegistry;
 import dev.distlock.core.semaphore.LeasedSemaphore;
 import dev.distlock.spring.DistributedSemaphore;
 import dev.distlock.spring.aspect.LockAnnotationParser;
+import dev.distlock.spring.aspect.LockRegistries;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +15,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
 
 /**
  * The semaphores the application declared with {@link DistributedSemaphore}, and how many permits of each this
@@ -36,7 +36,7 @@ public final class DistributedSemaphores {
 
     private final BeanFactory beanFactory;
     private final Map<String, Declaration> declarations = new ConcurrentHashMap<>();
-    private final Map<String, LockRegistry> registries = new ConcurrentHashMap<>();
+    private final LockRegistries registries;
     /** The semaphores in use or declared without a key, by semaphore name. */
     private final Map<String, InUse> semaphores = new ConcurrentHashMap<>();
 
@@ -46,6 +46,7 @@ public final class DistributedSemaphores {
 
     DistributedSemaphores(BeanFactory beanFactory) {
         this.beanFactory = beanFactory;
+        this.registries = new LockRegistries(beanFactory);
     }
 
     /** The declared semaphores, by name. */
@@ -161,22 +162,7 @@ public final class DistributedSemaphores {
     }
 
     private LockRegistry registry(Declaration declaration) {
-        return registries.computeIfAbsent(declaration.registry(), name -> lookUp(name, declaration));
-    }
-
-    private LockRegistry lookUp(String name, Declaration declaration) {
-        if (!name.isEmpty()) {
-            return beanFactory.getBean(name, LockRegistry.class);
-        }
-        try {
-            return beanFactory.getBean(LockRegistry.class);
-        } catch (NoUniqueBeanDefinitionException e) {
-            throw new IllegalStateException(
-                    "@DistributedSemaphore on " + declaration.method() + " does not say which of the "
-                            + e.getNumberOfBeansFound() + " LockRegistry beans to use. Set its registry attribute"
-                            + " to a bean name, or mark one registry @Primary.",
-                    e);
-        }
+        return registries.named(declaration.registry(), () -> "@DistributedSemaphore on " + declaration.method());
     }
 
     private static String describe(Declaration declaration) {
