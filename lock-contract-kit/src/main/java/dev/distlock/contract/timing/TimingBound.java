@@ -11,9 +11,9 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A check of a promised time bound that tells a broken promise from a machine that stalled: an overrun that coincides
- * with a stall larger than the test's margin is inconclusive and measured again, at most {@value #MAX_REPEATS} times;
- * any other overrun, or a third inconclusive one, fails. The stall is the worst the probes saw in the measurement's
+ * A check of a promised time bound that tells a broken promise from a machine that stalled. An overrun that coincides
+ * with a stall larger than the test's margin is inconclusive and measured again, at most {@value #MAX_REPEATS} times.
+ * Any other overrun, or a third inconclusive one, fails. The stall is the worst the probes saw in the measurement's
  * window, or how long the measuring thread waited for a CPU in it (on Linux), whichever is longer.
  */
 public final class TimingBound {
@@ -29,7 +29,7 @@ public final class TimingBound {
 
     /**
      * A child JVM's probe writes a stall once it has ended, and a JVM that ran again after a stall may take a while to
-     * write it on a loaded machine: time for the last one to reach its file, waited only after an overrun.
+     * write it on a loaded machine. Time for the last one to reach its file, waited only after an overrun.
      */
     private static final long LATE_REPORT_MILLIS = 250;
 
@@ -59,7 +59,7 @@ public final class TimingBound {
         return new TimingBound(test, margin, StallProbe.shared(), Path.of(file), RunQueueWait.THIS_THREAD);
     }
 
-    /** The same check judged by {@code stalls}: where child JVMs take part, the worst of theirs and this JVM's. */
+    /** The same check judged by {@code stalls}. Where child JVMs take part, the worst of theirs and this JVM's. */
     public TimingBound withStalls(StallSource stalls) {
         return new TimingBound(test, margin, stalls, report, runQueue);
     }
@@ -69,13 +69,13 @@ public final class TimingBound {
         return new TimingBound(test, margin, stalls, report, runQueue);
     }
 
-    /** The same check learning the measuring thread's wait for a CPU from {@code runQueue}: for tests of the rule. */
+    /** The same check learning the measuring thread's wait for a CPU from {@code runQueue}. For tests of the rule. */
     TimingBound withRunQueue(RunQueueWait runQueue) {
         return new TimingBound(test, margin, stalls, report, runQueue);
     }
 
     /**
-     * Runs {@code measurement}, again while its overruns are inconclusive; returns how often it was repeated. Fails
+     * Runs {@code measurement}, again while its overruns are inconclusive. Returns how often it was repeated. Fails
      * with an {@link AssertionError} on an overrun the stalls do not explain, or on a third inconclusive one.
      */
     public int check(Measurement measurement) throws Exception {
@@ -136,15 +136,15 @@ public final class TimingBound {
     }
 
     /**
-     * One measurement of a time bound; its own assertions (what the call returned) fail at once, never repeated. Each
-     * run sets up what it measures afresh: a second call on a server that fell silent is not the first one.
+     * One measurement of a time bound. Its own assertions (what the call returned) fail at once, never repeated. Each
+     * run sets up what it measures afresh. A second call on a server that fell silent is not the first one.
      */
     @FunctionalInterface
     public interface Measurement {
         Timed measure() throws Exception;
     }
 
-    /** How long the measured call took, and the bound it had to stay within: the promise, plus any allowance. */
+    /** How long the measured call took, and the bound it had to stay within. The promise, plus any allowance. */
     public record Timed(Duration took, Duration bound) {
 
         /** What a call that started at {@code startNanos} ({@link System#nanoTime()}) took until now. */
