@@ -29,7 +29,7 @@ public abstract class ContractSupport {
     private ExecutorService threads;
     private String testName;
 
-    /** Registry of "JVM A" and "JVM B". Independent registries over the same server. */
+    /** Registry of "JVM A" and "JVM B", independent registries over the same server. */
     protected LockRegistry registryA;
 
     protected LockRegistry registryB;

@@ -23,7 +23,7 @@ final class WaitBounds {
                 .check(measurement);
     }
 
-    /** A timing check's name. The backend's test class and the test method. */
+    /** A timing check's name, made of the backend's test class and the test method. */
     static String name(ContractGroup<?> group, TestInfo test) {
         return group.contract().getClass().getSimpleName() + "."
                 + test.getTestMethod().map(method -> method.getName()).orElse(test.getDisplayName());

@@ -12,7 +12,7 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
 /**
  * Spring Integration's lock registry over a distlock {@link LockRegistry}, so that
  * {@code LockRegistryLeaderInitiator}, aggregators and other Spring Integration components run on
- * any distlock backend. Keys are strings. The locks are distlock's. Reentrant, owned by the calling
+ * any distlock backend. Keys are strings. The locks are distlock's, reentrant, owned by the calling
  * thread, leased (renewed by the watchdog unless a time-to-live is given) and fenced — see
  * {@link #currentToken(String)}.
  *
@@ -22,7 +22,7 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
  *
  * <p>{@link #renewLock(Object, Duration)} extends a fixed lease. A lease the watchdog renews needs
  * no renewal, so renewing one only checks that it is still held. {@link
- * #expireUnusedOlderThan(long)} has nothing to do. Distlock keeps no state for idle keys.
+ * #expireUnusedOlderThan(long)} has nothing to do, since distlock keeps no state for idle keys.
  */
 public final class IntegrationLockRegistry
         implements RenewableLockRegistry<DistributedLock>, ExpirableLockRegistry<DistributedLock> {
@@ -79,7 +79,7 @@ public final class IntegrationLockRegistry
         renew(key, held.leaseTime() == null ? null : ttl);
     }
 
-    /** Nothing to expire. Distlock keeps no client state for keys nobody holds or waits for. */
+    /** Nothing to expire, since distlock keeps no client state for keys nobody holds or waits for. */
     @Override
     public void expireUnusedOlderThan(long age) {}
 

@@ -157,7 +157,7 @@ final class ControlledBackend implements LockBackend<ControlledLease> {
         long delay = server.faults().delay(server.now());
         long end = System.nanoTime() + delay;
         for (long left = delay; left > 0; left = end - System.nanoTime()) {
-            LockSupport.parkNanos(left); // as a slow server. The call takes the delay whatever interrupts it
+            LockSupport.parkNanos(left); // like a slow server, the call takes the delay whatever interrupts it
         }
         if (server.faults().fails(server.now())) {
             Optional<String> key = fullKey.map(this::appKey);

@@ -3,7 +3,7 @@ package dev.distlock.test;
 import java.time.Duration;
 
 /**
- * The outages and slowness a test has asked for. A number of calls, or a time on the test clock.
+ * The outages and slowness a test has asked for, as a number of calls or a time on the test clock.
  * Every call to the simulated server (acquire, renew, release, who-holds, force-release, verify, and
  * the renewals the test clock makes) asks it first.
  */

@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a test steers and inspects in a {@link ControlledLockRegistry}. Other instances' holds,
+ * What a test steers and inspects in a {@link ControlledLockRegistry}: other instances' holds,
  * lost leases, an unreachable or slow backend, the test clock, and the history of what was
  * locked. Keys are the application's (the registry's key prefix is added here).
  */

@@ -9,7 +9,7 @@ import java.time.Duration;
  * @param kind what happened
  * @param key the lock key as the application names it (without the registry's key prefix)
  * @param token the token of the hold concerned. Null for a failed call that concerned no hold
- * @param owner who. The owner id of a hold of this registry, or {@code "elsewhere:<holder>"}
+ * @param owner the owner id of a hold of this registry, or {@code "elsewhere:<holder>"}
  * @param thread the thread that made the call ("lease keeper" for what the test clock did)
  * @param at when, on the test clock, counted from the server's start
  * @param detail the reason or the error, empty when there is none

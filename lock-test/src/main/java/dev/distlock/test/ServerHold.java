@@ -1,7 +1,7 @@
 package dev.distlock.test;
 
 /**
- * One held key on the {@link TestLockServer}. This application's hold ({@code backend} set) or
+ * One held key on the {@link TestLockServer}, either this application's hold ({@code backend} set) or
  * another instance's. Guarded by the server's lock.
  */
 final class ServerHold {

@@ -8,7 +8,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The state of a {@link TestLockServer}. Its held keys under one lock, with a condition signalled
+ * The state of a {@link TestLockServer}, its held keys under one lock, with a condition signalled
  * when one frees or the clock jumps, the token counter, the clock and the history of events.
  */
 final class ServerState {
@@ -20,7 +20,7 @@ final class ServerState {
     final LockHistory history = new LockHistory();
     private long lastToken;
 
-    /** The server's clock, in nanoseconds. The JVM's monotonic clock plus what tests advanced it by. */
+    /** The server's clock in nanoseconds, the JVM's monotonic clock plus what tests advanced it by. */
     long now() {
         return clock.now();
     }

@@ -3,7 +3,7 @@ package dev.distlock.test;
 import java.time.Duration;
 
 /**
- * The clock of a {@link TestLockServer}. The JVM's monotonic clock plus what tests advanced it by,
+ * The clock of a {@link TestLockServer}, the JVM's monotonic clock plus what tests advanced it by,
  * so time passes as usual and a test jumps ahead instead of sleeping. It never goes back.
  */
 final class TestClock {

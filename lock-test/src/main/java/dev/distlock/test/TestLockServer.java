@@ -14,7 +14,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The simulated lock server behind controlled registries. Owners, leases and tokens, with its own
+ * The simulated lock server behind controlled registries, with owners, leases and tokens, with its own
  * clock. Registries built over one server exclude each other like instances sharing a real server.
  *
  * <p>The clock is the JVM's monotonic clock plus whatever the test {@linkplain #advance advanced}
@@ -34,7 +34,7 @@ public final class TestLockServer {
     private final ClockSteps clockSteps = new ClockSteps(state, faults);
     private final MemoryLockStore readWrite = new MemoryLockStore();
 
-    /** The server's clock, in nanoseconds. The JVM's monotonic clock plus what tests advanced it by. */
+    /** The server's clock in nanoseconds, the JVM's monotonic clock plus what tests advanced it by. */
     long now() {
         return state.now();
     }

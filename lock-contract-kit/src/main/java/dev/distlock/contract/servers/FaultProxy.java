@@ -73,7 +73,7 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     /**
-     * Once. The next client message containing {@code marker} is held back for {@code delay} before it is passed on,
+     * Holds back the next client message containing {@code marker}, once, for {@code delay} before it is passed on,
      * as a server too busy to start on it, which then runs it although the client may have given up meanwhile.
      */
     public void delayMessageContaining(byte[] marker, Duration delay) {
@@ -81,7 +81,7 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     /**
-     * Once. The next client message containing {@code marker} reaches the server, but the server's answer to it is
+     * Once, the next client message containing {@code marker} reaches the server, but the server's answer to it is
      * dropped and the connection closed, as a network that fails after the server acted and before its reply arrived.
      */
     public void dropReplyToMessageContaining(byte[] marker) {

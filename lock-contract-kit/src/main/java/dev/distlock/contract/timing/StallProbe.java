@@ -13,8 +13,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A daemon thread that sleeps {@value #PERIOD_MILLIS} ms at a time and records how late it wakes. How long this JVM
- * could not run a thread that was ready. {@link #shared()} is the JVM's one probe. In a child JVM started with {@link
+ * A daemon thread that sleeps {@value #PERIOD_MILLIS} ms at a time and records how late it wakes, which is how long
+ * this JVM could not run a ready thread. {@link #shared()} is the JVM's one probe. In a child JVM started with {@link
  * #jvmOption}, it also appends each stall to a file the parent reads with {@link StallSource#reportedIn}.
  */
 public final class StallProbe implements StallSource, AutoCloseable {
@@ -24,7 +24,7 @@ public final class StallProbe implements StallSource, AutoCloseable {
 
     static final long PERIOD_MILLIS = 2;
 
-    /** Lateness below this is the timer's own jitter, not a stall. Not recorded. */
+    /** Lateness below this is the timer's own jitter, not a stall, and is not recorded. */
     static final long RECORDED_MICROS = 1000;
 
     private static StallProbe shared;
@@ -121,7 +121,7 @@ public final class StallProbe implements StallSource, AutoCloseable {
         }
     }
 
-    /** No formatter. The first use of one loads classes for longer than the stall it would report. */
+    /** Formats without a formatter, whose first use loads classes for longer than the stall it would report. */
     private static String line(long endMillis, long lateMicros) {
         return endMillis + " " + lateMicros / 1000 + "." + (1000 + lateMicros % 1000 + "").substring(1) + "\n";
     }

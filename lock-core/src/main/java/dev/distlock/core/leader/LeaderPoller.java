@@ -11,11 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One subscription of {@link Leadership#observe}. Reads who holds the name's key, one read at a time, every poll
  * interval and at once when a candidate of the same registry begins or ends a term. Tells its observer what changed.
- *
- * <p>Bounds. At most one read of the subscription is under way. A read that takes longer than the call timeout
- * makes the leader unknown, and the next read starts only once it returned. Everything the observer is told is
- * decided and told under this object's monitor, so calls come one at a time and in order, and none comes after
- * {@link #close()} returned. The timer thread never takes the monitor. It only hands work to the pool.
+ * At most one read is under way, and the observer is told under this object's monitor (see {@code
+ * docs/internals/recipes.md}).
  */
 final class LeaderPoller implements LeaderSubscription {
 

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One {@link MultiLock#acquireAsync} call. Asks for the keys one after another, each with {@link
  * FencedLock#acquireAsync} and the time left, from the completion of the one before, so no thread waits. Ends
- * once. With every key, with nothing (a key not acquired in time, a failure: the keys taken are released first),
+ * once, with every key, with nothing (a key not acquired in time, a failure: the keys taken are released first),
  * or cancelled (the pending attempt is cancelled, which releases its grant, and the keys taken are released).
  */
 final class AsyncMultiAcquisition {
@@ -29,13 +29,13 @@ final class AsyncMultiAcquisition {
     private final long startNanos = System.nanoTime();
     private final CompletableFuture<Optional<MultiLockHandle>> result = new CompletableFuture<>();
 
-    /** Guarded by this. The keys' holds taken so far, in order. */
+    /** The keys' holds taken so far, in order. Guarded by this. */
     private final List<LockHandle> taken = new ArrayList<>();
 
-    /** Guarded by this. The attempt in flight. */
+    /** The attempt in flight. Guarded by this. */
     private CompletableFuture<Optional<LockHandle>> pending;
 
-    /** Guarded by this. True once the outcome is decided (every key, nothing, or cancelled). */
+    /** True once the outcome is decided (every key, nothing, or cancelled). Guarded by this. */
     private boolean over;
 
     AsyncMultiAcquisition(MultiLock multi, Duration waitTime, Optional<Duration> leaseTime) {
@@ -76,7 +76,7 @@ final class AsyncMultiAcquisition {
         attempt.whenComplete((acquired, error) -> granted(index, acquired, error));
     }
 
-    /** The attempt for key {@code index} ended. Go on to the next key, or end the whole call. */
+    /** The attempt for key {@code index} ended. Goes on to the next key, or ends the whole call. */
     private void granted(int index, Optional<LockHandle> acquired, Throwable error) {
         LockHandle handle = error == null ? acquired.orElse(null) : null;
         List<LockHandle> release;
@@ -129,7 +129,7 @@ final class AsyncMultiAcquisition {
         }
     }
 
-    /** The caller cancelled the result. Withdraw the attempt in flight and release what was taken. */
+    /** The caller cancelled the result. Withdraws the attempt in flight and releases what was taken. */
     private void withdraw() {
         CompletableFuture<Optional<LockHandle>> inFlight;
         List<LockHandle> release;

@@ -18,17 +18,14 @@ import org.slf4j.LoggerFactory;
 /**
  * A counting semaphore over any {@link LockRegistry}. At most {@link #permits()} permits of one name are held at a
  * time, across threads, registries and JVMs. Slot {@code i} is the lock on key {@code <name>:permit:<i>}, a key that
- * {@link LockRegistry#obtain} refuses (see {@link SemaphoreKeys}). A granted
- * permit is a hold of that key owned by its {@link Permit} (not by a thread), with its own lease, fencing token and
- * loss notice, so the permit of a crashed holder returns when its lease ends on the server. An acquisition takes free
- * permits at once while nobody waits for releases. One that finds too few queues on the lock {@code <name>:permit:queue},
- * and the one at its head, holding the lock {@code <name>:permit:waiting} meanwhile, waits for the permits it lacks, so a
- * waiter for several permits is never overtaken by a later one. Semantics, order and costs: {@code
- * docs/semaphores.md}.
+ * {@link LockRegistry#obtain} refuses (see {@link SemaphoreKeys}). A granted permit is a hold of that key owned by its
+ * {@link Permit}, not by a thread. It has its own lease, fencing token and loss notice, so the permit of a crashed
+ * holder returns when its lease ends on the server. A waiter for several permits is never overtaken by a later one.
+ * Semantics, order and costs are in {@code docs/semaphores.md}, the workings in {@code docs/internals/recipes.md}.
  *
  * <p>Every instance must declare a name with the same number of permits. Holds record {@code permits=<n>} as their
- * note ({@link FencedLock#withNote}). An acquisition that finds a slot or the queue held reads that note once and
- * fails with {@link PermitCountConflictException} when the counts differ.
+ * note ({@link FencedLock#withNote}), and an acquisition that meets another count fails with {@link
+ * PermitCountConflictException}.
  */
 public final class LeasedSemaphore {
 

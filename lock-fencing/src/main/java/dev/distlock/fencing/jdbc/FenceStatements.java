@@ -80,8 +80,8 @@ abstract sealed class FenceStatements permits PostgresFenceStatements, MySqlFenc
             throws SQLException;
 
     /**
-     * Runs {@code work}, whose row lock waits end after {@code querySeconds}. By the query timeout,
-     * unless the database bounds them otherwise.
+     * Runs {@code work}, whose row lock waits end after {@code querySeconds} (by the query
+     * timeout, unless the database bounds them otherwise).
      */
     <T> T boundingWaits(Connection connection, int querySeconds, Work<T> work) throws SQLException {
         return work.run(connection);

@@ -25,7 +25,7 @@ import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
 import org.springframework.jdbc.support.SQLExceptionTranslator;
 
 /**
- * The fence table in one database, once it was found usable. Its statements, its address for
+ * The fence table in one database, once it was found usable, with its statements, its address for
  * messages, and how its failures become Spring data-access exceptions. Set up by {@link #connect},
  * which checks the table on a connection of its own (never in the caller's transaction, where a
  * failing probe would abort it on PostgreSQL) and creates it when asked.
@@ -134,7 +134,7 @@ final class FenceTable {
         return missing;
     }
 
-    /** Null when the table can be read. Else why not. A database that cannot be reached throws. */
+    /** Why the table cannot be read, or null when it can. A database that cannot be reached throws. */
     private SQLException probe(DataSource dataSource, int querySeconds) {
         try (Connection connection = dataSource.getConnection()) {
             try (PreparedStatement statement = FenceStatements.prepare(connection, statements.probe, querySeconds);
@@ -205,7 +205,7 @@ final class FenceTable {
         return text.toString();
     }
 
-    /** A JDBC URL as it may appear in messages. Without user, password or other properties. */
+    /** A JDBC URL as it may appear in messages, without user, password or other properties. */
     static String withoutCredentials(String url) {
         if (url == null) {
             return "unknown JDBC URL";

@@ -15,9 +15,9 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * Where a {@link JdbcFenceStore}'s checks run. In the current Spring transaction on the store's
+ * Where a {@link JdbcFenceStore}'s checks run: in the current Spring transaction on the store's
  * {@link DataSource} (failing it when a check fails), in a transaction of their own, or in the
- * caller's JDBC transaction. Each with the database's waits bounded by the store's timeout. Finds
+ * caller's JDBC transaction, each with the database's waits bounded by the store's timeout. Finds
  * (and creates, when asked) the fence table on first use.
  */
 final class FenceTransactions {
@@ -183,7 +183,7 @@ final class FenceTransactions {
         } catch (SQLFeatureNotSupportedException | UnsupportedOperationException e) {
             return -1;
         } catch (SQLException e) {
-            return -1; // a broken connection. The statement reports it
+            return -1; // a broken connection, which the statement reports
         }
     }
 

@@ -141,7 +141,7 @@ public final class FencedUpdate {
         return refuseIfNewer(tokens, claim);
     }
 
-    /** What a refusal names as the resource. The table and the row's condition. */
+    /** What a refusal names as the resource, the table and the row's condition. */
     public String resource() {
         return table + "["
                 + wheres.stream().map(c -> c.name() + "=" + c.value()).collect(Collectors.joining(", ")) + "]";

@@ -10,8 +10,8 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * On a Spring test class ({@code @SpringBootTest} or a slice). The application's {@link
- * dev.distlock.core.LockRegistry} becomes a {@link dev.distlock.test.ControlledLockRegistry},
+ * On a Spring test class ({@code @SpringBootTest} or a slice), makes the application's {@link
+ * dev.distlock.core.LockRegistry} a {@link dev.distlock.test.ControlledLockRegistry},
  * whichever backend the configuration names, so no lock server is contacted. Its {@link
  * dev.distlock.test.LockControl} can be injected, and is reset after each test method.
  *
