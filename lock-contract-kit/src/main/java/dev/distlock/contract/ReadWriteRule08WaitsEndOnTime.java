@@ -64,7 +64,7 @@ abstract class ReadWriteRule08WaitsEndOnTime extends ReadWriteGroup {
         after.get().close();
     }
 
-    /** Interrupts a thread waiting for {@code lock}. How long the wait took to end. */
+    /** Interrupts a thread waiting for {@code lock} and returns how long the wait took to end. */
     private Timed interrupted(FencedLock lock) throws Exception {
         AtomicReference<Thread> waiterThread = new AtomicReference<>();
         CountDownLatch started = new CountDownLatch(1);

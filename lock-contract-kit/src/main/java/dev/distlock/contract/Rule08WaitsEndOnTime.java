@@ -81,7 +81,10 @@ abstract class Rule08WaitsEndOnTime extends LockGroup {
         WaitBounds.check(this, test, this::closeWithWaiters);
     }
 
-    /** Closes a registry with a waiter on a key it holds and one on a key held elsewhere. How long they took to end. */
+    /**
+     * Closes a registry with a waiter on a key it holds and one on a key held elsewhere, and returns how long they
+     * took to end.
+     */
     private Timed closeWithWaiters() throws Exception {
         String heldLocally = key("local");
         String heldElsewhere = key("remote");

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.TestInfo;
  */
 final class WaitBounds {
 
-    /** Rule 8. No call outlives its wait time by more than this. */
+    /** By rule 8, no call outlives its wait time by more than this. */
     static final Duration PROMISED_OVERRUN = Duration.ofMillis(250);
 
     private WaitBounds() {}

@@ -14,7 +14,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The simulated lock server behind controlled registries, with owners, leases and tokens, with its own
+ * The simulated lock server behind controlled registries. It keeps owners, leases and tokens on its own
  * clock. Registries built over one server exclude each other like instances sharing a real server.
  *
  * <p>The clock is the JVM's monotonic clock plus whatever the test {@linkplain #advance advanced}

@@ -201,7 +201,7 @@ final class Campaign {
                     monitor.wait(options.checkInterval().toMillis());
                 }
             } catch (InterruptedException e) {
-                // close() interrupts. The flag it set ends the term.
+                // close() interrupts, and the flag it set ends the term.
             }
             return resignRequested;
         }
@@ -238,6 +238,6 @@ final class Campaign {
     /** The lock a campaign acquires and the value its holds record. */
     private record Ballot(FencedLock lock, Optional<String> value) {}
 
-    /** One term. Its hold and the value recorded with it. */
+    /** One term, with its hold and the value recorded with it. */
     record Term(LockHandle handle, Optional<String> value) {}
 }

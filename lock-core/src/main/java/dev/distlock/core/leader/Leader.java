@@ -11,7 +11,7 @@ import java.util.Optional;
  *
  * @param name the name led
  * @param holder the leader's readable description (application, host, pid, thread), without its value
- * @param epoch the fencing token of the leader's hold. The epoch its own {@link Leadership#epoch()} reports
+ * @param epoch the fencing token of the leader's hold, the epoch its own {@link Leadership#epoch()} reports
  * @param value what the leader published with its term ({@link CampaignOptions#withValue}), empty when nothing
  * @param leaseLeft how long the server keeps the term without renewal when it was read. Empty when the lease is a
  *     session (ZooKeeper) or the backend cannot tell

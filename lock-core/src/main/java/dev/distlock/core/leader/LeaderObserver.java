@@ -20,7 +20,7 @@ public interface LeaderObserver {
     void leaderChanged(String name, Optional<Leader> leader);
 
     /**
-     * Who leads {@code name} is unknown. The backend failed the read or gave no answer in time. This is not "no
+     * Who leads {@code name} is unknown, because the backend failed the read or gave no answer in time. This is not "no
      * leader". The last leader told may still lead. Told once per outage; {@link #leaderChanged} follows as soon as
      * a read succeeds again.
      */

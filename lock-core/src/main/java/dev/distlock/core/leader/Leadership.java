@@ -18,8 +18,8 @@ import java.util.Optional;
  * is revoked first and then releases the name, so a waiting candidate takes over at once.
  *
  * <p>Any instance, candidate or not, reads who leads from the server with {@link #leaderOf} and follows it with
- * {@link #observe}. The leader's holder description, its epoch, and the value it publishes with its term
- * ({@link CampaignOptions#withValue}).
+ * {@link #observe}, which give the leader's holder description, its epoch, and the value it publishes with its
+ * term ({@link CampaignOptions#withValue}).
  */
 public final class Leadership implements AutoCloseable {
 

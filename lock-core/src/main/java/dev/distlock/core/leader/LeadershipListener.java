@@ -23,7 +23,7 @@ public interface LeadershipListener {
     }
 
     /**
-     * The term of {@code epoch} ended. Resigned, closed, or its lease was lost. {@link
+     * The term of {@code epoch} ended: resigned, closed, or its lease was lost. {@link
      * Leadership#isLeader()} already answers false. On resign and close this is called before the
      * name is released, so no other candidate is granted before it returns.
      */

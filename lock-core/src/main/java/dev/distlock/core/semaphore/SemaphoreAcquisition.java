@@ -30,7 +30,7 @@ final class SemaphoreAcquisition implements Runnable {
     private final CompletableFuture<Optional<Permits>> result = new CompletableFuture<>();
     /** True when the caller's own thread runs this acquisition ({@link #runHere}). */
     private boolean onCallersThread;
-    /** What the first try read of {@code <name>:permit:waiting}. Whether an acquisition at the head of the queue waits. */
+    /** Whether the first try saw an acquisition at the head of the queue waiting ({@code <name>:permit:waiting}). */
     private HolderRead waitingSeen = HolderRead.UNKNOWN;
 
     /** This registry's local permits of the semaphore. */
@@ -119,7 +119,7 @@ final class SemaphoreAcquisition implements Runnable {
             try {
                 mayAsk = local.take(wanted, zeroWait ? 0 : remaining());
             } catch (InterruptedException e) {
-                result.completeExceptionally(e); // only a cancellation interrupts. Completing does nothing then
+                result.completeExceptionally(e); // only a cancellation interrupts, so completing does nothing then
                 return;
             }
             if (!mayAsk) {
@@ -142,7 +142,7 @@ final class SemaphoreAcquisition implements Runnable {
             passed = passQueue();
         } catch (InterruptedException e) {
             slots.giveBack();
-            result.completeExceptionally(e); // only a cancellation interrupts. Completing does nothing then
+            result.completeExceptionally(e); // only a cancellation interrupts, so completing does nothing then
             return;
         } catch (RuntimeException | Error e) {
             slots.giveBack();
@@ -158,7 +158,7 @@ final class SemaphoreAcquisition implements Runnable {
         try {
             queue = queueLocks.enter(waitingSeen);
         } catch (InterruptedException e) {
-            result.completeExceptionally(e); // only a cancellation interrupts. Completing does nothing then
+            result.completeExceptionally(e); // only a cancellation interrupts, so completing does nothing then
             return;
         }
         if (queue == null) {

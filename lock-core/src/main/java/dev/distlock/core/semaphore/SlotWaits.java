@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class SlotWaits {
 
-    /** A wait that ended. Granted, or its wait ran out, or failed. */
+    /** A wait that ended, granted or run out or failed. */
     record Ended(int slot, CompletableFuture<Optional<LockHandle>> attempt) {}
 
     private final LeasedSemaphore semaphore;
