@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Base of the rule groups: the tests of one rule, run as a {@code @Nested} group of an entry point ({@link
+ * Base of the rule groups, each holding the tests of one rule, run as a {@code @Nested} group of an entry point ({@link
  * LockRegistryContract}, {@link ReadWriteLockContract}) and reading the backend's registries and hooks from it.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * What both entry points of the kit share: the backend's factory and timing hooks, and the registries, threads
+ * What both entry points of the kit share. The backend's factory and timing hooks, and the registries, threads
  * and keys of one test. A backend's test class extends {@link LockRegistryContract} or {@link
  * ReadWriteLockContract}, not this class.
  */
@@ -29,7 +29,7 @@ public abstract class ContractSupport {
     private ExecutorService threads;
     private String testName;
 
-    /** Registry of "JVM A" and "JVM B": independent registries over the same server. */
+    /** Registry of "JVM A" and "JVM B", independent registries over the same server. */
     protected LockRegistry registryA;
 
     protected LockRegistry registryB;
@@ -45,7 +45,7 @@ public abstract class ContractSupport {
     protected abstract LockRegistry createRegistry(RegistryOptions options);
 
     /**
-     * The short lease of the tests about expiry, renewal and loss: their fixed leases, and the watchdog
+     * The short lease of the tests about expiry, renewal and loss. Their fixed leases, and the watchdog
      * lease of {@link #shortLeaseRegistry()}. Override where the backend has a coarser minimum.
      */
     protected Duration leaseTime() {
@@ -53,7 +53,7 @@ public abstract class ContractSupport {
     }
 
     /**
-     * The watchdog lease of {@link #registryA}, {@link #registryB} and {@link #newRegistry()}: long
+     * The watchdog lease of {@link #registryA}, {@link #registryB} and {@link #newRegistry()}. Long
      * enough that a renewal delayed by a loaded machine never loses a hold in a test about something else.
      */
     protected Duration holdLeaseTime() {
@@ -61,7 +61,7 @@ public abstract class ContractSupport {
     }
 
     /**
-     * How late a wake-up or a timed-out wait may return, given the backend's round trips: the registries' answer
+     * How late a wake-up or a timed-out wait may return, given the backend's round trips. The registries' answer
      * budget (contract 8), which is the default one.
      */
     protected Duration timingSlack() {

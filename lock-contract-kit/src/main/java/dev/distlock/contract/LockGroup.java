@@ -7,7 +7,7 @@ import dev.distlock.core.LockRegistry;
 import java.time.Duration;
 import java.util.Optional;
 
-/** Base of the groups of {@link LockRegistryContract}: plain (exclusive) locks. */
+/** Base of the groups of {@link LockRegistryContract}. Plain (exclusive) locks. */
 abstract class LockGroup extends ContractGroup<LockRegistryContract> {
 
     LockGroup(LockRegistryContract contract) {

@@ -15,10 +15,10 @@ import org.junit.jupiter.api.TestClassOrder;
 /**
  * The contract every backend keeps ({@code docs/contract.md}), one {@code @Nested} group per rule, named by its
  * number. A backend's test class extends this, supplies registries over one shared server through {@link
- * #createRegistry}, and starts and stops that server itself ({@code @BeforeAll}/{@code @AfterAll}); each registry
+ * #createRegistry}, and starts and stops that server itself ({@code @BeforeAll}/{@code @AfterAll}). Each registry
  * stands for another JVM. Backends with documented differences override the timing hooks, never an assertion.
  *
- * <p>Rules 7 (server time) and 9 (bounded state) depend on how a backend stores its locks; each backend checks them
+ * <p>Rules 7 (server time) and 9 (bounded state) depend on how a backend stores its locks. Each backend checks them
  * in tests of its own. Rule 13 (read/write locks) is {@link ReadWriteLockContract}. Rule 14 (multi-key locks) checks
  * the {@code MultiLock} recipe over the backend, which needs nothing of the backend beyond rules 1 to 12.
  */
@@ -55,14 +55,14 @@ public abstract class LockRegistryContract extends ContractSupport {
      * A new registry over the server under test whose every connection goes through {@code proxies} ({@link
      * FaultProxies#to} each server address), built but not used yet, so that its first call meets the backend's
      * one-time set-up. The kit closes the registry after the test. Null, the default, where the backend has no
-     * connection to slow (memory): the group "4. Leases: counted from the take" then says so and does not run.
+     * connection to slow (memory). The group "4. Leases: counted from the take" then says so and does not run.
      */
     protected LockRegistry createRegistryThrough(FaultProxies proxies, RegistryOptions options) {
         return null;
     }
 
     /**
-     * True where a hold lasts as long as its client's session (ZooKeeper) rather than a lease of its own: the session
+     * True where a hold lasts as long as its client's session (ZooKeeper) rather than a lease of its own. The session
      * is opened by the client before the registry exists, and an answer later than the session timeout ends it, so
      * the group "4. Leases: counted from the take" runs only its renewal test there.
      */

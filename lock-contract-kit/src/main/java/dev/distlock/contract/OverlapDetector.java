@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Detects two owners inside a critical section at once. Each pass reads a shared counter,
- * sleeps, and writes it back plus one: under a working lock the final count equals the
- * completed passes; under overlap, updates are lost and more than one pass is seen active.
+ * sleeps, and writes it back plus one. Under a working lock the final count equals the
+ * completed passes. Under overlap, updates are lost and more than one pass is seen active.
  */
 public final class OverlapDetector {
 
@@ -19,7 +19,7 @@ public final class OverlapDetector {
         this.sleepMillis = sleepMillis;
     }
 
-    /** One read–sleep–write pass; the caller should hold the lock under test. */
+    /** One read–sleep–write pass. The caller should hold the lock under test. */
     public void criticalSection() throws InterruptedException {
         int now = active.incrementAndGet();
         maxActive.accumulateAndGet(now, Math::max);

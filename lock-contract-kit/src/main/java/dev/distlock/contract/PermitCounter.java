@@ -20,7 +20,7 @@ public final class PermitCounter {
         this.fillAt = fillAt;
     }
 
-    /** One pass holding {@code permits} permits; the caller holds them while this runs. */
+    /** One pass holding {@code permits} permits. The caller holds them while this runs. */
     public void hold(int permits, Duration linger) throws InterruptedException {
         long end = System.nanoTime() + linger.toNanos();
         synchronized (this) {

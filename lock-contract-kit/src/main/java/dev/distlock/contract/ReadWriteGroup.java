@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-/** Base of the groups of {@link ReadWriteLockContract}: read/write locks ({@code docs/read-write-locks.md}). */
+/** Base of the groups of {@link ReadWriteLockContract}. Read/write locks ({@code docs/read-write-locks.md}). */
 abstract class ReadWriteGroup extends ContractGroup<ReadWriteLockContract> {
 
     static final Duration LONG_WAIT = Duration.ofSeconds(30);

@@ -8,9 +8,9 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.TestClassOrder;
 
 /**
- * Contract rule 13, read/write locks ({@code docs/read-write-locks.md}): what every backend's read/write locks keep,
+ * Contract rule 13, read/write locks ({@code docs/read-write-locks.md}). What every backend's read/write locks keep,
  * one {@code @Nested} group per rule, run in rule order of {@code docs/contract.md} they are checked against. A backend's test class
- * extends this and supplies registries over one shared server; each registry stands for another JVM. Backends
+ * extends this and supplies registries over one shared server. Each registry stands for another JVM. Backends
  * override the timing hooks only, never an assertion.
  */
 @TestClassOrder(ClassOrderer.OrderAnnotation.class)

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Watches readers and writers of one resource. A write pass reads a counter, sleeps and writes it
- * back plus one, and notes any reader or other writer inside at the same time; a read pass sleeps
+ * back plus one, and notes any reader or other writer inside at the same time. A read pass sleeps
  * and notes any writer inside. Under a working read/write lock writers see nobody and no update is
  * lost, while readers do meet each other.
  */
@@ -23,7 +23,7 @@ public final class ReadWriteOverlapDetector {
         this.sleepMillis = sleepMillis;
     }
 
-    /** One read pass; the caller should hold the read lock. */
+    /** One read pass. The caller should hold the read lock. */
     public void read() throws InterruptedException {
         maxReaders.accumulateAndGet(readers.incrementAndGet(), Math::max);
         try {
@@ -35,7 +35,7 @@ public final class ReadWriteOverlapDetector {
         }
     }
 
-    /** One write pass; the caller should hold the write lock. */
+    /** One write pass. The caller should hold the write lock. */
     public void write() throws InterruptedException {
         if (writers.incrementAndGet() > 1 || readers.get() > 0) {
             writerMetSomeone.set(true);

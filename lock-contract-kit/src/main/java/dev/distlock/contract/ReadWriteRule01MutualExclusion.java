@@ -15,7 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Read/write locks (contract rule 13) under rule 1, mutual exclusion: readers share a key, a writer holds it alone. */
+/** Read/write locks (contract rule 13) under rule 1, mutual exclusion. Readers share a key, a writer holds it alone. */
 abstract class ReadWriteRule01MutualExclusion extends ReadWriteGroup {
 
     ReadWriteRule01MutualExclusion(ReadWriteLockContract contract) {
@@ -60,7 +60,7 @@ abstract class ReadWriteRule01MutualExclusion extends ReadWriteGroup {
 
     @Test
     void overlapDetectorCatchesWritersWithoutTheLock() throws Exception {
-        // Control run: the same workload as above with the locks bypassed.
+        // Control run. The same workload as above with the locks bypassed.
         ReadWriteOverlapDetector detector = new ReadWriteOverlapDetector(3);
         runMixedWorkload(detector, false, key());
         assertThat(detector.writerOverlapSeen()).isTrue();

@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
-/** Read/write locks (contract rule 13) under rule 2, reentrancy: each side is reentrant; downgrade yes, upgrade no. */
+/** Read/write locks (contract rule 13) under rule 2, reentrancy. Each side is reentrant. Downgrade yes, upgrade no. */
 abstract class ReadWriteRule02Reentrancy extends ReadWriteGroup {
 
     ReadWriteRule02Reentrancy(ReadWriteLockContract contract) {
@@ -42,7 +42,7 @@ abstract class ReadWriteRule02Reentrancy extends ReadWriteGroup {
         String key = key();
         FencedReadWriteLock lock = registryA.readWriteLock(key);
         LockHandle write = lock.writeLock().acquire();
-        // Another registry's writer waits meanwhile: the downgrade must not queue behind it.
+        // Another registry's writer waits meanwhile. The downgrade must not queue behind it.
         Future<Optional<LockHandle>> otherWriter =
                 inThread(() -> write(registryB, key).tryAcquire(LONG_WAIT));
         Thread.sleep(200);
@@ -66,16 +66,16 @@ abstract class ReadWriteRule02Reentrancy extends ReadWriteGroup {
         LockRegistry expiring = shortLeaseRegistry();
         String key = key();
         FencedReadWriteLock lock = expiring.readWriteLock(key);
-        // The acquisitions that must succeed wait as long as they need: each is a round trip, and a
+        // The acquisitions that must succeed wait as long as they need. Each is a round trip, and a
         // zero wait gives it only the contract's 250 ms overrun, which a loaded machine can exceed.
-        // A fixed lease, never renewed: the write hold runs out while the thread keeps reading.
+        // A fixed lease, never renewed. The write hold runs out while the thread keeps reading.
         LockHandle write = lock.writeLock().tryAcquire(LONG_WAIT, leaseTime()).orElseThrow();
         LockHandle read = lock.readLock().tryAcquire(LONG_WAIT).orElseThrow();
         Thread.sleep(leaseTime().plus(timingSlack()).toMillis());
         assertThat(write.isValid()).isFalse();
         assertThat(read.isValid()).isTrue();
-        // Its only live hold is the read: a new write hold would wait for it, its own, until the wait
-        // ends. Refused at once, as an upgrade is: before waiting, so long before the wait could end.
+        // Its only live hold is the read. A new write hold would wait for it, its own, until the wait
+        // ends. Refused at once, as an upgrade is. Before waiting, so long before the wait could end.
         long start = System.nanoTime();
         assertThatThrownBy(() -> lock.writeLock().tryAcquire(LONG_WAIT))
                 .isInstanceOf(IllegalStateException.class)

@@ -6,7 +6,7 @@ import dev.distlock.core.FencedReadWriteLock;
 import dev.distlock.core.LockHandle;
 import org.junit.jupiter.api.Test;
 
-/** Read/write locks (contract rule 13) under rule 3, owner-only release: a side the thread does not hold is not released. */
+/** Read/write locks (contract rule 13) under rule 3, owner-only release. A side the thread does not hold is not released. */
 abstract class ReadWriteRule03OwnerOnlyRelease extends ReadWriteGroup {
 
     ReadWriteRule03OwnerOnlyRelease(ReadWriteLockContract contract) {

@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
-/** Read/write locks (contract rule 13) under rule 4, leases: a crashed reader or writer frees the key when its lease ends. */
+/** Read/write locks (contract rule 13) under rule 4, leases. A crashed reader or writer frees the key when its lease ends. */
 abstract class ReadWriteRule04Leases extends ReadWriteGroup {
 
     ReadWriteRule04Leases(ReadWriteLockContract contract) {
@@ -21,7 +21,7 @@ abstract class ReadWriteRule04Leases extends ReadWriteGroup {
     void readerWhoseLeaseRanOutDoesNotBlockWriters() throws Exception {
         LockRegistry expiring = shortLeaseRegistry();
         String key = key();
-        // A reader that never releases: its process died, so only the lease ends it.
+        // A reader that never releases. Its process died, so only the lease ends it.
         LockHandle crashed =
                 read(expiring, key).tryAcquire(Duration.ZERO, leaseTime()).orElseThrow();
         Optional<LockHandle> writer =

@@ -9,7 +9,7 @@ import dev.distlock.core.LockRegistry;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Read/write locks (contract rule 13) under rule 5, fencing tokens: writes rise past every token, reads name the latest write. */
+/** Read/write locks (contract rule 13) under rule 5, fencing tokens. Writes rise past every token, reads name the latest write. */
 abstract class ReadWriteRule05FencingTokens extends ReadWriteGroup {
 
     ReadWriteRule05FencingTokens(ReadWriteLockContract contract) {

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Read/write locks (contract rule 13) under rule 6, waiting without spinning: writer preference, and waking on release. */
+/** Read/write locks (contract rule 13) under rule 6, waiting without spinning. Writer preference, and waking on release. */
 abstract class ReadWriteRule06WaitingWithoutSpinning extends ReadWriteGroup {
 
     ReadWriteRule06WaitingWithoutSpinning(ReadWriteLockContract contract) {

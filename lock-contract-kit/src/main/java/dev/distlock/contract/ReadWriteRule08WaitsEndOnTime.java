@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
-/** Read/write locks (contract rule 13) under rule 8, waits end on time: at the wait time, on interrupt, on close. */
+/** Read/write locks (contract rule 13) under rule 8, waits end on time. At the wait time, on interrupt, on close. */
 abstract class ReadWriteRule08WaitsEndOnTime extends ReadWriteGroup {
 
     ReadWriteRule08WaitsEndOnTime(ReadWriteLockContract contract) {
@@ -64,7 +64,7 @@ abstract class ReadWriteRule08WaitsEndOnTime extends ReadWriteGroup {
         after.get().close();
     }
 
-    /** Interrupts a thread waiting for {@code lock}: how long the wait took to end. */
+    /** Interrupts a thread waiting for {@code lock} and returns how long the wait took to end. */
     private Timed interrupted(FencedLock lock) throws Exception {
         AtomicReference<Thread> waiterThread = new AtomicReference<>();
         CountDownLatch started = new CountDownLatch(1);

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Read/write locks (contract rule 13) under rule 11, operations: holds are listed and observed with their side. */
+/** Read/write locks (contract rule 13) under rule 11, operations. Holds are listed and observed with their side. */
 abstract class ReadWriteRule11Operations extends ReadWriteGroup {
 
     ReadWriteRule11Operations(ReadWriteLockContract contract) {

@@ -13,7 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
-/** Contract rule 1, mutual exclusion: at most one owner holds a key at a time, across threads and registries. */
+/** Contract rule 1, mutual exclusion. At most one owner holds a key at a time, across threads and registries. */
 abstract class Rule01MutualExclusion extends LockGroup {
 
     Rule01MutualExclusion(LockRegistryContract contract) {
@@ -50,7 +50,7 @@ abstract class Rule01MutualExclusion extends LockGroup {
 
     @Test
     void overlapDetectorCatchesUnlockedIncrements() throws Exception {
-        // Control run: the same workload as the mutual-exclusion tests, with the lock bypassed.
+        // Control run. The same workload as the mutual-exclusion tests, with the lock bypassed.
         OverlapDetector detector = new OverlapDetector(5);
         CountDownLatch start = new CountDownLatch(1);
         List<Future<Void>> workers = new ArrayList<>();

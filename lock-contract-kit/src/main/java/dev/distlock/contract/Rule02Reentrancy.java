@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Contract rule 2, reentrancy: the owning thread acquires again, and only its last release frees the key. */
+/** Contract rule 2, reentrancy. The owning thread acquires again, and only its last release frees the key. */
 abstract class Rule02Reentrancy extends LockGroup {
 
     Rule02Reentrancy(LockRegistryContract contract) {

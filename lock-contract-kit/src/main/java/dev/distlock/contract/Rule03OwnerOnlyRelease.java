@@ -12,7 +12,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
- * Contract rule 3, owner-only release: only the owner releases, once; a release after a loss, after the registry
+ * Contract rule 3, owner-only release. Only the owner releases, once. A release after a loss, after the registry
  * closed or on an interrupted thread never frees another owner's lock.
  */
 abstract class Rule03OwnerOnlyRelease extends LockGroup {

@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Contract rule 4, leases: fixed leases end, the watchdog renews, {@code extend()}, and the local view of a handle. */
+/** Contract rule 4, leases. Fixed leases end, the watchdog renews, {@code extend()}, and the local view of a handle. */
 abstract class Rule04Leases extends LockGroup {
 
     Rule04Leases(LockRegistryContract contract) {
@@ -71,7 +71,7 @@ abstract class Rule04Leases extends LockGroup {
     void handleWithASubMillisecondLeaseIsNeverValidWhileAnotherOwnerHolds() throws Exception {
         LockRegistry expiring = shortLeaseRegistry();
         // A grant answered after its 2 ms local view ended is given back and asked for again within the wait
-        // (contract 4), so on a loaded machine some rounds get no handle; every handle that comes must obey.
+        // (contract 4), so on a loaded machine some rounds get no handle. Every handle that comes must obey.
         int handles = 0;
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         for (int round = 0; handles < 10 && System.nanoTime() < until; round++) {
@@ -80,7 +80,7 @@ abstract class Rule04Leases extends LockGroup {
             try {
                 fixed = expiring.obtain(key).tryAcquire(Duration.ofSeconds(1), Duration.ofNanos(2_900_000));
             } catch (LockBackendException slowServer) {
-                continue; // an answer later than the wait and budget (a server's disk stall): no handle to check
+                continue; // an answer later than the wait and budget (a server's disk stall). No handle to check
             }
             if (fixed.isEmpty()) {
                 continue;

@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Contract rule 4, leases: a hold's lease counts from the request that took the key, never from a registry's
+ * Contract rule 4, leases. A hold's lease counts from the request that took the key, never from a registry's
  * one-time set-up, and a call never returns a hold that is already lost. The registries here reach the server
- * through {@link FaultProxies} ({@link LockRegistryContract#createRegistryThrough}), which slow every round trip; a
+ * through {@link FaultProxies} ({@link LockRegistryContract#createRegistryThrough}), which slow every round trip. A
  * backend with no connection to slow does not run this group.
  */
 abstract class Rule04LeasesCountFromTheTake extends LockGroup {
@@ -28,7 +28,7 @@ abstract class Rule04LeasesCountFromTheTake extends LockGroup {
     }
 
     /**
-     * Three times the short lease: a renewal that leaves at 5/6 of it still has half a second to be answered (and
+     * Three times the short lease. A renewal that leaves at 5/6 of it still has half a second to be answered (and
      * half a second of grace), which a database's commit on a loaded machine needs.
      */
     private Duration lease() {
@@ -40,7 +40,7 @@ abstract class Rule04LeasesCountFromTheTake extends LockGroup {
         assumeLeasesOfTheirOwn();
         Duration lease = lease();
         long start = System.nanoTime();
-        // Each round trip of the set-up (at the build or the first call) and of the take: a third of the lease.
+        // Each round trip of the set-up (at the build or the first call) and of the take. A third of the lease.
         LockRegistry cold = registryThroughProxies(lease, lease.dividedBy(3));
         LockHandle handle =
                 cold.obtain(key()).tryAcquire(lease.multipliedBy(10)).orElseThrow();

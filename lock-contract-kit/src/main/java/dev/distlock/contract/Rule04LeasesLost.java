@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Contract rule 4, leases: a lost hold frees the key for everyone, runs {@code onLost} once, and acquiring again after a loss. */
+/** Contract rule 4, leases. A lost hold frees the key for everyone, runs {@code onLost} once, and acquiring again after a loss. */
 abstract class Rule04LeasesLost extends LockGroup {
 
     Rule04LeasesLost(LockRegistryContract contract) {

@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Contract rule 4, leases: minimum holds ({@code LockHandle.holdAtLeast}) keep the key after an early release. */
+/** Contract rule 4, leases. Minimum holds ({@code LockHandle.holdAtLeast}) keep the key after an early release. */
 abstract class Rule04LeasesMinimumHolds extends LockGroup {
 
     Rule04LeasesMinimumHolds(LockRegistryContract contract) {
@@ -45,7 +45,7 @@ abstract class Rule04LeasesMinimumHolds extends LockGroup {
         LockHandle held = closing.obtain(key).tryAcquire(Duration.ZERO).orElseThrow();
         held.holdAtLeast(minimum);
         held.close();
-        closing.close(); // a rolling restart: the instance goes while the minimum still runs
+        closing.close(); // a rolling restart. The instance goes while the minimum still runs
         assertThat(tryNow(registryB, key))
                 .as("still held after the registry closed, until the minimum ends")
                 .isEmpty();

@@ -9,7 +9,7 @@ import dev.distlock.core.LockRegistry;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Contract rule 5, fencing tokens: each new hold of a key gets a strictly larger token. */
+/** Contract rule 5, fencing tokens. Each new hold of a key gets a strictly larger token. */
 abstract class Rule05FencingTokens extends LockGroup {
 
     Rule05FencingTokens(LockRegistryContract contract) {

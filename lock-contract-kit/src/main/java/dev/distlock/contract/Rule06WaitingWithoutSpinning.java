@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** Contract rule 6, waiting without spinning: a waiter is woken when the key frees, and can be interrupted. */
+/** Contract rule 6, waiting without spinning. A waiter is woken when the key frees, and can be interrupted. */
 abstract class Rule06WaitingWithoutSpinning extends LockGroup {
 
     Rule06WaitingWithoutSpinning(LockRegistryContract contract) {
@@ -71,7 +71,7 @@ abstract class Rule06WaitingWithoutSpinning extends LockGroup {
 
     @Test
     void interruptingAWaiterAsTheKeyFreesLeavesNothingHeld() throws Exception {
-        // The interrupt lands at a different point of the hand-over in each round: before, while and after
+        // The interrupt lands at a different point of the hand-over in each round. Before, while and after
         // the waiter's server call takes the key. A grant whose answer the interrupt cut off must not stay.
         for (int round = 0; round < 40; round++) {
             String key = key();
@@ -95,7 +95,7 @@ abstract class Rule06WaitingWithoutSpinning extends LockGroup {
                 Thread.onSpinWait();
             }
             waiterThread.get().interrupt();
-            await(waiter).ifPresent(LockHandle::close); // granted before the interrupt: ours to close
+            await(waiter).ifPresent(LockHandle::close); // granted before the interrupt. Ours to close
             Optional<LockHandle> next = registryB.obtain(key).tryAcquire(timingSlack());
             assertThat(next)
                     .as("round %d: the interrupted waiter left nothing held", round)

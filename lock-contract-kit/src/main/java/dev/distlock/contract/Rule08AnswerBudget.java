@@ -14,12 +14,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
 /**
- * Contract rule 8, the answer budget: a zero wait on a live server that a busy machine answers slowly gets an answer,
+ * Contract rule 8, the answer budget. A zero wait on a live server that a busy machine answers slowly gets an answer,
  * not an exception, within the registry's answer budget.
  */
 abstract class Rule08AnswerBudget extends LockGroup {
 
-    /** Long enough for tens of calls; short, since the machine is shared. */
+    /** Long enough for tens of calls. Short, since the machine is shared. */
     private static final Duration HOG = Duration.ofSeconds(4);
 
     /** A stall of the measuring JVM up to this long is the hog's own doing and explains no late answer. */
@@ -36,7 +36,7 @@ abstract class Rule08AnswerBudget extends LockGroup {
         registryA.obtain(key("warm")).tryAcquire(Duration.ZERO).ifPresent(LockHandle::close); // one-time work
         int[] calls = {0};
         try (LockHandle other = registryB.obtain(held).acquire()) {
-            // The hog is the load this rule is about; a stall longer than the margin on top of it (other
+            // The hog is the load this rule is about. A stall longer than the margin on top of it (other
             // processes sharing the machine) makes a late answer inconclusive, and it is measured again.
             TimingBound.of(WaitBounds.name(this, test), STALL_MARGIN).check(() -> {
                 Duration slowest = Duration.ZERO;
@@ -76,7 +76,7 @@ abstract class Rule08AnswerBudget extends LockGroup {
     }
 
     /**
-     * A call that ended in an exception once its budget was spent had no answer within it: an overrun, judged
+     * A call that ended in an exception once its budget was spent had no answer within it. An overrun, judged
      * against the machine's stalls like a late answer. Any other failure fails the test at once.
      */
     private static Timed noAnswer(long startNanos, Duration budget, LockBackendException failure) {

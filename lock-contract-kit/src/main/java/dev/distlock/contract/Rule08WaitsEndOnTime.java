@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
-/** Contract rule 8, waits end on time: a wait ends at its wait time, and closing a registry ends its waiters. */
+/** Contract rule 8, waits end on time. A wait ends at its wait time, and closing a registry ends its waiters. */
 abstract class Rule08WaitsEndOnTime extends LockGroup {
 
     Rule08WaitsEndOnTime(LockRegistryContract contract) {
@@ -81,7 +81,10 @@ abstract class Rule08WaitsEndOnTime extends LockGroup {
         WaitBounds.check(this, test, this::closeWithWaiters);
     }
 
-    /** Closes a registry with a waiter on a key it holds and one on a key held elsewhere: how long they took to end. */
+    /**
+     * Closes a registry with a waiter on a key it holds and one on a key held elsewhere, and returns how long they
+     * took to end.
+     */
     private Timed closeWithWaiters() throws Exception {
         String heldLocally = key("local");
         String heldElsewhere = key("remote");
@@ -115,7 +118,7 @@ abstract class Rule08WaitsEndOnTime extends LockGroup {
         return timed;
     }
 
-    /** Its own thread, kept busy until {@code testOver}: a pooled thread could serve a waiter and join the hold. */
+    /** Its own thread, kept busy until {@code testOver}. A pooled thread could serve a waiter and join the hold. */
     private static Thread holdInItsOwnThread(LockRegistry registry, String key, CountDownLatch testOver)
             throws InterruptedException {
         CountDownLatch holding = new CountDownLatch(1);

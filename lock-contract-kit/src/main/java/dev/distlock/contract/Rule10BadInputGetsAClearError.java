@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Contract rule 10, bad input gets a clear error; keys are data, never code, and cannot escape the key prefix. */
+/** Contract rule 10, bad input gets a clear error. Keys are data, never code, and cannot escape the key prefix. */
 abstract class Rule10BadInputGetsAClearError extends LockGroup {
 
     Rule10BadInputGetsAClearError(LockRegistryContract contract) {
@@ -101,7 +101,7 @@ abstract class Rule10BadInputGetsAClearError extends LockGroup {
                 RegistryOptions.defaults().withLeaseTime(holdLeaseTime()).withKeyPrefix("billing:"));
         LockRegistry moreOrders = newRegistry(
                 RegistryOptions.defaults().withLeaseTime(holdLeaseTime()).withKeyPrefix("orders:"));
-        // The zero-wait call below is about prefixes, not a fresh registry's first connection: connect first.
+        // The zero-wait call below is about prefixes, not a fresh registry's first connection. Connect first.
         moreOrders.obtain(key()).tryAcquire(timingSlack()).ifPresent(LockHandle::close);
         try (LockHandle held = orders.obtain(key).acquire()) {
             assertThat(held.key()).isEqualTo(key);

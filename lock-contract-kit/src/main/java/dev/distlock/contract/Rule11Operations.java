@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** Contract rule 11, operations: who holds a key, evicting a holder, the backend's name. */
+/** Contract rule 11, operations. Who holds a key, evicting a holder, the backend's name. */
 abstract class Rule11Operations extends LockGroup {
 
     Rule11Operations(LockRegistryContract contract) {

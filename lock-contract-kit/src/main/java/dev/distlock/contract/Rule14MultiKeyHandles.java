@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Contract rule 14, multi-key locks, their handles: one handle per set releases every key, a token per key,
+ * Contract rule 14, multi-key locks, their handles. One handle per set releases every key, a token per key,
  * reentrancy per key for thread-owned sets, the loss of any key loses the whole hold, asynchronous sets belong to their
  * handle, a cancelled set leaves nothing held, and bad input fails clearly.
  */

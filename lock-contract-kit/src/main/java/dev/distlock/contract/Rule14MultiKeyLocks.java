@@ -28,7 +28,7 @@ import org.junit.jupiter.api.TestInfo;
  */
 abstract class Rule14MultiKeyLocks extends LockGroup {
 
-    /** Far more than the workload needs; a deadlock would use it up and fail the pass. */
+    /** Far more than the workload needs. A deadlock would use it up and fail the pass. */
     private static final Duration LONG_WAIT = Duration.ofSeconds(20);
 
     private static final int PASSES = 4;
@@ -83,7 +83,7 @@ abstract class Rule14MultiKeyLocks extends LockGroup {
 
     @Test
     void overlapDetectorsCatchTheSameSetsWithoutTheLock() throws Exception {
-        // Control run: the workload above, with the lock bypassed.
+        // Control run. The workload above, with the lock bypassed.
         String a = key("a");
         String b = key("b");
         String c = key("c");
@@ -108,7 +108,7 @@ abstract class Rule14MultiKeyLocks extends LockGroup {
         for (Future<Void> worker : workers) {
             await(worker);
         }
-        OverlapDetector shared = detectors.get(b); // in every set: four threads start on it at once
+        OverlapDetector shared = detectors.get(b); // in every set. Four threads start on it at once
         assertThat(shared.completed()).isEqualTo(2 * PASSES * sets.size());
         assertThat(shared.overlapSeen()).isTrue();
         assertThat(shared.count()).isLessThan(shared.completed());
@@ -116,7 +116,7 @@ abstract class Rule14MultiKeyLocks extends LockGroup {
 
     @Test
     void keysTakenInTheCallersOrderDeadlock() throws Exception {
-        // Control run: plain locks taken in the order each caller names them. Each caller holds its first key
+        // Control run. Plain locks taken in the order each caller names them. Each caller holds its first key
         // while it asks for the second, and until both asked, so both wait for each other until their waits end.
         String a = key("a");
         String b = key("b");

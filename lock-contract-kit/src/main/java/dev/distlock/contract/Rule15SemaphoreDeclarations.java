@@ -14,7 +14,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
- * Contract section 15, semaphores, their declarations: one permit count per name, refused acquisitions leave
+ * Contract section 15, semaphores, their declarations. One permit count per name, refused acquisitions leave
  * nothing held, a semaphore's keys are its own, and bad input fails clearly.
  */
 abstract class Rule15SemaphoreDeclarations extends LockGroup {
@@ -28,7 +28,7 @@ abstract class Rule15SemaphoreDeclarations extends LockGroup {
     @Test
     void differentPermitCountsForOneNameFailWhereTheyMeet() throws Exception {
         String name = key("count");
-        // On a held permit: a declaration of 1 finds its only slot held by a declaration of 2.
+        // On a held permit. A declaration of 1 finds its only slot held by a declaration of 2.
         Permits both = LeasedSemaphore.of(registryA, name, 2)
                 .tryAcquire(2, timingSlack())
                 .orElseThrow();
@@ -38,7 +38,7 @@ abstract class Rule15SemaphoreDeclarations extends LockGroup {
                 .hasMessageContaining(registryB.backend())
                 .hasMessageContaining("1 permits here")
                 .hasMessageContaining("with 2 by the holder");
-        // A waiter of the declaration of 2 holds <name>:permit:waiting while it waits: a declaration of 3 meets it
+        // A waiter of the declaration of 2 holds <name>:permit:waiting while it waits. A declaration of 3 meets it
         // there, or on the held permit it tries first while it reads whether anyone waits.
         // (From a third registry: registryA's own threads would wait in the JVM for the permits it holds.)
         LockRegistry third = newRegistry();
@@ -53,7 +53,7 @@ abstract class Rule15SemaphoreDeclarations extends LockGroup {
                 .hasMessageContaining("with 2 by the holder of '" + name + ":");
         both.close();
         await(waiter).orElseThrow().close();
-        // The waiter's wait for the other slot was withdrawn (rule 12): it may take that slot and give it back.
+        // The waiter's wait for the other slot was withdrawn (rule 12). It may take that slot and give it back.
         LeasedSemaphore two = LeasedSemaphore.of(registryB, name, 2);
         Rule15Semaphores.awaitCondition(
                 this, () -> two.holders().isEmpty(), "the refused acquisitions left a permit held");

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Contract section 15, semaphores ({@link LeasedSemaphore}, a recipe over the registry's locks): never more permits
+ * Contract section 15, semaphores ({@link LeasedSemaphore}, a recipe over the registry's locks). Never more permits
  * than declared, no starvation of a waiter for several permits, permits of crashed holders return, releases wake
  * waiters, and cancelled acquisitions leave nothing held. Declarations: {@link Rule15SemaphoreDeclarations}.
  */
@@ -28,7 +28,7 @@ abstract class Rule15Semaphores extends LockGroup {
     private static final Duration LONG = Duration.ofSeconds(60);
     private static final int PERMITS = 2;
     private static final int PASSES = 3;
-    /** How long a pass waits for the others to fill the semaphore; only the last passes of a run wait it out. */
+    /** How long a pass waits for the others to fill the semaphore. Only the last passes of a run wait it out. */
     private static final Duration LINGER = Duration.ofMillis(500);
 
     Rule15Semaphores(LockRegistryContract contract) {
@@ -46,7 +46,7 @@ abstract class Rule15Semaphores extends LockGroup {
 
     @Test
     void permitCounterCatchesASemaphoreThatGrantsOneTooMany() throws Exception {
-        // Control run: the same workload, with the semaphore declaring one permit more than the test allows.
+        // Control run. The same workload, with the semaphore declaring one permit more than the test allows.
         PermitCounter counter = holdPermitsConcurrently(PERMITS + 1, PERMITS + 1);
         assertThat(counter.maxHeld()).isGreaterThan(PERMITS);
     }
@@ -186,7 +186,7 @@ abstract class Rule15Semaphores extends LockGroup {
 
     @Test
     void cancellingAnAsyncAcquisitionLeavesNothingHeld() throws Exception {
-        // The cancellation lands at a different point in each round: queued, waiting for the slot, as it is granted.
+        // The cancellation lands at a different point in each round. Queued, waiting for the slot, as it is granted.
         for (int round = 0; round < 10; round++) {
             String name = key("cancel" + round);
             Permits held = LeasedSemaphore.of(registryA, name, 1)
@@ -198,10 +198,10 @@ abstract class Rule15Semaphores extends LockGroup {
             held.close();
             Thread.sleep(round % 3);
             if (!pending.cancel(true)) {
-                pending.get(30, TimeUnit.SECONDS).ifPresent(Permits::close); // granted first: ours to close
+                pending.get(30, TimeUnit.SECONDS).ifPresent(Permits::close); // granted first. Ours to close
             }
             // Asked from the registry that released the permit (connected, scripts loaded), for less than the
-            // permits' lease: a permit left held, by the server or by the cancelled side's watchdog, stays past it.
+            // permits' lease. A permit left held, by the server or by the cancelled side's watchdog, stays past it.
             Optional<Permits> next = LeasedSemaphore.of(registryA, name, 1)
                     .tryAcquire(holdLeaseTime().dividedBy(2));
             assertThat(next)
@@ -211,7 +211,7 @@ abstract class Rule15Semaphores extends LockGroup {
         }
     }
 
-    /** Waits (at most three leases and slack) until {@code check} holds; fails with {@code failure} otherwise. */
+    /** Waits (at most three leases and slack) until {@code check} holds. Fails with {@code failure} otherwise. */
     static void awaitCondition(LockGroup group, Check check, String failure) throws Exception {
         long until = System.nanoTime()
                 + group.leaseTime().plus(group.timingSlack()).multipliedBy(3).toNanos();

@@ -6,12 +6,12 @@ import java.time.Duration;
 import org.junit.jupiter.api.TestInfo;
 
 /**
- * Rule 8's timing checks: a bound is the promise plus the backend's {@link ContractSupport#timingSlack() slack}, and
+ * Rule 8's timing checks. A bound is the promise plus the backend's {@link ContractSupport#timingSlack() slack}, and
  * the slack beyond the promised overrun is the margin a stall must exceed for an overrun to be inconclusive.
  */
 final class WaitBounds {
 
-    /** Rule 8: no call outlives its wait time by more than this. */
+    /** By rule 8, no call outlives its wait time by more than this. */
     static final Duration PROMISED_OVERRUN = Duration.ofMillis(250);
 
     private WaitBounds() {}
@@ -23,7 +23,7 @@ final class WaitBounds {
                 .check(measurement);
     }
 
-    /** A timing check's name: the backend's test class and the test method. */
+    /** A timing check's name, made of the backend's test class and the test method. */
     static String name(ContractGroup<?> group, TestInfo test) {
         return group.contract().getClass().getSimpleName() + "."
                 + test.getTestMethod().map(method -> method.getName()).orElse(test.getDisplayName());

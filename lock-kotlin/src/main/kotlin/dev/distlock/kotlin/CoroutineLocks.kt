@@ -19,30 +19,30 @@ import kotlinx.coroutines.currentCoroutineContext
 import kotlinx.coroutines.suspendCancellableCoroutine
 import kotlinx.coroutines.withContext
 
-// Suspending acquisition, built on FencedLock.acquireAsync (contract 12): the hold belongs to its handle,
+// Suspending acquisition, built on FencedLock.acquireAsync (contract 12). The hold belongs to its handle,
 // never to a thread, so a coroutine may resume on any thread and still release it.
 //
-// What waits: the calling coroutine suspends and its thread is free. The engine's attempt itself waits on a
-// thread of its own (a virtual thread on Java 21 and later, a pooled daemon thread on Java 17); releases run
+// While it waits, the calling coroutine suspends and its thread is free. The engine's attempt itself waits on a
+// thread of its own (a virtual thread on Java 21 and later, a pooled daemon thread on Java 17). Releases run
 // on Dispatchers.IO, because a release is a server call that blocks its thread.
 //
-// Not reentrant: acquiring a key that an enclosing withLock block of the same coroutine already holds fails
-// at once with IllegalStateException. Waiting would never end: the outer block cannot release before the
+// Not reentrant. Acquiring a key that an enclosing withLock block of the same coroutine already holds fails
+// at once with IllegalStateException. Waiting would never end. The outer block cannot release before the
 // inner call (or a child coroutine it awaits) returns. Sharing the hold instead would be unsound, because
 // child coroutines inherit the context and run concurrently, so "the same coroutine" would be several.
 
-/** Waits as long as it takes for [key]; the lease is renewed by the watchdog. Close the handle to release. */
+/** Waits as long as it takes for [key]. The lease is renewed by the watchdog. Close the handle to release. */
 public suspend fun LockRegistry.acquire(key: String): LockHandle = obtain(key).acquireSuspending()
 
 /**
- * Waits at most [wait] for [key]: the handle, or null when the time ran out. With [lease], a fixed lease
- * that is not renewed; without, the watchdog renews it. Close the handle to release.
+ * Waits at most [wait] for [key] and returns the handle, or null when the time ran out. With [lease], a fixed lease
+ * that is not renewed. Without, the watchdog renews it. Close the handle to release.
  */
 public suspend fun LockRegistry.tryAcquire(key: String, wait: Duration, lease: Duration? = null): LockHandle? =
     obtain(key).tryAcquireSuspending(wait, lease)
 
 /**
- * Runs [block] while holding [key], waiting at most [wait] for it; see [FencedLock.withLock].
+ * Runs [block] while holding [key], waiting at most [wait] for it. See [FencedLock.withLock].
  *
  * @throws LockNotAcquiredException when the key did not come free in time
  */
@@ -60,7 +60,7 @@ public suspend fun FencedLock.acquireSuspending(): LockHandle {
     }
 }
 
-/** Waits at most [wait]: the handle, or null when the time ran out. See [LockRegistry.tryAcquire]. */
+/** Waits at most [wait] and returns the handle, or null when the time ran out. See [LockRegistry.tryAcquire]. */
 public suspend fun FencedLock.tryAcquireSuspending(wait: Duration, lease: Duration? = null): LockHandle? {
     refuseReentry(this)
     val javaWait = if (wait.isInfinite()) FOREVER else wait.toJavaDuration()
@@ -70,7 +70,7 @@ public suspend fun FencedLock.tryAcquireSuspending(wait: Duration, lease: Durati
 /**
  * Runs [block] while holding this lock, waiting at most [wait] for it, with the hold in the coroutine
  * context (`coroutineContext[LockHold]`) and as the block's argument. The hold is released when the block
- * returns, throws or is cancelled; the release completes even then (it runs non-cancellable).
+ * returns, throws or is cancelled. The release completes even then (it runs non-cancellable).
  *
  * @throws LockNotAcquiredException when the key did not come free in time
  * @throws IllegalStateException when an enclosing block already holds this key (not reentrant)
@@ -89,7 +89,7 @@ public suspend fun <T> FencedLock.withLock(wait: Duration, lease: Duration? = nu
         try {
             release(handle)
         } catch (e: RuntimeException) {
-            // As with try-with-resources: the block's own failure wins, the release's is attached to it.
+            // As with try-with-resources. The block's own failure wins, the release's is attached to it.
             failure?.addSuppressed(e) ?: throw e
         }
     }
@@ -97,7 +97,7 @@ public suspend fun <T> FencedLock.withLock(wait: Duration, lease: Duration? = nu
 
 /**
  * The hold of the enclosing [withLock] block, or of the enclosing `@DistributedLock` suspend function
- * (which the Spring starter keeps in the Reactor context that Spring hands to the coroutine); null outside.
+ * (which the Spring starter keeps in the Reactor context that Spring hands to the coroutine). Null outside.
  */
 public suspend fun currentLockHold(): LockHold? {
     val context = currentCoroutineContext()
@@ -123,7 +123,7 @@ private suspend fun refuseReentry(lock: FencedLock) {
 
 /**
  * Suspends until the attempt ends. Cancelling the coroutine cancels the attempt (the engine releases a
- * grant that arrives after that); a grant that was delivered but not yet taken up by the coroutine when it
+ * grant that arrives after that). A grant that was delivered but not yet taken up by the coroutine when it
  * was cancelled is released here, so a cancelled caller never leaves a hold behind.
  */
 private suspend fun awaitGrant(attempt: CompletableFuture<Optional<LockHandle>>): LockHandle? =
@@ -148,6 +148,6 @@ private fun releaseQuietly(handle: LockHandle) {
     try {
         handle.close()
     } catch (e: RuntimeException) {
-        // Nobody is left to tell: the coroutine was cancelled. The engine logs a failed release at WARN.
+        // Nobody is left to tell. The coroutine was cancelled. The engine logs a failed release at WARN.
     }
 }

@@ -10,10 +10,10 @@ import kotlin.coroutines.CoroutineContext
  * see [currentLockHold]), as an element of the coroutine context: `coroutineContext[LockHold]`.
  *
  * The hold belongs to its [handle], not to a thread (contract 12), so the block may move between
- * threads freely. Blocks nest: [outer] is the hold of the enclosing block, if any.
+ * threads freely. Blocks nest. [outer] is the hold of the enclosing block, if any.
  */
 public class LockHold internal constructor(
-    /** The handle of the hold; [withLock] closes it, the block must not. */
+    /** The handle of the hold. [withLock] closes it, the block must not. */
     public val handle: LockHandle,
     /** The backend's name, to tell keys of different backends apart. */
     public val backend: String,
@@ -24,10 +24,10 @@ public class LockHold internal constructor(
     /** The key of the hold. */
     public val lockKey: String get() = handle.key()
 
-    /** The fencing token of the hold: send it with every write to a fenced resource. */
+    /** The fencing token of the hold. Send it with every write to a fenced resource. */
     public val token: FencingToken get() = handle.token()
 
-    /** False once the hold was released or its lease is known lost: stop writing then. */
+    /** False once the hold was released or its lease is known lost. Stop writing then. */
     public val isValid: Boolean get() = handle.isValid
 
     /** The hold of [key] on [backend] in this chain of nested blocks, or null. */

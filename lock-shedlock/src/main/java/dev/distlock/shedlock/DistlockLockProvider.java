@@ -16,9 +16,9 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  * distlock's backends and get a fencing token ({@link #currentToken(String)} inside the job).
  *
  * <p>A lock is the key {@code name} with a fixed lease of {@code lockAtMostFor}, counted from the
- * acquisition. {@code lockAtLeastFor} is a minimum hold: unlocked earlier, the key stays held on
+ * acquisition. {@code lockAtLeastFor} is a minimum hold. Unlocked earlier, the key stays held on
  * the server until that time after the acquisition, without keeping a thread busy. As in ShedLock,
- * a lock is not reentrant: the thread that holds a name gets nothing when it asks again. Extension
+ * a lock is not reentrant. The thread that holds a name gets nothing when it asks again. Extension
  * ({@link SimpleLock#extend}) makes the lease end {@code lockAtMostFor} from now.
  */
 public final class DistlockLockProvider implements ExtensibleLockProvider {
@@ -29,7 +29,7 @@ public final class DistlockLockProvider implements ExtensibleLockProvider {
         this.registry = Objects.requireNonNull(registry, "registry");
     }
 
-    /** Takes {@code name} without waiting; empty when another holder (or this thread) has it. */
+    /** Takes {@code name} without waiting. Empty when another holder (or this thread) has it. */
     @Override
     public Optional<SimpleLock> lock(LockConfiguration configuration) {
         FencedLock lock = registry.obtain(configuration.getName());
@@ -47,7 +47,7 @@ public final class DistlockLockProvider implements ExtensibleLockProvider {
     }
 
     /**
-     * The fencing token of the current thread's lock on {@code name}: inside a job run under that
+     * The fencing token of the current thread's lock on {@code name}. Inside a job run under that
      * lock, the token to pass with each write so a resource can refuse a holder that overran.
      */
     public Optional<FencingToken> currentToken(String name) {

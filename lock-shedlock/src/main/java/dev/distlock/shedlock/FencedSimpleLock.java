@@ -8,7 +8,7 @@ import net.javacrumbs.shedlock.core.SimpleLock;
 
 /**
  * One ShedLock lock over a distlock hold. As ShedLock requires, it is used up by {@link #unlock()}
- * or by a successful {@link #extend}, which hands back a new lock for the same hold; using it again
+ * or by a successful {@link #extend}, which hands back a new lock for the same hold. Using it again
  * then throws {@link IllegalStateException}.
  */
 final class FencedSimpleLock implements SimpleLock {

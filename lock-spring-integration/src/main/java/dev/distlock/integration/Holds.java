@@ -43,7 +43,7 @@ final class Holds {
         return handles == null ? null : handles.peekLast();
     }
 
-    /** Removes and returns the current thread's latest acquisition of {@code key}; null when none. */
+    /** Removes and returns the current thread's latest acquisition of {@code key}. Null when none. */
     Held pop(String key) {
         Held[] popped = new Held[1];
         held.computeIfPresent(new Owner(key, Thread.currentThread()), (owner, handles) -> {
@@ -55,7 +55,7 @@ final class Holds {
 
     /**
      * Removes and returns all the current thread's acquisitions of {@code key} when the latest one's
-     * hold was lost (the earlier ones count under the same owner, so they go with it); none when it
+     * hold was lost (the earlier ones count under the same owner, so they go with it). None when it
      * is still valid.
      */
     List<Held> dropLost(String key) {

@@ -112,7 +112,7 @@ final class IntegrationLock implements DistributedLock {
      * When the attempt succeeds, the fresh hold takes the lost one's place (its count goes on), as
      * the initiator's heartbeat expects of a leader that acquires again and unlocks once.
      */
-    /** @param ttl a fixed lease; empty: renewed by the watchdog */
+    /** @param ttl a fixed lease. Empty when the watchdog renews it */
     private boolean acquire(Duration waitTime, Optional<Duration> ttl) throws InterruptedException {
         Optional<LockHandle> handle = ttl.isEmpty() ? lock.tryAcquire(waitTime) : lock.tryAcquire(waitTime, ttl.get());
         if (handle.isPresent()) {

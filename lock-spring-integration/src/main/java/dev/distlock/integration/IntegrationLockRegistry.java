@@ -12,7 +12,7 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
 /**
  * Spring Integration's lock registry over a distlock {@link LockRegistry}, so that
  * {@code LockRegistryLeaderInitiator}, aggregators and other Spring Integration components run on
- * any distlock backend. Keys are strings; the locks are distlock's: reentrant, owned by the calling
+ * any distlock backend. Keys are strings. The locks are distlock's, reentrant, owned by the calling
  * thread, leased (renewed by the watchdog unless a time-to-live is given) and fenced — see
  * {@link #currentToken(String)}.
  *
@@ -20,9 +20,9 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
  * the key holds nothing of it any more, so {@code LockRegistryLeaderInitiator}, which never unlocks
  * after a failed attempt, can lead again later and hand leadership on when it yields or stops.
  *
- * <p>{@link #renewLock(Object, Duration)} extends a fixed lease; a lease the watchdog renews needs
+ * <p>{@link #renewLock(Object, Duration)} extends a fixed lease. A lease the watchdog renews needs
  * no renewal, so renewing one only checks that it is still held. {@link
- * #expireUnusedOlderThan(long)} has nothing to do: distlock keeps no state for idle keys.
+ * #expireUnusedOlderThan(long)} has nothing to do, since distlock keeps no state for idle keys.
  */
 public final class IntegrationLockRegistry
         implements RenewableLockRegistry<DistributedLock>, ExpirableLockRegistry<DistributedLock> {
@@ -36,7 +36,7 @@ public final class IntegrationLockRegistry
 
     /**
      * The lock of {@code lockKey}, which must be a {@link String}. Each call returns a new lock
-     * object (so compare locks by key, not by identity); all objects of one key share the calling
+     * object (so compare locks by key, not by identity). All objects of one key share the calling
      * thread's holds, so any of them unlocks what another locked.
      *
      * @throws IllegalArgumentException for another key type, or a key the backend cannot take
@@ -46,13 +46,13 @@ public final class IntegrationLockRegistry
         return new IntegrationLock(registry.obtain(key(lockKey)), holds);
     }
 
-    /** The fencing token of the current thread's hold of {@code lockKey}; empty when it holds none. */
+    /** The fencing token of the current thread's hold of {@code lockKey}. Empty when it holds none. */
     public Optional<FencingToken> currentToken(String lockKey) {
         return registry.obtain(lockKey).currentToken();
     }
 
     /**
-     * For a fixed lease, extends it by the time-to-live it was taken with; for a lease the watchdog
+     * For a fixed lease, extends it by the time-to-live it was taken with. For a lease the watchdog
      * renews, checks that it is still held.
      *
      * @throws IllegalStateException when the current thread does not hold the key, or its lease was lost
@@ -64,7 +64,7 @@ public final class IntegrationLockRegistry
     }
 
     /**
-     * For a fixed lease, makes it end {@code ttl} from now (and later renewals use {@code ttl}); for
+     * For a fixed lease, makes it end {@code ttl} from now (and later renewals use {@code ttl}). For
      * a lease the watchdog renews, checks that it is still held.
      *
      * @throws IllegalStateException when the current thread does not hold the key, or its lease was lost
@@ -79,7 +79,7 @@ public final class IntegrationLockRegistry
         renew(key, held.leaseTime() == null ? null : ttl);
     }
 
-    /** Nothing to expire: distlock keeps no client state for keys nobody holds or waits for. */
+    /** Nothing to expire, since distlock keeps no client state for keys nobody holds or waits for. */
     @Override
     public void expireUnusedOlderThan(long age) {}
 

@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Moves a {@link TestLockServer}'s clock on, step by step: watchdog holds are renewed every third
+ * Moves a {@link TestLockServer}'s clock on, step by step. Watchdog holds are renewed every third
  * of their lease (a renewal during an outage fails and is tried again a second later), and leases
  * that end meanwhile end, their holders told at once.
  */
@@ -82,7 +82,7 @@ final class ClockSteps {
         return next == null ? null : new Due(next, at, renewal);
     }
 
-    /** Frees {@code hold}, whose time ran out; this application's is added to {@code lost}. Under the state's lock. */
+    /** Frees {@code hold}, whose time ran out. This application's is added to {@code lost}. Under the state's lock. */
     private void expire(ServerHold hold, List<ServerHold> lost) {
         state.free(hold.fullKey);
         if (hold.backend == null) {

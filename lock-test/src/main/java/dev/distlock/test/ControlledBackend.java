@@ -17,14 +17,14 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
 /**
- * The backend of a {@link ControlledLockRegistry}: every call goes to the {@link TestLockServer}
+ * The backend of a {@link ControlledLockRegistry}. Every call goes to the {@link TestLockServer}
  * after asking its faults, so an outage fails calls with the {@link LockBackendException} a real
  * backend throws, and an acquisition rides it out while its wait lasts (contract 8).
  */
 final class ControlledBackend implements LockBackend<ControlledLease> {
 
     /**
-     * It is an in-process backend, and names itself as the in-memory one does: the contract allows
+     * It is an in-process backend, and names itself as the in-memory one does. The contract allows
      * the five backends' names, and fencing claims and meters of the application see a known one.
      */
     static final String NAME = "memory";
@@ -148,7 +148,7 @@ final class ControlledBackend implements LockBackend<ControlledLease> {
         return fullKey.startsWith(keyPrefix) ? fullKey.substring(keyPrefix.length()) : fullKey;
     }
 
-    /** One call to the server about {@code fullKey}: held up while the backend is slow, failed while it is unreachable. */
+    /** One call to the server about {@code fullKey}. Held up while the backend is slow, failed while it is unreachable. */
     private void call(String fullKey) {
         call(Optional.ofNullable(fullKey));
     }
@@ -157,7 +157,7 @@ final class ControlledBackend implements LockBackend<ControlledLease> {
         long delay = server.faults().delay(server.now());
         long end = System.nanoTime() + delay;
         for (long left = delay; left > 0; left = end - System.nanoTime()) {
-            LockSupport.parkNanos(left); // as a slow server: the call takes the delay whatever interrupts it
+            LockSupport.parkNanos(left); // like a slow server, the call takes the delay whatever interrupts it
         }
         if (server.faults().fails(server.now())) {
             Optional<String> key = fullKey.map(this::appKey);

@@ -6,12 +6,12 @@ import dev.distlock.core.spi.RegistryBuilder;
 import java.util.Objects;
 
 /**
- * A real {@link dev.distlock.core.LockRegistry} (reentrant, leased, fenced; it passes the contract
- * kit) over a simulated server that a test steers through {@link #control()}: other instances'
+ * A real {@link dev.distlock.core.LockRegistry} (reentrant, leased, fenced: it passes the contract
+ * kit) over a simulated server that a test steers through {@link #control()}. Other instances'
  * holds, lost leases, outages, slowness and time. Registries built over one {@link TestLockServer}
  * behave like instances sharing a server.
  *
- * <p>Read/write locks are the in-memory backend's: they hold and exclude as usual, but the
+ * <p>Read/write locks are the in-memory backend's. They hold and exclude as usual, but the
  * control does not steer them.
  */
 public final class ControlledLockRegistry extends LockRegistrySupport {
@@ -49,7 +49,7 @@ public final class ControlledLockRegistry extends LockRegistrySupport {
 
         private Builder() {}
 
-        /** Share a server with other registries (other instances); by default each registry has its own. */
+        /** Share a server with other registries (other instances). By default each registry has its own. */
         public Builder server(TestLockServer server) {
             this.server = Objects.requireNonNull(server, "server");
             return this;

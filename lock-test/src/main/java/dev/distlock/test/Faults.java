@@ -3,14 +3,14 @@ package dev.distlock.test;
 import java.time.Duration;
 
 /**
- * The outages and slowness a test has asked for: a number of calls, or a time on the test clock.
+ * The outages and slowness a test has asked for, as a number of calls or a time on the test clock.
  * Every call to the simulated server (acquire, renew, release, who-holds, force-release, verify, and
  * the renewals the test clock makes) asks it first.
  */
 final class Faults {
 
     private int failingCalls;
-    /** On the server's clock; 0 when no timed outage is set. */
+    /** On the server's clock. 0 when no timed outage is set. */
     private long failingUntil;
 
     private int slowCalls;
@@ -49,7 +49,7 @@ final class Faults {
         delayNanos = 0;
     }
 
-    /** Whether the call made at {@code now} fails; a failing call counts against the calls asked for. */
+    /** Whether the call made at {@code now} fails. A failing call counts against the calls asked for. */
     synchronized boolean fails(long now) {
         if (failingCalls > 0) {
             failingCalls--;

@@ -44,14 +44,14 @@ public final class LockControl {
         return server.holdElsewhere(fullKey(key), key, checkHolder(holder), Optional.of(positive(time, "time")));
     }
 
-    /** The other instance lets {@code key} go; waiters of this application may take it. False when it held nothing. */
+    /** The other instance lets {@code key} go. Waiters of this application may take it. False when it held nothing. */
     public boolean releaseElsewhere(String key) {
         return server.releaseElsewhere(fullKey(key));
     }
 
     /**
      * The current hold of {@code key} by this application loses its lease now, as when its lease ran
-     * out unrenewed: the key is free on the server, the handle turns invalid at once, and its {@code
+     * out unrenewed. The key is free on the server, the handle turns invalid at once, and its {@code
      * onLost} callbacks run (on a lease thread, right after). The next holder gets a larger token, so
      * a fenced resource that saw it refuses the lost hold's.
      *
@@ -105,10 +105,10 @@ public final class LockControl {
     }
 
     /**
-     * Moves the test clock on by {@code time} instead of sleeping: fixed leases and minimum holds
+     * Moves the test clock on by {@code time} instead of sleeping. Fixed leases and minimum holds
      * that end meanwhile end, other instances' timed holds end, and watchdog holds are renewed every
      * third of their lease unless the backend is unreachable then, in which case they are lost when
-     * their lease runs out. Holders are told before this returns; waiters are woken.
+     * their lease runs out. Holders are told before this returns. Waiters are woken.
      */
     public void advance(Duration time) {
         server.advance(time);
@@ -145,7 +145,7 @@ public final class LockControl {
     }
 
     /**
-     * Back to a clean server: other instances' holds end, this application's remaining holds are
+     * Back to a clean server. Other instances' holds end, this application's remaining holds are
      * lost, outages and slowness end, the history is emptied. The clock keeps its time.
      */
     public void reset() {

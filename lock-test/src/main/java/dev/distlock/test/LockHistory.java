@@ -10,7 +10,7 @@ import java.util.function.Predicate;
 /**
  * What happened to the locks of a controlled registry, in order: acquisitions with their tokens,
  * threads and owners, releases, renewals, losses, other instances' holds, failed calls and calls
- * made without the lock. Thread-safe; {@link LockControl#reset()} clears it.
+ * made without the lock. It is thread-safe, and {@link LockControl#reset()} clears it.
  */
 public final class LockHistory {
 
@@ -23,7 +23,7 @@ public final class LockHistory {
 
     /**
      * Waits until an event of {@code kind} for {@code key} is recorded (or was already), so a test
-     * can let its threads meet without sleeping: e.g. until the code under test holds its lock.
+     * can let its threads meet without sleeping, e.g. until the code under test holds its lock.
      *
      * @return the first such event
      * @throws AssertionError when none came within {@code timeout}, with the history so far

@@ -1,7 +1,7 @@
 package dev.distlock.test;
 
 /**
- * One held key on the {@link TestLockServer}: this application's hold ({@code backend} set) or
+ * One held key on the {@link TestLockServer}, either this application's hold ({@code backend} set) or
  * another instance's. Guarded by the server's lock.
  */
 final class ServerHold {
@@ -32,7 +32,7 @@ final class ServerHold {
         this.lease = lease;
     }
 
-    /** Another instance's hold: no backend of this application, no lease. */
+    /** Another instance's hold. No backend of this application, no lease. */
     private ServerHold(Held held) {
         this.fullKey = held.fullKey();
         this.appKey = held.appKey();
@@ -47,7 +47,7 @@ final class ServerHold {
         return new ServerHold(held);
     }
 
-    /** Leased for {@code nanos} from {@code now}; the watchdog's next renewal is due a third of it later. */
+    /** Leased for {@code nanos} from {@code now}. The watchdog's next renewal is due a third of it later. */
     void leasedFor(long now, long nanos) {
         leaseNanos = nanos;
         expiresAt = now + nanos;

@@ -8,7 +8,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The state of a {@link TestLockServer}: its held keys under one lock, with a condition signalled
+ * The state of a {@link TestLockServer}, its held keys under one lock, with a condition signalled
  * when one frees or the clock jumps, the token counter, the clock and the history of events.
  */
 final class ServerState {
@@ -20,7 +20,7 @@ final class ServerState {
     final LockHistory history = new LockHistory();
     private long lastToken;
 
-    /** The server's clock, in nanoseconds: the JVM's monotonic clock plus what tests advanced it by. */
+    /** The server's clock in nanoseconds, the JVM's monotonic clock plus what tests advanced it by. */
     long now() {
         return clock.now();
     }
@@ -44,5 +44,10 @@ final class ServerState {
     void record(LockEvent.Kind kind, String appKey, FencingToken token, String owner, String detail) {
         history.add(
                 new LockEvent(kind, appKey, token, owner, Thread.currentThread().getName(), elapsed(), detail));
+    }
+
+    /** Records a call that concerned no hold. No token, no owner. */
+    void recordCall(LockEvent.Kind kind, String appKey, String detail) {
+        history.add(LockEvent.ofCall(kind, appKey, Thread.currentThread().getName(), elapsed(), detail));
     }
 }

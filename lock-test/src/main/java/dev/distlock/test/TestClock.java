@@ -3,7 +3,7 @@ package dev.distlock.test;
 import java.time.Duration;
 
 /**
- * The clock of a {@link TestLockServer}: the JVM's monotonic clock plus what tests advanced it by,
+ * The clock of a {@link TestLockServer}, the JVM's monotonic clock plus what tests advanced it by,
  * so time passes as usual and a test jumps ahead instead of sleeping. It never goes back.
  */
 final class TestClock {
@@ -20,7 +20,7 @@ final class TestClock {
         return Duration.ofNanos(now() - startNanos);
     }
 
-    /** Jumps to {@code atNanos} when that is ahead; under the server's lock, the one writer. */
+    /** Jumps to {@code atNanos} when that is ahead. Under the server's lock, the one writer. */
     void moveTo(long atNanos) {
         long ahead = atNanos - now();
         if (ahead > 0) {

@@ -14,12 +14,12 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The simulated lock server behind controlled registries: owners, leases and tokens, with its own
+ * The simulated lock server behind controlled registries. It keeps owners, leases and tokens on its own
  * clock. Registries built over one server exclude each other like instances sharing a real server.
  *
  * <p>The clock is the JVM's monotonic clock plus whatever the test {@linkplain #advance advanced}
  * it by, so time passes as usual and a test jumps ahead instead of sleeping. Leases end on this
- * clock; waits ({@code tryAcquire(wait)}) are measured in real time, so a test never blocks on a
+ * clock. Waits ({@code tryAcquire(wait)}) are measured in real time, so a test never blocks on a
  * clock that nobody advances.
  */
 public final class TestLockServer {
@@ -34,7 +34,7 @@ public final class TestLockServer {
     private final ClockSteps clockSteps = new ClockSteps(state, faults);
     private final MemoryLockStore readWrite = new MemoryLockStore();
 
-    /** The server's clock, in nanoseconds: the JVM's monotonic clock plus what tests advanced it by. */
+    /** The server's clock in nanoseconds, the JVM's monotonic clock plus what tests advanced it by. */
     long now() {
         return state.now();
     }
@@ -65,13 +65,13 @@ public final class TestLockServer {
         backends.remove(backend);
     }
 
-    /** Takes the key for the request's owner, waiting (in real time) until its deadline; null when that passed. */
+    /** Takes the key for the request's owner, waiting (in real time) until its deadline. Null when that passed. */
     ControlledLease tryAcquire(ControlledBackend backend, String appKey, LockRequest request)
             throws InterruptedException {
         lock.lockInterruptibly();
         try {
             while (true) {
-                // Read each time the key is looked at: a waiter's lease counts from its grant, not from its call.
+                // Read each time the key is looked at. A waiter's lease counts from its grant, not from its call.
                 long requestedAt = System.nanoTime();
                 long now = now();
                 ServerHold hold = holds.get(request.key());
@@ -92,7 +92,7 @@ public final class TestLockServer {
                 if (remaining <= 0) {
                     return null;
                 }
-                // Woken by a release or a jump of the clock; bounded by the holder's lease otherwise.
+                // Woken by a release or a jump of the clock. Bounded by the holder's lease otherwise.
                 changed.awaitNanos(hold.forever ? remaining : Math.min(remaining, hold.expiresAt - now));
             }
         } finally {
@@ -150,7 +150,7 @@ public final class TestLockServer {
         }
     }
 
-    /** An operator's force-release: the holder learns of it at its next renewal, as on a real server. */
+    /** An operator's force-release. The holder learns of it at its next renewal, as on a real server. */
     boolean forceRelease(String fullKey) {
         lock.lock();
         try {
@@ -227,14 +227,14 @@ public final class TestLockServer {
     }
 
     /**
-     * Moves the clock on by {@code time}, step by step: watchdog holds are renewed every third of
+     * Moves the clock on by {@code time}, step by step. Watchdog holds are renewed every third of
      * their lease, and leases that end meanwhile end, their holders told at once ({@link ClockSteps}).
      */
     void advance(Duration time) {
         clockSteps.advance(time, backends);
     }
 
-    /** Empties the server: other instances' holds go, and this application's holds are lost. */
+    /** Empties the server. Other instances' holds go, and this application's holds are lost. */
     void clear() {
         List<ServerHold> lost = new ArrayList<>();
         lock.lock();
@@ -259,8 +259,8 @@ public final class TestLockServer {
         state.record(kind, appKey, token, owner, detail);
     }
 
-    /** Records a call that concerned no hold (no token, no owner). */
+    /** Records a call that concerned no hold. No token, no owner. */
     void recordCall(LockEvent.Kind kind, String appKey, String detail) {
-        state.record(kind, appKey, null, "", detail);
+        state.recordCall(kind, appKey, detail);
     }
 }

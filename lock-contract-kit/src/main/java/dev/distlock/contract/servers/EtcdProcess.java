@@ -6,14 +6,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One etcd member run as a child process on free loopback ports, and the URL its clients use: a member alone (a
+ * One etcd member run as a child process on free loopback ports, and the URL its clients use. A member alone (a
  * cluster of one), or with {@link #member(String)} one member of a new cluster.
  */
 public record EtcdProcess(ManagedProcess process, String clientUrl) implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
 
-    /** The etcd executable; fails (CI) or skips the calling test when it is not installed. */
+    /** The etcd executable. Fails (CI) or skips the calling test when it is not installed. */
     public static Path requireExecutable() {
         Path etcd = ManagedProcess.findExecutable("etcd").orElse(null);
         RequiredServer.require(
@@ -45,7 +45,7 @@ public record EtcdProcess(ManagedProcess process, String clientUrl) implements A
         process.close();
     }
 
-    /** How one member is started: its name, ports, data directory, cluster and further flags. */
+    /** How one member is started. Its name, ports, data directory, cluster and further flags. */
     public static final class Member {
 
         private final String name;
@@ -60,7 +60,7 @@ public record EtcdProcess(ManagedProcess process, String clientUrl) implements A
             this.name = name;
         }
 
-        /** The ports it listens on; free ones when not set. */
+        /** The ports it listens on. Free ones when not set. */
         public Member ports(int clientPort, int peerPort) {
             this.clientPort = clientPort;
             this.peerPort = peerPort;
@@ -73,7 +73,7 @@ public record EtcdProcess(ManagedProcess process, String clientUrl) implements A
             return this;
         }
 
-        /** The peer URL the others reach it at and the whole cluster ({@code name=peerUrl,...}); alone when not set. */
+        /** The peer URL the others reach it at and the whole cluster ({@code name=peerUrl,...}). Alone when not set. */
         public Member cluster(String advertisedPeerUrl, String initialCluster) {
             this.advertisedPeerUrl = advertisedPeerUrl;
             this.initialCluster = initialCluster;
@@ -86,7 +86,7 @@ public record EtcdProcess(ManagedProcess process, String clientUrl) implements A
             return this;
         }
 
-        /** Starts it and waits until its client port accepts connections; its log is {@code logName.log}. */
+        /** Starts it and waits until its client port accepts connections. Its log is {@code logName.log}. */
         public EtcdProcess start(Path executable, String logName, Path logDir) {
             int client = clientPort != 0 ? clientPort : FreePorts.next();
             int peer = peerPort != 0 ? peerPort : FreePorts.next();

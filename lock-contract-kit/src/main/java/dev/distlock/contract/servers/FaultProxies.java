@@ -11,7 +11,7 @@ public final class FaultProxies implements AutoCloseable {
     private volatile Duration requestDelay = Duration.ZERO;
     private volatile Duration replyDelay = Duration.ZERO;
 
-    /** A new proxy to {@code host:port} with the delays set so far; connect to its {@link FaultProxy#port()}. */
+    /** A new proxy to {@code host:port} with the delays set so far. Connect to its {@link FaultProxy#port()}. */
     public FaultProxy to(String host, int port) {
         FaultProxy proxy = FaultProxy.to(host, port);
         proxy.delayRequests(requestDelay);

@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A TCP proxy on loopback in front of a server under test that plays the network's and the server's faults as a
- * client sees them: delays, a stall or silence (connections stay open, nothing comes back), a refusal (a server that
+ * client sees them. Delays, a stall or silence (connections stay open, nothing comes back), a refusal (a server that
  * is down), and one-off faults on the message that carries a marker. Closing it cuts every connection.
  */
 public final class FaultProxy implements AutoCloseable {
@@ -60,7 +60,7 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     /**
-     * What the client sends from now until {@code duration} has passed reaches the server only then, at once: a
+     * What the client sends from now until {@code duration} has passed reaches the server only then, at once. A
      * request (of however many round trips) that leaves the client {@code duration} late.
      */
     public void holdRequests(Duration duration) {
@@ -73,7 +73,7 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     /**
-     * Once: the next client message containing {@code marker} is held back for {@code delay} before it is passed on,
+     * Holds back the next client message containing {@code marker}, once, for {@code delay} before it is passed on,
      * as a server too busy to start on it, which then runs it although the client may have given up meanwhile.
      */
     public void delayMessageContaining(byte[] marker, Duration delay) {
@@ -81,14 +81,14 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     /**
-     * Once: the next client message containing {@code marker} reaches the server, but the server's answer to it is
+     * Once, the next client message containing {@code marker} reaches the server, but the server's answer to it is
      * dropped and the connection closed, as a network that fails after the server acted and before its reply arrived.
      */
     public void dropReplyToMessageContaining(byte[] marker) {
         faults.dropReplyToMessageContaining(marker);
     }
 
-    /** From now on, bytes are read but held back in both directions, connections open: a frozen server. */
+    /** From now on, bytes are read but held back in both directions, connections open. A frozen server. */
     public void stall() {
         faults.stalled = true;
     }
@@ -98,14 +98,14 @@ public final class FaultProxy implements AutoCloseable {
         faults.silent = true;
     }
 
-    /** Resets every connection and refuses new ones until {@link #restore()}: a server that is down. */
+    /** Resets every connection and refuses new ones until {@link #restore()}. A server that is down. */
     public void refuse() {
         refusing = true;
         faults.silent = false;
         resetConnections();
     }
 
-    /** Ends {@link #stall()}, {@link #silence()} and {@link #refuse()}: connections that lost bytes are reset. */
+    /** Ends {@link #stall()}, {@link #silence()} and {@link #refuse()}. Connections that lost bytes are reset. */
     public void restore() {
         refusing = false;
         faults.silent = false;

@@ -69,10 +69,10 @@ public final class FreePorts {
         }
     }
 
-    /** The first port Linux hands out to outgoing connections; 32768 where the system does not say. */
+    /** The first port Linux hands out to outgoing connections. 32768 where the system does not say. */
     private static int ephemeralLow() {
         try {
-            // Read by lines: a whole-file read of a /proc file may stop after its first byte.
+            // Read by lines. A whole-file read of a /proc file may stop after its first byte.
             String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
                     .get(0);
             return Integer.parseInt(range.trim().split("\\s+")[0]);

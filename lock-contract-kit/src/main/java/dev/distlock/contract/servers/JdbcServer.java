@@ -46,13 +46,13 @@ public record JdbcServer(String name, String url, String user, String password) 
         return prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     }
 
-    /** Fails (CI) or skips the calling test when the server cannot be reached; asks once per URL. */
+    /** Fails (CI) or skips the calling test when the server cannot be reached. Asks once per URL. */
     public void require() {
         Optional<String> failure = FAILURES.computeIfAbsent(url, ignored -> connectFailure());
         RequiredServer.require(failure.isEmpty(), name + " at " + url, "cannot connect: " + failure.orElse(null));
     }
 
-    /** A new connection; the caller closes it. */
+    /** A new connection. The caller closes it. */
     public Connection connect() throws SQLException {
         Properties credentials = new Properties();
         credentials.setProperty("user", user);

@@ -73,7 +73,7 @@ public final class ManagedProcess implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
-    /** SIGKILL: the server dies without a chance to save or say goodbye. */
+    /** SIGKILL. The server dies without a chance to save or say goodbye. */
     public void kill() {
         if (process != null) {
             process.destroyForcibly();
@@ -95,7 +95,7 @@ public final class ManagedProcess implements AutoCloseable {
         startProcess();
     }
 
-    /** SIGSTOP: the process freezes, connections stay open but nothing answers. */
+    /** SIGSTOP. The process freezes, connections stay open but nothing answers. */
     public void pause() {
         signal("STOP");
     }

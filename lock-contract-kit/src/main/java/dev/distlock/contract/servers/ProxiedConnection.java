@@ -32,7 +32,7 @@ final class ProxiedConnection {
         pipe(server, client, false, name + "-replies");
     }
 
-    /** Closes both sockets: the client sees its connection reset. */
+    /** Closes both sockets. The client sees its connection reset. */
     void close() {
         closeQuietly(client);
         closeQuietly(server);

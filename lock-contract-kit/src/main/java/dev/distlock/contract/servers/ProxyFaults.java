@@ -23,7 +23,7 @@ final class ProxyFaults {
         dropReplyMarker = marker;
     }
 
-    /** When a request chunk read now is due at the server; a marked chunk takes its one-off delay. */
+    /** When a request chunk read now is due at the server. A marked chunk takes its one-off delay. */
     long requestDue(byte[] chunk) {
         long now = System.nanoTime();
         long held = requestsHeldUntilNanos;

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * redis-server processes on free loopback ports, without persistence, each in a directory of its own: standalone
+ * redis-server processes on free loopback ports, without persistence, each in a directory of its own. Standalone
  * servers or a three-master Redis Cluster. Everything started is stopped by {@link #close()}.
  */
 public final class RedisProcesses implements AutoCloseable {
@@ -59,7 +59,7 @@ public final class RedisProcesses implements AutoCloseable {
         return process;
     }
 
-    /** Three masters with their hash slots assigned; returns once each reports the cluster ok. */
+    /** Three masters with their hash slots assigned. Returns once each reports the cluster ok. */
     public List<ManagedProcess> startCluster() throws Exception {
         RequiredServer.require(
                 ManagedProcess.findExecutable("redis-cli").isPresent(),
@@ -88,7 +88,7 @@ public final class RedisProcesses implements AutoCloseable {
         return masters;
     }
 
-    /** Runs redis-cli against {@code port}; returns its output. */
+    /** Runs redis-cli against {@code port}. Returns its output. */
     public static String cli(int port, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(executable("redis-cli"), "-p", Integer.toString(port)));
         command.addAll(List.of(args));

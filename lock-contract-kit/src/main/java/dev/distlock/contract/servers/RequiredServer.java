@@ -4,8 +4,8 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * What a test does when the server it needs is missing: with {@code CI=true} it fails, so a
- * CI run never passes by skipping; on a developer's machine it is skipped with the reason.
+ * What a test does when the server it needs is missing. With {@code CI=true} it fails, so a
+ * CI run never passes by skipping. On a developer's machine it is skipped with the reason.
  */
 public final class RequiredServer {
 

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Threads that spin on every core until closed or until their time is up, whichever comes first: a busy neighbour,
+ * Threads that spin on every core until closed or until their time is up, whichever comes first. A busy neighbour,
  * for tests that must hold on a loaded machine and for controls that show a timing check tells load from overrun.
  */
 public final class CpuHog implements AutoCloseable {

@@ -8,14 +8,14 @@ import java.util.List;
 
 /**
  * Runs a child JVM's main class with this JVM's {@link StallProbe#shared() probe} reporting to the file its parent
- * named, so a parent probes its children without a line of their code: see {@link #arguments}.
+ * named, so a parent probes its children without a line of their code. See {@link #arguments}.
  */
 public final class ProbedMain {
 
     private ProbedMain() {}
 
     /**
-     * The child's JVM arguments from the stall option on: the option, this class, then {@code main}, whose own
+     * The child's JVM arguments from the stall option on. The option, this class, then {@code main}, whose own
      * arguments follow. The parent reads the child's stalls with {@link StallSource#reportedIn}{@code (file)}.
      */
     public static List<String> arguments(Path file, Class<?> main) {

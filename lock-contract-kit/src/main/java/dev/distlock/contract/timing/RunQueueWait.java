@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * How long the calling thread has waited for a CPU while ready to run: the delay a loaded machine adds to a call in
- * total, which a probe that sleeps between wake-ups sees only one wake-up at a time.
+ * How long the calling thread has waited for a CPU while ready to run: the whole delay a loaded machine adds to a
+ * call, which a sleeping probe sees only one wake-up at a time.
  */
 @FunctionalInterface
 interface RunQueueWait {

@@ -27,7 +27,7 @@ final class StallFile implements StallSource {
                 try {
                     log.add(Long.parseLong(fields[0]), Math.round(Double.parseDouble(fields[1]) * 1000));
                 } catch (NumberFormatException e) {
-                    // the same: a partial line
+                    // a partial line, skipped the same way
                 }
             }
         }

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The latest stalls of one JVM: when each ended (epoch milliseconds) and how long it was (microseconds), in a ring
+ * The latest stalls of one JVM, when each ended (epoch milliseconds) and how long it was (microseconds), in a ring
  * that keeps the most recent {@value #CAPACITY}, minutes of a machine that stalls every few milliseconds.
  */
 final class StallLog {

@@ -13,8 +13,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A daemon thread that sleeps {@value #PERIOD_MILLIS} ms at a time and records how late it wakes: how long this JVM
- * could not run a thread that was ready. {@link #shared()} is the JVM's one probe; in a child JVM started with {@link
+ * A daemon thread that sleeps {@value #PERIOD_MILLIS} ms at a time and records how late it wakes, which is how long
+ * this JVM could not run a ready thread. {@link #shared()} is the JVM's one probe. In a child JVM started with {@link
  * #jvmOption}, it also appends each stall to a file the parent reads with {@link StallSource#reportedIn}.
  */
 public final class StallProbe implements StallSource, AutoCloseable {
@@ -24,13 +24,13 @@ public final class StallProbe implements StallSource, AutoCloseable {
 
     static final long PERIOD_MILLIS = 2;
 
-    /** Lateness below this is the timer's own jitter, not a stall: not recorded. */
+    /** Lateness below this is the timer's own jitter, not a stall, and is not recorded. */
     static final long RECORDED_MICROS = 1000;
 
     private static StallProbe shared;
 
     private final StallLog log = new StallLog();
-    /** Where this JVM's stalls are appended for a parent JVM; empty when none reads them. */
+    /** Where this JVM's stalls are appended for a parent JVM. Empty when none reads them. */
     private final Optional<Writer> report;
 
     private final Thread thread;
@@ -43,7 +43,7 @@ public final class StallProbe implements StallSource, AutoCloseable {
         this.thread = new Thread(this::run, "distlock-stall-probe");
         thread.setDaemon(true);
         thread.start();
-        // A thread may take tens of milliseconds to start on a loaded machine; a stall until then would go unseen.
+        // A thread may take tens of milliseconds to start on a loaded machine. A stall until then would go unseen.
         boolean interrupted = false;
         while (!probing) {
             try {
@@ -59,7 +59,7 @@ public final class StallProbe implements StallSource, AutoCloseable {
 
     /**
      * This JVM's probe, started on the first call and running until the JVM exits. When {@value #FILE_PROPERTY} is
-     * set (a child JVM, see {@link #jvmOption}), it also appends its stalls to that file: a child's main calls this
+     * set (a child JVM, see {@link #jvmOption}), it also appends its stalls to that file. A child's main calls this
      * first, or the child runs it through {@link ProbedMain}.
      */
     public static synchronized StallProbe shared() {
@@ -76,7 +76,7 @@ public final class StallProbe implements StallSource, AutoCloseable {
         return "-D" + FILE_PROPERTY + "=" + file.toAbsolutePath();
     }
 
-    /** A probe of its own, measuring when this returns, for tests of the probe; close it after use. */
+    /** A probe of its own, measuring when this returns, for tests of the probe. Close it after use. */
     static StallProbe start() {
         return new StallProbe(Optional.empty());
     }
@@ -116,12 +116,12 @@ public final class StallProbe implements StallSource, AutoCloseable {
                 report.get().write(line(endMillis, lateMicros));
                 report.get().flush(); // the parent reads the file while this JVM runs, or after it was killed
             } catch (IOException e) {
-                // The parent removed the file or the disk is full: the stalls stay in this JVM's log.
+                // The parent removed the file or the disk is full. The stalls stay in this JVM's log.
             }
         }
     }
 
-    /** No formatter: the first use of one loads classes for longer than the stall it would report. */
+    /** Formats without a formatter, whose first use loads classes for longer than the stall it would report. */
     private static String line(long endMillis, long lateMicros) {
         return endMillis + " " + lateMicros / 1000 + "." + (1000 + lateMicros % 1000 + "").substring(1) + "\n";
     }

@@ -11,10 +11,9 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A check of a promised time bound that tells a broken promise from a machine that stalled: an overrun that coincides
- * with a stall larger than the test's margin is inconclusive and measured again, at most {@value #MAX_REPEATS} times;
- * any other overrun, or a third inconclusive one, fails. The stall is the worst the probes saw in the measurement's
- * window, or how long the measuring thread waited for a CPU in it (on Linux), whichever is longer.
+ * A check of a promised time bound that tells a broken promise from a machine that stalled. An overrun during a stall
+ * larger than the test's margin is measured again, at most {@value #MAX_REPEATS} times. Any other overrun fails. How
+ * stalls are measured is in {@code docs/internals/kit.md}.
  */
 public final class TimingBound {
 
@@ -27,10 +26,7 @@ public final class TimingBound {
     /** What each inconclusive repeat's line starts with, in the output and in the report file. */
     public static final String MARKER = "INCONCLUSIVE-TIMING";
 
-    /**
-     * A child JVM's probe writes a stall once it has ended, and a JVM that ran again after a stall may take a while to
-     * write it on a loaded machine: time for the last one to reach its file, waited only after an overrun.
-     */
+    /** Time for a child JVM's last stall to reach its file, waited only after an overrun. */
     private static final long LATE_REPORT_MILLIS = 250;
 
     private final String test;
@@ -59,7 +55,7 @@ public final class TimingBound {
         return new TimingBound(test, margin, StallProbe.shared(), Path.of(file), RunQueueWait.THIS_THREAD);
     }
 
-    /** The same check judged by {@code stalls}: where child JVMs take part, the worst of theirs and this JVM's. */
+    /** The same check judged by {@code stalls}. Where child JVMs take part, the worst of theirs and this JVM's. */
     public TimingBound withStalls(StallSource stalls) {
         return new TimingBound(test, margin, stalls, report, runQueue);
     }
@@ -69,13 +65,13 @@ public final class TimingBound {
         return new TimingBound(test, margin, stalls, report, runQueue);
     }
 
-    /** The same check learning the measuring thread's wait for a CPU from {@code runQueue}: for tests of the rule. */
+    /** The same check learning the measuring thread's wait for a CPU from {@code runQueue}. For tests of the rule. */
     TimingBound withRunQueue(RunQueueWait runQueue) {
         return new TimingBound(test, margin, stalls, report, runQueue);
     }
 
     /**
-     * Runs {@code measurement}, again while its overruns are inconclusive; returns how often it was repeated. Fails
+     * Runs {@code measurement}, again while its overruns are inconclusive. Returns how often it was repeated. Fails
      * with an {@link AssertionError} on an overrun the stalls do not explain, or on a third inconclusive one.
      */
     public int check(Measurement measurement) throws Exception {
@@ -136,15 +132,15 @@ public final class TimingBound {
     }
 
     /**
-     * One measurement of a time bound; its own assertions (what the call returned) fail at once, never repeated. Each
-     * run sets up what it measures afresh: a second call on a server that fell silent is not the first one.
+     * One measurement of a time bound. Its own assertions (what the call returned) fail at once, never repeated. Each
+     * run sets up what it measures afresh, since a second call on a server that fell silent is not the first one.
      */
     @FunctionalInterface
     public interface Measurement {
         Timed measure() throws Exception;
     }
 
-    /** How long the measured call took, and the bound it had to stay within: the promise, plus any allowance. */
+    /** How long the measured call took, and the bound (the promise plus any allowance) it had to stay within. */
     public record Timed(Duration took, Duration bound) {
 
         /** What a call that started at {@code startNanos} ({@link System#nanoTime()}) took until now. */

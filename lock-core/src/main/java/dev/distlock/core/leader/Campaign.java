@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The campaign thread of one {@link Leadership} candidate: waits for the name, leads a term until it is lost, resigned
+ * The campaign thread of one {@link Leadership} candidate. Waits for the name, leads a term until it is lost, resigned
  * or closed, then campaigns again.
  */
 final class Campaign {
@@ -28,13 +28,13 @@ final class Campaign {
     private final Thread thread;
     private final Object monitor = new Object();
 
-    /** The lock campaigned with, and the value its holds record; replaced by {@link #changeValue}. */
+    /** The lock campaigned with, and the value its holds record. Replaced by {@link #changeValue}. */
     private volatile Ballot ballot;
 
     private volatile Term term;
     private volatile boolean closed;
     private volatile boolean resignRequested;
-    /** True while the campaign thread waits for the name: the only time close() interrupts it. */
+    /** True while the campaign thread waits for the name. The only time close() interrupts it. */
     private boolean acquiring;
 
     Campaign(LockRegistry registry, String name, LeadershipListener listener, CampaignOptions options) {
@@ -51,7 +51,7 @@ final class Campaign {
         thread.start();
     }
 
-    /** The current term while this candidate leads and has neither resigned nor closed; null otherwise. */
+    /** The current term while this candidate leads and has neither resigned nor closed. Null otherwise. */
     Term currentTerm() {
         Term current = term;
         return current != null && current.handle().isValid() && !resignRequested && !closed ? current : null;
@@ -125,7 +125,7 @@ final class Campaign {
         }
     }
 
-    /** Waits for the name; empty when closed, or after a pause when the backend failed. */
+    /** Waits for the name. Empty when closed, or after a pause when the backend failed. */
     private Optional<LockHandle> acquire(FencedLock lock) {
         synchronized (monitor) {
             if (closed) {
@@ -193,7 +193,7 @@ final class Campaign {
         return resigned;
     }
 
-    /** Waits until the term must end; true when that is because of a resignation. */
+    /** Waits until the term must end. True when that is because of a resignation. */
     private boolean awaitEnd(LockHandle handle) {
         synchronized (monitor) {
             try {
@@ -201,7 +201,7 @@ final class Campaign {
                     monitor.wait(options.checkInterval().toMillis());
                 }
             } catch (InterruptedException e) {
-                // close() interrupts: the flag it set ends the term.
+                // close() interrupts, and the flag it set ends the term.
             }
             return resignRequested;
         }
@@ -238,6 +238,6 @@ final class Campaign {
     /** The lock a campaign acquires and the value its holds record. */
     private record Ballot(FencedLock lock, Optional<String> value) {}
 
-    /** One term: its hold and the value recorded with it. */
+    /** One term, with its hold and the value recorded with it. */
     record Term(LockHandle handle, Optional<String> value) {}
 }

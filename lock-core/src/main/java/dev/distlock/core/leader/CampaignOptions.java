@@ -7,15 +7,15 @@ import java.util.Optional;
 /**
  * How a {@link Leadership} campaigns.
  *
- * @param checkInterval how often a leader checks its hold besides being told of a lost lease; it
+ * @param checkInterval how often a leader checks its hold besides being told of a lost lease. It
  *     bounds how late {@code revoked} comes when the hold ends without a loss notice (the registry
  *     was closed)
  * @param rejoinDelay how long a candidate that resigned stays out before campaigning again, so
  *     that a waiting candidate takes over
  * @param retryDelay the pause after the backend failed an attempt, before the next one
  * @param value what the candidate publishes with each of its terms (its URL, say), recorded on the server with the
- *     term's hold so that every instance reads it as {@link Leader#value()}; empty for nothing. Printable ASCII, at
- *     most {@link dev.distlock.core.LockHolder#MAX_NOTE_LENGTH} characters; checked when the campaign starts
+ *     term's hold so that every instance reads it as {@link Leader#value()}. Empty for nothing. Printable ASCII, at
+ *     most {@link dev.distlock.core.LockHolder#MAX_NOTE_LENGTH} characters. Checked when the campaign starts
  */
 public record CampaignOptions(
         Duration checkInterval, Duration rejoinDelay, Duration retryDelay, Optional<String> value) {
@@ -50,8 +50,8 @@ public record CampaignOptions(
     }
 
     /**
-     * These options, publishing {@code value} with each term (see {@link #value()}); null for none. The value is
-     * fixed per term: see {@link Leadership#changeValue(String)}.
+     * These options, publishing {@code value} with each term (see {@link #value()}). Null for none. The value is
+     * fixed per term. See {@link Leadership#changeValue(String)}.
      */
     public CampaignOptions withValue(String value) {
         return new CampaignOptions(checkInterval, rejoinDelay, retryDelay, Optional.ofNullable(value));

@@ -11,9 +11,9 @@ import java.util.Optional;
  *
  * @param name the name led
  * @param holder the leader's readable description (application, host, pid, thread), without its value
- * @param epoch the fencing token of the leader's hold: the epoch its own {@link Leadership#epoch()} reports
+ * @param epoch the fencing token of the leader's hold, the epoch its own {@link Leadership#epoch()} reports
  * @param value what the leader published with its term ({@link CampaignOptions#withValue}), empty when nothing
- * @param leaseLeft how long the server keeps the term without renewal when it was read; empty when the lease is a
+ * @param leaseLeft how long the server keeps the term without renewal when it was read. Empty when the lease is a
  *     session (ZooKeeper) or the backend cannot tell
  */
 public record Leader(
@@ -27,7 +27,7 @@ public record Leader(
         holder = holder == null ? "" : holder;
     }
 
-    /** The leader of {@code name} that holds {@code held}: its note is the value. */
+    /** The leader of {@code name} that holds {@code held}. Its note is the value. */
     static Leader of(String name, LockHolder held) {
         Optional<String> value = held.note();
         String text = held.holder() == null ? "" : held.holder();

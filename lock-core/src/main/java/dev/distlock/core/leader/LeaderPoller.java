@@ -9,13 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One subscription of {@link Leadership#observe}: reads who holds the name's key, one read at a time, every poll
- * interval and at once when a candidate of the same registry begins or ends a term; tells its observer what changed.
- *
- * <p>Bounds: at most one read of the subscription is under way; a read that takes longer than the call timeout
- * makes the leader unknown, and the next read starts only once it returned. Everything the observer is told is
- * decided and told under this object's monitor, so calls come one at a time and in order, and none comes after
- * {@link #close()} returned. The timer thread never takes the monitor: it only hands work to the pool.
+ * One subscription of {@link Leadership#observe}. Reads who holds the name's key, one read at a time, every poll
+ * interval and at once when a candidate of the same registry begins or ends a term. Tells its observer what changed.
+ * At most one read is under way, and the observer is told under this object's monitor (see {@code
+ * docs/internals/recipes.md}).
  */
 final class LeaderPoller implements LeaderSubscription {
 
@@ -39,15 +36,15 @@ final class LeaderPoller implements LeaderSubscription {
     private boolean closed;
     /** A read is under way. */
     private boolean reading;
-    /** Read again as soon as the read under way returned: a term changed meanwhile. */
+    /** Read again as soon as the read under way returned. A term changed meanwhile. */
     private boolean readAgain;
     /** Numbers the reads, so that a timeout knows whether its read is still the one under way. */
     private long reads;
-    /** The next read while none is under way; the timeout of the read under way otherwise. */
+    /** The next read while none is under way. The timeout of the read under way otherwise. */
     private ScheduledFuture<?> pending;
 
     private Told told = Told.NOTHING;
-    /** The highest epoch told; 0 before any (tokens are positive). */
+    /** The highest epoch told. 0 before any (tokens are positive). */
     private long epoch;
 
     LeaderPoller(LockRegistry registry, String name, String key, LeaderObserver observer, ObserveOptions options) {
@@ -97,7 +94,7 @@ final class LeaderPoller implements LeaderSubscription {
             found = registry.holderOf(key);
         } catch (RuntimeException e) {
             failure = e;
-        } catch (Error e) { // the subscription goes on; the error is the observer's to see
+        } catch (Error e) { // the subscription goes on. The error is the observer's to see
             failure = new LockException("Reading who leads '" + name + "' on " + registry.backend() + " failed", e);
         }
         synchronized (this) {

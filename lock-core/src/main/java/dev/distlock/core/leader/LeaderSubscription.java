@@ -7,7 +7,7 @@ public interface LeaderSubscription extends AutoCloseable {
     String name();
 
     /**
-     * Stops observing: no read starts after this returns and the observer is told nothing more (a read already
+     * Stops observing. No read starts after this returns and the observer is told nothing more (a read already
      * under way finishes on its own and is ignored). When called from another thread while the observer is being
      * told something, waits for that call to return. Closing twice does nothing.
      */

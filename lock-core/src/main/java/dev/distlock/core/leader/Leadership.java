@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One candidate's campaign for the leadership of a name: it leads while it holds the lock on key
+ * One candidate's campaign for the leadership of a name. It leads while it holds the lock on key
  * {@code name} of its registry (lease renewed by the watchdog), and campaigns again whenever it does
  * not. A term's epoch is that hold's fencing token, so epochs rise strictly across terms and a
  * resource that checks tokens refuses a deposed leader.
@@ -18,8 +18,8 @@ import java.util.Optional;
  * is revoked first and then releases the name, so a waiting candidate takes over at once.
  *
  * <p>Any instance, candidate or not, reads who leads from the server with {@link #leaderOf} and follows it with
- * {@link #observe}: the leader's holder description, its epoch, and the value it publishes with its term
- * ({@link CampaignOptions#withValue}).
+ * {@link #observe}, which give the leader's holder description, its epoch, and the value it publishes with its
+ * term ({@link CampaignOptions#withValue}).
  */
 public final class Leadership implements AutoCloseable {
 
@@ -47,7 +47,7 @@ public final class Leadership implements AutoCloseable {
         return campaign(registry, name, listener, CampaignOptions.defaults());
     }
 
-    /** Starts campaigning for {@code name} on {@code registry}; see {@link CampaignOptions}. */
+    /** Starts campaigning for {@code name} on {@code registry}. See {@link CampaignOptions}. */
     public static Leadership campaign(
             LockRegistry registry, String name, LeadershipListener listener, CampaignOptions options) {
         Leadership leadership = new Leadership(registry, name, listener, options);
@@ -57,7 +57,7 @@ public final class Leadership implements AutoCloseable {
 
     /**
      * Who leads {@code name} on {@code registry}'s server right now, whichever instance that is (one call to the
-     * server); empty when nobody does. The epoch is the one the leader's own {@link #epoch()} reports.
+     * server). Empty when nobody does. The epoch is the one the leader's own {@link #epoch()} reports.
      *
      * @throws IllegalArgumentException if the name is not a valid key for the registry's backend
      * @throws dev.distlock.core.LockBackendException when the server could not tell
@@ -75,7 +75,7 @@ public final class Leadership implements AutoCloseable {
     /**
      * Tells {@code observer} who leads {@code name} on {@code registry}'s server, at once and then at each change,
      * until the returned subscription is closed. Works on any instance, candidate or not. The server is read every
-     * {@link ObserveOptions#pollInterval()}, so a change is told at most that plus one read after it happened; when
+     * {@link ObserveOptions#pollInterval()}, so a change is told at most that plus one read after it happened. When
      * a candidate on the same registry instance begins or ends a term, its observers read at once. An outage is told
      * as {@link LeaderObserver#leaderUnknown}, never as "no leader". All subscriptions share one timer thread and a
      * pool whose threads end when idle.
@@ -93,7 +93,7 @@ public final class Leadership implements AutoCloseable {
         return poller;
     }
 
-    /** The lock key of the leadership of {@code name}: every candidate and observer derives it here. */
+    /** The lock key of the leadership of {@code name}. Every candidate and observer derives it here. */
     static String keyOf(String name) {
         return name;
     }
@@ -104,14 +104,14 @@ public final class Leadership implements AutoCloseable {
     }
 
     /**
-     * True while this candidate leads and its lease is not known to be lost; false from the moment
+     * True while this candidate leads and its lease is not known to be lost. False from the moment
      * {@link #resign()} or {@link #close()} is called.
      */
     public boolean isLeader() {
         return campaign.currentTerm() != null;
     }
 
-    /** The fencing token of the current term while this candidate leads; empty otherwise. */
+    /** The fencing token of the current term while this candidate leads. Empty otherwise. */
     public Optional<FencingToken> epoch() {
         Campaign.Term current = campaign.currentTerm();
         return current == null ? Optional.empty() : Optional.of(current.handle().token());
@@ -119,7 +119,7 @@ public final class Leadership implements AutoCloseable {
 
     /**
      * The value the current term publishes while this candidate leads (what {@link #leaderOf} shows every
-     * instance); empty when it does not lead or publishes none.
+     * instance). Empty when it does not lead or publishes none.
      */
     public Optional<String> value() {
         Campaign.Term current = campaign.currentTerm();
@@ -128,9 +128,9 @@ public final class Leadership implements AutoCloseable {
 
     /**
      * Publishes {@code value} (null: none) with this candidate's next terms. The current term keeps the value it was
-     * granted with: the server records the value with the term's hold when it is granted, and a hold's record does
+     * granted with. The server records the value with the term's hold when it is granted, and a hold's record does
      * not change while it lasts ({@link FencedLock#withNote}). To publish the new value at once, {@link #resign()}
-     * after this; the next term, this candidate's or another's, shows its own candidate's value.
+     * after this. The next term, this candidate's or another's, shows its own candidate's value.
      *
      * @throws IllegalArgumentException if the value cannot be recorded (not printable ASCII, too long)
      */
@@ -139,7 +139,7 @@ public final class Leadership implements AutoCloseable {
     }
 
     /**
-     * Ends the current term, if any: the listener is revoked and the name released on the campaign
+     * Ends the current term, if any. The listener is revoked and the name released on the campaign
      * thread right away, and this candidate campaigns again after {@link CampaignOptions#rejoinDelay()}.
      * Returns without waiting for the hand-over.
      */
@@ -148,7 +148,7 @@ public final class Leadership implements AutoCloseable {
     }
 
     /**
-     * Stops campaigning; a leader is revoked and releases the name. Waits for that up to a few
+     * Stops campaigning. A leader is revoked and releases the name. Waits for that up to a few
      * seconds (not at all when called from a listener).
      */
     @Override

@@ -5,8 +5,8 @@ import java.util.Optional;
 
 /**
  * Told when one candidate's leadership begins and ends. Calls come from the campaign's own thread,
- * one at a time and in order: every {@code granted} is followed by exactly one {@code revoked} for
- * the same epoch before the next {@code granted}. Callbacks should return promptly; the campaign
+ * one at a time and in order. Every {@code granted} is followed by exactly one {@code revoked} for
+ * the same epoch before the next {@code granted}. Callbacks should return promptly. The campaign
  * does not watch its lease while one runs ({@link Leadership#isLeader()} stays exact meanwhile).
  */
 public interface LeadershipListener {
@@ -16,7 +16,7 @@ public interface LeadershipListener {
 
     /**
      * As {@link #granted(FencingToken)}, with the value this term publishes ({@link CampaignOptions#value()}).
-     * The campaign calls this one; by default it calls {@link #granted(FencingToken)}.
+     * The campaign calls this one. By default it calls {@link #granted(FencingToken)}.
      */
     default void granted(FencingToken epoch, Optional<String> value) {
         granted(epoch);

@@ -14,9 +14,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What all leader observations of the JVM share: one timer thread, which only hands work on, and a pool that runs
+ * What all leader observations of the JVM share. One timer thread, which only hands work on, and a pool that runs
  * the reads and the observers' calls (its threads end after a few idle seconds, so no subscription has a thread of
- * its own); and the subscriptions by registry and name, which a candidate of the same registry tells of each term
+ * its own). And the subscriptions by registry and name, which a candidate of the same registry tells of each term
  * it begins or ends.
  */
 final class Observations {
@@ -58,7 +58,7 @@ final class Observations {
     }
 
     /**
-     * A candidate of {@code registry} began or ended a term of {@code name}: its observers read at once. Handed to
+     * A candidate of {@code registry} began or ended a term of {@code name}. Its observers read at once. Handed to
      * the pool, so that the candidate's thread never waits for an observer.
      */
     static void termChanged(LockRegistry registry, String name) {

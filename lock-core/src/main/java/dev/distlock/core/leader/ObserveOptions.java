@@ -7,8 +7,8 @@ import java.util.Objects;
  * How {@link Leadership#observe} reads the leader from the server.
  *
  * @param pollInterval the pause between the end of one read and the start of the next. A change made elsewhere is
- *     told at most this plus one read later; a change made by a candidate of the same registry is read at once
- * @param callTimeout how long one read may take before the leader is told unknown; a read that does not answer is
+ *     told at most this plus one read later. A change made by a candidate of the same registry is read at once
+ * @param callTimeout how long one read may take before the leader is told unknown. A read that does not answer is
  *     not repeated before it returns (each backend bounds its own calls)
  */
 public record ObserveOptions(Duration pollInterval, Duration callTimeout) {

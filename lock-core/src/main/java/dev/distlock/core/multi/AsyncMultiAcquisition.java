@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One {@link MultiLock#acquireAsync} call: asks for the keys one after another, each with {@link
+ * One {@link MultiLock#acquireAsync} call. Asks for the keys one after another, each with {@link
  * FencedLock#acquireAsync} and the time left, from the completion of the one before, so no thread waits. Ends
- * once: with every key, with nothing (a key not acquired in time, a failure: the keys taken are released first),
+ * once, with every key, with nothing (a key not acquired in time, a failure: the keys taken are released first),
  * or cancelled (the pending attempt is cancelled, which releases its grant, and the keys taken are released).
  */
 final class AsyncMultiAcquisition {
@@ -23,19 +23,19 @@ final class AsyncMultiAcquisition {
 
     private final MultiLock multi;
     private final Duration waitTime;
-    /** The keys' fixed lease; empty: renewed by the watchdog. */
+    /** The keys' fixed lease. Empty when the watchdog renews it. */
     private final Optional<Duration> leaseTime;
 
     private final long startNanos = System.nanoTime();
     private final CompletableFuture<Optional<MultiLockHandle>> result = new CompletableFuture<>();
 
-    /** Guarded by this: the keys' holds taken so far, in order. */
+    /** The keys' holds taken so far, in order. Guarded by this. */
     private final List<LockHandle> taken = new ArrayList<>();
 
-    /** Guarded by this: the attempt in flight. */
+    /** The attempt in flight. Guarded by this. */
     private CompletableFuture<Optional<LockHandle>> pending;
 
-    /** Guarded by this: true once the outcome is decided (every key, nothing, or cancelled). */
+    /** True once the outcome is decided (every key, nothing, or cancelled). Guarded by this. */
     private boolean over;
 
     AsyncMultiAcquisition(MultiLock multi, Duration waitTime, Optional<Duration> leaseTime) {
@@ -76,14 +76,14 @@ final class AsyncMultiAcquisition {
         attempt.whenComplete((acquired, error) -> granted(index, acquired, error));
     }
 
-    /** The attempt for key {@code index} ended: go on to the next key, or end the whole call. */
+    /** The attempt for key {@code index} ended. Goes on to the next key, or ends the whole call. */
     private void granted(int index, Optional<LockHandle> acquired, Throwable error) {
         LockHandle handle = error == null ? acquired.orElse(null) : null;
         List<LockHandle> release;
         MultiLockHandle whole = null;
         synchronized (this) {
             if (over) {
-                release = handle == null ? List.of() : List.of(handle); // cancelled meanwhile: ours to release
+                release = handle == null ? List.of() : List.of(handle); // cancelled meanwhile. Ours to release
             } else if (handle == null) {
                 over = true;
                 release = new ArrayList<>(taken);
@@ -129,7 +129,7 @@ final class AsyncMultiAcquisition {
         }
     }
 
-    /** The caller cancelled the result: withdraw the attempt in flight and release what was taken. */
+    /** The caller cancelled the result. Withdraws the attempt in flight and releases what was taken. */
     private void withdraw() {
         CompletableFuture<Optional<LockHandle>> inFlight;
         List<LockHandle> release;

@@ -15,17 +15,17 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Several keys of one registry taken all or nothing. The keys are de-duplicated and always taken in one global
- * order, their natural {@code String} order, whatever order the caller names them in: two callers that take
+ * order, their natural {@code String} order, whatever order the caller names them in. Two callers that take
  * overlapping sets never wait for each other in a cycle, so they never deadlock.
  *
- * <p>One deadline covers the whole set: each key waits only for the time left, so a call ends within its wait time
+ * <p>One deadline covers the whole set. Each key waits only for the time left, so a call ends within its wait time
  * plus the overrun a single acquisition may have (contract 8). When a key is not acquired in time, or the call fails
- * or is interrupted, every key taken so far is released, last first, before the call returns or throws: nothing
+ * or is interrupted, every key taken so far is released, last first, before the call returns or throws. Nothing
  * stays held.
  *
  * <p>{@link #tryAcquire} holds belong to the calling thread and are reentrant per key, as {@link
  * FencedLock#tryAcquire} holds are; {@link #acquireAsync} holds belong to the returned handle (contract 12). A
- * {@code MultiLock} is cheap and immutable; make one per set of keys and call it from any thread. See {@code
+ * {@code MultiLock} is cheap and immutable. Make one per set of keys and call it from any thread. See {@code
  * docs/multi-key-locks.md}.
  */
 public final class MultiLock {
@@ -96,7 +96,7 @@ public final class MultiLock {
     }
 
     /**
-     * Waits at most {@code waitTime} for every key; each lease is renewed by the watchdog while held. The hold
+     * Waits at most {@code waitTime} for every key. Each lease is renewed by the watchdog while held. The hold
      * belongs to the calling thread and is reentrant per key.
      *
      * @return the hold of every key, or empty when one was not acquired in time (nothing is held then)
@@ -118,7 +118,7 @@ public final class MultiLock {
     }
 
     /**
-     * Acquires every key without blocking the calling thread; the hold belongs to the returned handle, which any
+     * Acquires every key without blocking the calling thread. The hold belongs to the returned handle, which any
      * thread may close, and is not reentrant (contract 12). Each key's lease is renewed by the watchdog.
      * Cancelling the returned future before it completes withdraws the attempt and releases whatever it took.
      *
@@ -140,7 +140,7 @@ public final class MultiLock {
      * Runs {@code task} while holding every key (watchdog leases), waiting at most {@code waitTime}.
      *
      * @throws MultiLockNotAcquiredException if a key did not come free in time, or the thread was interrupted
-     *     while waiting (the interrupt flag is set again); nothing is held then
+     *     while waiting (the interrupt flag is set again). Nothing is held then
      */
     public <T, E extends Throwable> T executeLocked(Duration waitTime, MultiLockedTask<T, E> task) throws E {
         return run(waitTime, Optional.empty(), task);
@@ -175,7 +175,7 @@ public final class MultiLock {
         }
     }
 
-    /** Takes the keys in order on the calling thread; releases what it took on any way out but success. */
+    /** Takes the keys in order on the calling thread. Releases what it took on any way out but success. */
     private Optional<MultiLockHandle> acquire(Duration waitTime, Optional<Duration> leaseTime, Progress progress)
             throws InterruptedException {
         long start = System.nanoTime();
@@ -213,8 +213,8 @@ public final class MultiLock {
     }
 
     /**
-     * What key {@code index} may wait: the whole wait for the first key and for a zero wait (each key is asked once),
-     * else the time left; null when none is left, so the key is not asked for at all.
+     * What key {@code index} may wait. The whole wait for the first key and for a zero wait (each key is asked once),
+     * else the time left. Null when none is left, so the key is not asked for at all.
      */
     static Duration waitFor(int index, Duration waitTime, long startNanos) {
         if (index == 0 || waitTime.isZero()) {

@@ -15,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One hold of every key of a {@link MultiLock}: a hold of each key, with its own fencing token. Tokens of
- * different keys are never compared: show each resource the token of the key that guards it ({@link
+ * One hold of every key of a {@link MultiLock}, each key's hold with its own fencing token. Tokens of
+ * different keys are never compared. Show each resource the token of the key that guards it ({@link
  * #token(String)}, {@link #claim(String)}). Losing any key's hold loses the whole hold: {@link #isValid()}
  * turns false and the {@link #onLost} callbacks run once. Closing releases every key, in reverse order.
  */
@@ -32,10 +32,10 @@ public final class MultiLockHandle implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Object monitor = new Object();
 
-    /** Guarded by {@link #monitor}: true from the first key's loss on. */
+    /** True from the first key's loss on. Guarded by {@link #monitor}. */
     private boolean lost;
 
-    /** Guarded by {@link #monitor}: the callbacks waiting for the loss; null once they ran. */
+    /** The callbacks waiting for the loss, null once they ran. Guarded by {@link #monitor}. */
     private List<Runnable> callbacks = new ArrayList<>();
 
     /** @param handles one hold per key, in the order they were taken */
@@ -74,7 +74,7 @@ public final class MultiLockHandle implements AutoCloseable {
     }
 
     /**
-     * What to show the resource guarded by {@code key}: the backend, the key and its token.
+     * The claim to show the resource guarded by {@code key}, naming the backend, the key and its token.
      *
      * @throws IllegalArgumentException when {@code key} is not one of {@link #keys()}
      */
@@ -119,7 +119,7 @@ public final class MultiLockHandle implements AutoCloseable {
     }
 
     /**
-     * For a fixed lease: every key's lease now ends {@code leaseTime} from now, key by key in order.
+     * For a fixed lease, makes every key's lease end {@code leaseTime} from now, key by key in order.
      *
      * @return false when this hold was released or a key's hold is lost (the keys after it are not extended)
      * @throws IllegalStateException for a hold whose leases the watchdog renews
@@ -147,7 +147,7 @@ public final class MultiLockHandle implements AutoCloseable {
     }
 
     /**
-     * Releases every key, in reverse order. A release that throws does not stop the others: the first
+     * Releases every key, in reverse order. A release that throws does not stop the others. The first
      * failure is thrown once all were tried, with the later ones suppressed. Closing twice releases once.
      */
     @Override
@@ -160,7 +160,7 @@ public final class MultiLockHandle implements AutoCloseable {
         }
     }
 
-    /** Closes {@code handles} last first; returns the first failure with the later ones suppressed, or null. */
+    /** Closes {@code handles} last first. Returns the first failure with the later ones suppressed, or null. */
     static RuntimeException releaseInReverse(List<LockHandle> handles) {
         RuntimeException first = null;
         for (int i = handles.size() - 1; i >= 0; i--) {

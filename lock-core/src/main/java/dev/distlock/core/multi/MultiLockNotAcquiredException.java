@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The keys of a {@link MultiLock} were not all acquired within the wait time (or the waiting thread was
- * interrupted); the keys taken before were released. {@link #key()} is the key that was not acquired,
+ * interrupted). The keys taken before were released. {@link #key()} is the key that was not acquired,
  * {@link #keys()} the whole set.
  */
 public class MultiLockNotAcquiredException extends LockNotAcquiredException {

@@ -5,7 +5,7 @@ package dev.distlock.core.multi;
  * gives each key's fencing token.
  *
  * @param <T> the result
- * @param <E> what the work may throw; inferred, so plain lambdas throw nothing checked
+ * @param <E> what the work may throw. Inferred, so plain lambdas throw nothing checked
  */
 @FunctionalInterface
 public interface MultiLockedTask<T, E extends Throwable> {

@@ -11,7 +11,7 @@ final class Attempts {
     private Attempts() {}
 
     /**
-     * The outcome of an asynchronous acquisition; when this thread is interrupted meanwhile, the acquisition is
+     * The outcome of an asynchronous acquisition. When this thread is interrupted meanwhile, the acquisition is
      * withdrawn and the interrupt thrown.
      */
     static Optional<LockHandle> join(CompletableFuture<Optional<LockHandle>> attempt) throws InterruptedException {
@@ -25,14 +25,14 @@ final class Attempts {
         }
     }
 
-    /** Withdraws {@code attempt}: cancelled when pending (contract 12 releases a late grant), released when granted. */
+    /** Withdraws {@code attempt}. Cancelled when pending (contract 12 releases a late grant), released when granted. */
     static void withdraw(CompletableFuture<Optional<LockHandle>> attempt) {
         if (!attempt.cancel(false) && !attempt.isCompletedExceptionally()) {
             attempt.join().ifPresent(LockHandle::close);
         }
     }
 
-    /** Throws {@code cause} when it is unchecked; otherwise returns it wrapped, for the caller to throw. */
+    /** Throws {@code cause} when it is unchecked. Otherwise returns it wrapped, for the caller to throw. */
     static RuntimeException unchecked(Throwable cause) {
         if (cause instanceof RuntimeException runtime) {
             throw runtime;

@@ -4,7 +4,7 @@ import dev.distlock.core.LockHolder;
 import java.util.Optional;
 
 /**
- * What a read of a key's holder found: who holds it ({@code holder} empty: nobody), unless it could not be read
+ * What a read of a key's holder found. Who holds it (an empty {@code holder}: nobody), unless it could not be read
  * ({@code known} false).
  */
 record HolderRead(boolean known, Optional<LockHolder> holder) {

@@ -20,9 +20,9 @@ final class KeyHolders {
     private final String name;
     private final int permits;
     private final String note;
-    /** False when the registry records no notes: nothing is checked then. */
+    /** False when the registry records no notes. Nothing is checked then. */
     private final boolean notes;
-    /** False once the registry showed it cannot read a key's holder: every acquisition queues then. */
+    /** False once the registry showed it cannot read a key's holder. Every acquisition queues then. */
     private volatile boolean readsHolders = true;
 
     KeyHolders(LockRegistry registry, String name, int permits, boolean notes) {
@@ -34,8 +34,8 @@ final class KeyHolders {
     }
 
     /**
-     * Who holds {@code key}, read in two steps ({@link LockRegistry#holderOfLater}): the read is sent now where the
-     * registry can, and {@code get()} gives what it found; unknown after a passing failure, and on a registry that
+     * Who holds {@code key}, read in two steps ({@link LockRegistry#holderOfLater}). The read is sent now where the
+     * registry can, and {@code get()} gives what it found. Unknown after a passing failure, and on a registry that
      * cannot read holders (which is asked only once).
      */
     Supplier<HolderRead> readLater(String key) {

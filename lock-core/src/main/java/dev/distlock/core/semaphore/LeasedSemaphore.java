@@ -16,23 +16,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A counting semaphore over any {@link LockRegistry}: at most {@link #permits()} permits of one name are held at a
+ * A counting semaphore over any {@link LockRegistry}. At most {@link #permits()} permits of one name are held at a
  * time, across threads, registries and JVMs. Slot {@code i} is the lock on key {@code <name>:permit:<i>}, a key that
- * {@link LockRegistry#obtain} refuses (see {@link SemaphoreKeys}); a granted
- * permit is a hold of that key owned by its {@link Permit} (not by a thread), with its own lease, fencing token and
- * loss notice, so the permit of a crashed holder returns when its lease ends on the server. An acquisition takes free
- * permits at once while nobody waits for releases; one that finds too few queues on the lock {@code <name>:permit:queue},
- * and the one at its head, holding the lock {@code <name>:permit:waiting} meanwhile, waits for the permits it lacks, so a
- * waiter for several permits is never overtaken by a later one. Semantics, order and costs: {@code
- * docs/semaphores.md}.
+ * {@link LockRegistry#obtain} refuses (see {@link SemaphoreKeys}). A granted permit is a hold of that key owned by its
+ * {@link Permit}, not by a thread. It has its own lease, fencing token and loss notice, so the permit of a crashed
+ * holder returns when its lease ends on the server. A waiter for several permits is never overtaken by a later one.
+ * Semantics, order and costs are in {@code docs/semaphores.md}, the workings in {@code docs/internals/recipes.md}.
  *
  * <p>Every instance must declare a name with the same number of permits. Holds record {@code permits=<n>} as their
- * note ({@link FencedLock#withNote}); an acquisition that finds a slot or the queue held reads that note once and
- * fails with {@link PermitCountConflictException} when the counts differ.
+ * note ({@link FencedLock#withNote}), and an acquisition that meets another count fails with {@link
+ * PermitCountConflictException}.
  */
 public final class LeasedSemaphore {
 
-    /** The most permits a semaphore can have: each is a key that a waiting acquisition watches. */
+    /** The most permits a semaphore can have. Each is a key that a waiting acquisition watches. */
     public static final int MAX_PERMITS = 1024;
 
     static final String NOTE_PREFIX = "permits=";
@@ -57,7 +54,7 @@ public final class LeasedSemaphore {
     }
 
     /**
-     * The semaphore {@code name} with {@code permits} permits on {@code registry}. Cheap: it keeps no state beyond
+     * The semaphore {@code name} with {@code permits} permits on {@code registry}. Cheap. It keeps no state beyond
      * its arguments, and nothing is stored on the server until a permit is acquired.
      *
      * @throws IllegalArgumentException naming the semaphore and the backend when the name is null or blank, its keys
@@ -107,14 +104,14 @@ public final class LeasedSemaphore {
 
     /**
      * The lock key that the acquisition at the head of the queue holds while it waits for permits to be released
-     * ({@code <name>:permit:waiting}): while it is held, no acquisition that passes the queue keeps a permit.
+     * ({@code <name>:permit:waiting}). While it is held, no acquisition that passes the queue keeps a permit.
      */
     public String waitingKey() {
         return SemaphoreKeys.waiting(name);
     }
 
     /**
-     * One permit, waiting at most {@code waitTime}; its lease is the registry's, renewed by the watchdog.
+     * One permit, waiting at most {@code waitTime}. Its lease is the registry's, renewed by the watchdog.
      *
      * @return the permit, or empty when none came free in time
      * @throws PermitCountConflictException when another instance declared the name with another count
@@ -124,7 +121,7 @@ public final class LeasedSemaphore {
     }
 
     /**
-     * {@code count} permits, all or none, waiting at most {@code waitTime}; leases renewed by the watchdog.
+     * {@code count} permits, all or none, waiting at most {@code waitTime}. Leases renewed by the watchdog.
      *
      * @return the permits, or empty when they did not come free in time (then nothing is held)
      */
@@ -134,7 +131,7 @@ public final class LeasedSemaphore {
     }
 
     /**
-     * {@code count} permits, all or none, waiting at most {@code waitTime}; each permit's lease ends {@code leaseTime}
+     * {@code count} permits, all or none, waiting at most {@code waitTime}. Each permit's lease ends {@code leaseTime}
      * after its grant and is not renewed ({@link Permit#extend} moves it).
      */
     public Optional<Permits> tryAcquire(int count, Duration waitTime, Duration leaseTime) throws InterruptedException {
@@ -151,14 +148,14 @@ public final class LeasedSemaphore {
         return start(count, waitTime, Optional.empty());
     }
 
-    /** As {@link #tryAcquire(int, Duration, Duration)}, without blocking the caller; cancellable likewise. */
+    /** As {@link #tryAcquire(int, Duration, Duration)}, without blocking the caller. Cancellable likewise. */
     public CompletableFuture<Optional<Permits>> acquireAsync(int count, Duration waitTime, Duration leaseTime) {
         check(leaseTime, "leaseTime", false);
         return start(count, waitTime, Optional.of(leaseTime));
     }
 
     /**
-     * Who holds permits right now, as the backend has it recorded, whichever instance that is: one entry per held
+     * Who holds permits right now, as the backend has it recorded, whichever instance that is. One entry per held
      * permit, in slot order. Asks the backend once per permit.
      */
     public List<LockHolder> holders() {
@@ -231,7 +228,7 @@ public final class LeasedSemaphore {
 
     /**
      * Whether a slot can be taken on the condition that nobody holds {@code <name>:permit:waiting}, both checked in one step
-     * on the server ({@link FencedLock#tryAcquireUnlessHeld}); true until the registry says it cannot.
+     * on the server ({@link FencedLock#tryAcquireUnlessHeld}). True until the registry says it cannot.
      */
     boolean guardsTakes() {
         return guardsTakes;

@@ -10,7 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The permits of one semaphore that the threads of one registry may be acquiring or holding at once: a fair local
+ * The permits of one semaphore that the threads of one registry may be acquiring or holding at once. A fair local
  * semaphore of the declared count, taken before an acquisition asks the server, so a registry never has more
  * acquisitions at the server than the semaphore has permits. It also counts the slots this registry tries or holds,
  * so that its acquisitions try the others first. Reasons: {@code docs/internals/recipes.md}.
@@ -38,9 +38,9 @@ final class LocalPermits {
 
     private final Key key;
     private final Semaphore free;
-    /** Acquisitions under way and permits granted that use this entry; guarded by {@link #IN_USE}'s entry. */
+    /** Acquisitions under way and permits granted that use this entry. Guarded by {@link #IN_USE}'s entry. */
     private int users;
-    /** Per slot, how many of this registry's acquisitions are trying it or hold it; guarded by {@code this}. */
+    /** Per slot, how many of this registry's acquisitions are trying it or hold it. Guarded by {@code this}. */
     private final int[] claims;
 
     private LocalPermits(Key key) {
@@ -73,7 +73,7 @@ final class LocalPermits {
         }
     }
 
-    /** Counts {@code count} granted permits as users; each ends with {@link #permitEnded}. */
+    /** Counts {@code count} granted permits as users. Each ends with {@link #permitEnded}. */
     void permitsGranted(int count) {
         IN_USE.compute(key, (k, local) -> {
             local.users += count;
@@ -81,7 +81,7 @@ final class LocalPermits {
         });
     }
 
-    /** A granted permit of {@code slot} was given back or lost: its local permit and its slot are free again. */
+    /** A granted permit of {@code slot} was given back or lost. Its local permit and its slot are free again. */
     void permitEnded(int slot) {
         unclaim(slot);
         free.release();
@@ -89,7 +89,7 @@ final class LocalPermits {
     }
 
     /**
-     * Every slot once: first those no acquisition of this registry tries or holds, starting at a random one (so that
+     * Every slot once. First those no acquisition of this registry tries or holds, starting at a random one (so that
      * registries spread over the slots), then the others, starting at the same place.
      */
     synchronized List<Integer> slotsToTry() {
@@ -115,7 +115,7 @@ final class LocalPermits {
         claims[slot]--;
     }
 
-    /** One use less; the entry goes once nothing uses it. */
+    /** One use less. The entry goes once nothing uses it. */
     void unuse() {
         IN_USE.computeIfPresent(key, (k, local) -> --local.users == 0 ? null : local);
     }

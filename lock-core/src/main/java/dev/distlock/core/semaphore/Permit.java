@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One granted permit: the hold of its slot's key ({@code <name>:permit:<slot>}), owned by this object, so any thread
+ * One granted permit. The hold of its slot's key ({@code <name>:permit:<slot>}), owned by this object, so any thread
  * may close it. Its token rises with every new hold of that slot, and is compared only with tokens of the same slot
  * (see {@code docs/semaphores.md}). Closing it gives this one permit back.
  */
@@ -59,7 +59,7 @@ public final class Permit implements LockHandle {
         hold.holdAtLeast(minimum);
     }
 
-    /** Gives this permit back; closing twice gives it back once. */
+    /** Gives this permit back. Closing twice gives it back once. */
     @Override
     public void close() {
         try {

@@ -7,7 +7,7 @@ import java.util.OptionalInt;
 /**
  * Two instances declared one semaphore name with different permit counts, or a lock that is no semaphore's holds one
  * of its keys. Found when an acquisition meets a hold of the other declaration on the server (a held permit or a held
- * queue); the acquisition takes nothing.
+ * queue). The acquisition takes nothing.
  */
 public class PermitCountConflictException extends LockException {
 
@@ -50,7 +50,7 @@ public class PermitCountConflictException extends LockException {
         return permits;
     }
 
-    /** The count the other holder declared; empty when the key was held by something that is not a permit. */
+    /** The count the other holder declared. Empty when the key was held by something that is not a permit. */
     public OptionalInt otherPermits() {
         return otherPermits == null ? OptionalInt.empty() : OptionalInt.of(otherPermits);
     }

@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The queue's two locks as one acquisition takes and releases them: the queue lock {@code <name>:permit:queue}, and
+ * The queue's two locks as one acquisition takes and releases them. The queue lock {@code <name>:permit:queue}, and
  * {@code <name>:permit:waiting}, held by the head of the queue while it waits for releases.
  */
 final class QueueLocks {
@@ -34,7 +34,7 @@ final class QueueLocks {
 
     /**
      * The queue lock, or null when the wait ran out first. When the first try saw an acquisition waiting for
-     * releases, its holder's note is checked and the wait starts at once; else the queue is tried with a zero wait
+     * releases, its holder's note is checked and the wait starts at once. Else the queue is tried with a zero wait
      * first, whose passing failure the wait rides out (contract 8).
      */
     LockHandle enter(HolderRead waitingSeen) throws InterruptedException {
@@ -70,7 +70,7 @@ final class QueueLocks {
 
     /**
      * A watchdog-leased hold of {@code <name>:permit:waiting} before the deadline, on this thread when it is the
-     * caller's; null when the wait ran out.
+     * caller's. Null when the wait ran out.
      */
     LockHandle takeWaiting() throws InterruptedException {
         long left = remaining();

@@ -9,7 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 /**
- * One acquisition of permits, all or nothing: takes local permits ({@link LocalPermits}), tries free slots without
+ * One acquisition of permits, all or nothing. Takes local permits ({@link LocalPermits}), tries free slots without
  * queueing ({@link #passQueue}), else takes the queue ({@link QueueLocks}) and, at its head, waits for the slots it
  * lacks ({@link SlotWaits}). It runs on a thread of its own ({@link SemaphoreThreads}), where a cancellation
  * interrupts it, or on the caller's ({@link #runHere}), where the caller's interrupt does. Steps and reasons: {@code
@@ -23,14 +23,14 @@ final class SemaphoreAcquisition implements Runnable {
     private final LeasedSemaphore semaphore;
     private final int wanted;
     private final boolean zeroWait;
-    /** The permits' fixed lease; empty: renewed by the watchdog. */
+    /** The permits' fixed lease. Empty when the watchdog renews it. */
     private final Optional<Duration> leaseTime;
 
     private final long deadline;
     private final CompletableFuture<Optional<Permits>> result = new CompletableFuture<>();
     /** True when the caller's own thread runs this acquisition ({@link #runHere}). */
     private boolean onCallersThread;
-    /** What the first try read of {@code <name>:permit:waiting}: whether an acquisition at the head of the queue waits. */
+    /** Whether the first try saw an acquisition at the head of the queue waiting ({@code <name>:permit:waiting}). */
     private HolderRead waitingSeen = HolderRead.UNKNOWN;
 
     /** This registry's local permits of the semaphore. */
@@ -40,7 +40,7 @@ final class SemaphoreAcquisition implements Runnable {
     private SlotTakes takes;
     private QueueLocks queueLocks;
 
-    /** The thread running this acquisition, interrupted when the caller cancels; guarded by {@code this}. */
+    /** The thread running this acquisition, interrupted when the caller cancels. Guarded by {@code this}. */
     private Thread worker;
 
     private SemaphoreAcquisition(
@@ -49,7 +49,7 @@ final class SemaphoreAcquisition implements Runnable {
         this.wanted = wanted;
         this.zeroWait = waitTime.isZero();
         this.leaseTime = leaseTime;
-        // Saturates: a wait of centuries is a wait without end.
+        // Saturates. A wait of centuries is a wait without end.
         this.deadline = System.nanoTime() + Math.min(nanos(waitTime), Long.MAX_VALUE / 4);
     }
 
@@ -67,7 +67,7 @@ final class SemaphoreAcquisition implements Runnable {
 
     /**
      * Runs an acquisition on the calling thread and returns its outcome. Its steps are the same as on a thread of its
-     * own; the caller's interrupt does what a cancellation does there, and is thrown as {@link InterruptedException}.
+     * own. The caller's interrupt does what a cancellation does there, and is thrown as {@link InterruptedException}.
      */
     static Optional<Permits> runHere(
             LeasedSemaphore semaphore, int wanted, Duration waitTime, Optional<Duration> leaseTime)
@@ -111,7 +111,7 @@ final class SemaphoreAcquisition implements Runnable {
         }
     }
 
-    /** Takes the local permits first, then the server's; local permits not handed to granted permits go back. */
+    /** Takes the local permits first, then the server's. Local permits not handed to granted permits go back. */
     private void acquire() {
         local = LocalPermits.use(semaphore);
         try {
@@ -119,7 +119,7 @@ final class SemaphoreAcquisition implements Runnable {
             try {
                 mayAsk = local.take(wanted, zeroWait ? 0 : remaining());
             } catch (InterruptedException e) {
-                result.completeExceptionally(e); // only a cancellation interrupts: completing does nothing then
+                result.completeExceptionally(e); // only a cancellation interrupts, so completing does nothing then
                 return;
             }
             if (!mayAsk) {
@@ -142,7 +142,7 @@ final class SemaphoreAcquisition implements Runnable {
             passed = passQueue();
         } catch (InterruptedException e) {
             slots.giveBack();
-            result.completeExceptionally(e); // only a cancellation interrupts: completing does nothing then
+            result.completeExceptionally(e); // only a cancellation interrupts, so completing does nothing then
             return;
         } catch (RuntimeException | Error e) {
             slots.giveBack();
@@ -158,7 +158,7 @@ final class SemaphoreAcquisition implements Runnable {
         try {
             queue = queueLocks.enter(waitingSeen);
         } catch (InterruptedException e) {
-            result.completeExceptionally(e); // only a cancellation interrupts: completing does nothing then
+            result.completeExceptionally(e); // only a cancellation interrupts, so completing does nothing then
             return;
         }
         if (queue == null) {
@@ -168,7 +168,7 @@ final class SemaphoreAcquisition implements Runnable {
         acquireInQueue(queue);
     }
 
-    /** Holding the queue: takes the permits, leaves the queue before the caller hears, and completes its future. */
+    /** Holding the queue. Takes the permits, leaves the queue before the caller hears, and completes its future. */
     private void acquireInQueue(LockHandle queue) {
         SlotWaits waits = new SlotWaits(semaphore, leaseTime);
         Optional<Permits> permits = Optional.empty();
@@ -181,7 +181,7 @@ final class SemaphoreAcquisition implements Runnable {
         } catch (RuntimeException | Error e) {
             failure = e;
         } finally {
-            // A cancellation was acted on, or comes too late to be: the releases below run to their end anyway.
+            // A cancellation was acted on, or comes too late to be. The releases below run to their end anyway.
             interrupted = Thread.interrupted();
             waits.withdrawAll();
             if (failure != null) {
@@ -200,9 +200,9 @@ final class SemaphoreAcquisition implements Runnable {
     }
 
     /**
-     * Tries free slots without taking the queue, reading {@code <name>:permit:waiting} beside each try: the first
+     * Tries free slots without taking the queue, reading {@code <name>:permit:waiting} beside each try. The first
      * {@code n} slots, then a few more when some were held. The permits are kept only when all were granted and
-     * nobody waits for releases; otherwise every slot taken goes back and the acquisition queues.
+     * nobody waits for releases. Otherwise every slot taken goes back and the acquisition queues.
      */
     private Optional<Permits> passQueue() throws InterruptedException {
         List<Integer> order = local.slotsToTry();
@@ -211,7 +211,7 @@ final class SemaphoreAcquisition implements Runnable {
             for (int from = 0, batch = wanted; ; from += batch, batch = Math.min(SWEEP, order.size() - from)) {
                 List<Integer> trying = order.subList(from, from + batch);
                 if (takes.guardsSingle(trying) && takes.tryGuarded(trying.get(0))) {
-                    // Granted only while nobody waited for releases; refused, it reads whether somebody does.
+                    // Granted only while nobody waited for releases. Refused, it reads whether somebody does.
                     waitingSeen = slots.enough()
                             ? HolderRead.NOBODY
                             : semaphore.readWaitingLater().get();
@@ -237,7 +237,7 @@ final class SemaphoreAcquisition implements Runnable {
         return Optional.empty();
     }
 
-    /** Holding the queue: free slots first, then (unless the wait is zero) a wait for the slots still lacking. */
+    /** Holding the queue. Free slots first, then (unless the wait is zero) a wait for the slots still lacking. */
     private Optional<Permits> takePermits(SlotWaits waits) throws InterruptedException {
         int permits = semaphore.permits();
         List<Integer> order = local.slotsToTry();

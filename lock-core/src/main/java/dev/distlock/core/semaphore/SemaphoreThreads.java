@@ -7,7 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Where acquisitions run: a virtual thread per acquisition on Java 21 and later, pooled daemon threads before. An
+ * Where acquisitions run. A virtual thread per acquisition on Java 21 and later, pooled daemon threads before. An
  * acquisition's holds belong to their handles, never to its thread, so a pooled thread carries nothing into its next
  * task.
  */

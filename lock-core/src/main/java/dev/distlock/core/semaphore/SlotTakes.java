@@ -10,9 +10,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * The zero-wait takes of one acquisition: asks the server for slots without waiting and keeps grants in its {@link
+ * The zero-wait takes of one acquisition. Asks the server for slots without waiting and keeps grants in its {@link
  * TakenSlots} while fewer than wanted are held. On the caller's own thread a single slot is taken there, as an
- * interruptible call of the caller's; otherwise every take is asynchronous.
+ * interruptible call of the caller's. Otherwise every take is asynchronous.
  */
 final class SlotTakes {
 
@@ -22,10 +22,10 @@ final class SlotTakes {
     private final LocalPermits local;
     private final TakenSlots slots;
     private boolean slotChecked;
-    /** True while the acquisition tries slots before queueing: a held slot's note is checked once it queues. */
+    /** True while the acquisition tries slots before queueing. A held slot's note is checked once it queues. */
     private boolean passing;
 
-    /** @param leaseTime the permits' fixed lease; empty: renewed by the watchdog */
+    /** @param leaseTime the permits' fixed lease. Empty when the watchdog renews it */
     SlotTakes(
             LeasedSemaphore semaphore,
             Optional<Duration> leaseTime,
@@ -117,7 +117,7 @@ final class SlotTakes {
         return tries;
     }
 
-    /** The answers of {@link #startTries}, as {@link #tryNow} says; tries not collected are withdrawn. */
+    /** The answers of {@link #startTries}, as {@link #tryNow} says. Tries not collected are withdrawn. */
     private void collect(List<Integer> slots, List<CompletableFuture<Optional<LockHandle>>> tries)
             throws InterruptedException {
         int i = 0;
@@ -141,7 +141,7 @@ final class SlotTakes {
             for (int j = claimed; j < tries.size(); j++) {
                 local.unclaim(slots.get(j));
             }
-            // From the try in hand when something was thrown: closing a grant twice releases it once.
+            // From the try in hand when something was thrown. Closing a grant twice releases it once.
             for (; i < tries.size(); i++) {
                 Attempts.withdraw(tries.get(i));
             }
@@ -149,7 +149,7 @@ final class SlotTakes {
     }
 
     /**
-     * Keeps a grant while fewer than wanted are held and gives it back otherwise; the first slot found held has its
+     * Keeps a grant while fewer than wanted are held and gives it back otherwise. The first slot found held has its
      * holder's permit count checked, once per acquisition.
      */
     private void settle(int slot, Optional<LockHandle> granted) {

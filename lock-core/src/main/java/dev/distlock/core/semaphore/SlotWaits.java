@@ -12,14 +12,14 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The waits of the acquisition that leads the queue, one per slot it lacks: each is an asynchronous acquisition of
+ * The waits of the acquisition that leads the queue, one per slot it lacks. Each is an asynchronous acquisition of
  * the slot's key ({@link FencedLock#acquireAsync}), which the backend wakes when the slot frees (no polling), and whose
- * grant is a permit. Grants are kept as they come; the rest are withdrawn when there are enough or the wait ends
+ * grant is a permit. Grants are kept as they come. The rest are withdrawn when there are enough or the wait ends
  * (contract 12), so no thread of the caller's is interrupted in a backend call.
  */
 final class SlotWaits {
 
-    /** A wait that ended: granted, or its wait ran out, or failed. */
+    /** A wait that ended, granted or run out or failed. */
     record Ended(int slot, CompletableFuture<Optional<LockHandle>> attempt) {}
 
     private final LeasedSemaphore semaphore;
@@ -27,7 +27,7 @@ final class SlotWaits {
     private final BlockingQueue<Ended> ended = new LinkedBlockingQueue<>();
     private final Map<Integer, CompletableFuture<Optional<LockHandle>>> pending = new HashMap<>();
 
-    /** @param leaseTime the permits' fixed lease; empty: renewed by the watchdog */
+    /** @param leaseTime the permits' fixed lease. Empty when the watchdog renews it */
     SlotWaits(LeasedSemaphore semaphore, Optional<Duration> leaseTime) {
         this.semaphore = semaphore;
         this.leaseTime = leaseTime;
@@ -78,8 +78,8 @@ final class SlotWaits {
     }
 
     /**
-     * The next wait that ended, waiting for one until {@code deadline} (a {@link System#nanoTime()}); null when none
-     * did. It is no longer pending: its grant is the caller's.
+     * The next wait that ended, waiting for one until {@code deadline} (a {@link System#nanoTime()}). Null when none
+     * did. It is no longer pending. Its grant is the caller's.
      */
     private Ended next(long deadline) throws InterruptedException {
         while (true) {
@@ -87,11 +87,11 @@ final class SlotWaits {
             if (next == null || pending.remove(next.slot(), next.attempt())) {
                 return next;
             }
-            // Already withdrawn: its grant, if any, was given back there.
+            // Already withdrawn. Its grant, if any, was given back there.
         }
     }
 
-    /** Withdraws every wait still pending; a grant that already came is given back. */
+    /** Withdraws every wait still pending. A grant that already came is given back. */
     void withdrawAll() {
         for (CompletableFuture<Optional<LockHandle>> wait : pending.values()) {
             Attempts.withdraw(wait);

@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The slots one acquisition holds so far: kept until there are enough, then handed to the caller as {@link Permits}
+ * The slots one acquisition holds so far. Kept until there are enough, then handed to the caller as {@link Permits}
  * or given back, all or nothing.
  */
 final class TakenSlots {
@@ -56,10 +56,10 @@ final class TakenSlots {
         keep(slot, hold);
     }
 
-    /** Records a failed request; a closed registry and errors are thrown at once. */
+    /** Records a failed request. A closed registry and errors are thrown at once. */
     void failed(Throwable error) {
         if (error instanceof IllegalStateException closed) {
-            throw closed; // the registry was closed: nothing will come free
+            throw closed; // the registry was closed. Nothing will come free
         }
         if (error instanceof Error fatal) {
             throw fatal;
@@ -82,7 +82,7 @@ final class TakenSlots {
         return localOwed;
     }
 
-    /** Hands the slots held over as the caller's permits; each gives its local permit back when it ends. */
+    /** Hands the slots held over as the caller's permits. Each gives its local permit back when it ends. */
     Optional<Permits> granted() {
         taken.sort(Comparator.comparingInt(Permit::slot));
         local.permitsGranted(taken.size());
@@ -95,7 +95,7 @@ final class TakenSlots {
         return Optional.of(permits);
     }
 
-    /** Not enough permits in time: gives back what was taken; a failure seen on the way is the answer. */
+    /** Not enough permits in time. Gives back what was taken. A failure seen on the way is the answer. */
     Optional<Permits> notGranted() {
         giveBack();
         if (lastError != null) {

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What a fenced endpoint decides about one request, apart from the web stack that asks: the header
+ * What a fenced endpoint decides about one request, apart from the web stack that asks. The header
  * parsed and admitted by the store, or the problem to answer.
  */
 final class FenceCheck {

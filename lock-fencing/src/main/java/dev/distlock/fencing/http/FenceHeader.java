@@ -15,7 +15,7 @@ import java.util.Map;
  * syntax of HTTP Structured Fields (RFC 9651), e.g. {@code backend=redis; key="order:42";
  * token=1790000000000123}. The key is a quoted string ({@code \"} and {@code \\} escaped), or a
  * display string ({@code %"...")}, UTF-8 percent-encoded) when it has characters outside printable
- * ASCII. The token is a positive decimal of up to 19 digits (a Java long: more than the 15 digits of
+ * ASCII. The token is a positive decimal of up to 19 digits (a Java long, more than the 15 digits of
  * a Structured Field integer, since clock-based tokens have 16). Unknown parameters are ignored.
  */
 public final class FenceHeader {

@@ -13,7 +13,7 @@ import reactor.core.publisher.Mono;
 import reactor.util.context.ContextView;
 
 /**
- * Adds the {@value FenceHeader#NAME} header to {@code WebClient} requests made under a hold: the
+ * Adds the {@value FenceHeader#NAME} header to {@code WebClient} requests made under a hold. The
  * hold in the Reactor context of the subscriber (a reactive locked method) or, failing that, the hold
  * of the subscribing thread. A request that already has the header keeps it.
  */

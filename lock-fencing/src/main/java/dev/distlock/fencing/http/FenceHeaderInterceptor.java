@@ -12,7 +12,7 @@ import org.springframework.http.client.ClientHttpResponse;
 
 /**
  * Adds the {@value FenceHeader#NAME} header to {@code RestClient} and {@code RestTemplate} requests
- * made under a hold; a request that already has the header keeps it, one made under no hold goes
+ * made under a hold. A request that already has the header keeps it, one made under no hold goes
  * out unchanged.
  */
 public final class FenceHeaderInterceptor implements ClientHttpRequestInterceptor {

@@ -7,7 +7,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks a Spring MVC handler (or every handler of a controller) as fenced: a request must carry the
+ * Marks a Spring MVC handler (or every handler of a controller) as fenced. A request must carry the
  * {@value FenceHeader#NAME} header, whose claim the fence store admits as a writer of the resource
  * before the handler runs ({@code 428} without it, {@code 409} when it is stale, {@code 400} when it
  * does not parse). See {@code docs/fencing.md}.

@@ -23,7 +23,7 @@ import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
- * Spring MVC's half of a fenced endpoint: before a handler marked {@link FencedEndpoint} (or a
+ * Spring MVC's half of a fenced endpoint. Before a handler marked {@link FencedEndpoint} (or a
  * request matching a {@link FencedPath}) runs, the {@value FenceHeader#NAME} header's claim is
  * admitted by the fence store as a writer of the resource, and the request is answered with a
  * problem detail otherwise: {@code 428} without the header, {@code 400} when it does not parse,

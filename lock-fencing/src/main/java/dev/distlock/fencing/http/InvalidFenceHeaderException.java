@@ -1,6 +1,6 @@
 package dev.distlock.fencing.http;
 
-/** A {@value FenceHeader#NAME} header that does not parse; its message names the header and the fault. */
+/** A {@value FenceHeader#NAME} header that does not parse. Its message names the header and the fault. */
 public class InvalidFenceHeaderException extends IllegalArgumentException {
 
     InvalidFenceHeaderException(String problem) {

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One request at a time per fenced resource in this instance, from the fence check to the end of
- * the handler: otherwise a request admitted with token 10 whose handler is slow could write after a
+ * the handler. Otherwise a request admitted with token 10 whose handler is slow could write after a
  * request admitted with token 11 wrote. Semaphores, not locks, because an async request ends on
  * another thread than it began. A gate lives while some request holds or waits for it.
  */
@@ -16,7 +16,7 @@ final class ResourceGates {
 
     private final ConcurrentMap<String, Gate> gates = new ConcurrentHashMap<>();
 
-    /** The gate of {@code resource}, entered; null when it did not open within {@code wait}. */
+    /** The gate of {@code resource}, entered. Null when it did not open within {@code wait}. */
     Gate enter(String resource, Duration wait) throws InterruptedException {
         Gate gate = gates.compute(resource, (name, current) -> {
             Gate joined = current == null ? new Gate(name) : current;

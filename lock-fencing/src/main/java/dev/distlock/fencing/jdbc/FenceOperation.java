@@ -4,7 +4,7 @@ import dev.distlock.core.fencing.FencingClaim;
 import java.util.Optional;
 
 /**
- * What one fence-table operation does, for its messages: an action on a resource, on behalf of a claim when there is
+ * What one fence-table operation does, for its messages. An action on a resource, on behalf of a claim when there is
  * one.
  */
 record FenceOperation(String action, String resource, Optional<FencingClaim> claim) {

@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * One database's statements on the fence table, with the table name in place. The store's logic
- * runs the same steps everywhere (lock the row, apply the rule, raise it); how a row is locked and
+ * runs the same steps everywhere (lock the row, apply the rule, raise it). How a row is locked and
  * created without a race is what differs, and is decided here.
  */
 abstract sealed class FenceStatements permits PostgresFenceStatements, MySqlFenceStatements, H2FenceStatements {
@@ -80,8 +80,8 @@ abstract sealed class FenceStatements permits PostgresFenceStatements, MySqlFenc
             throws SQLException;
 
     /**
-     * Runs {@code work}, whose row lock waits end after {@code querySeconds}: by the query timeout,
-     * unless the database bounds them otherwise.
+     * Runs {@code work}, whose row lock waits end after {@code querySeconds} (by the query
+     * timeout, unless the database bounds them otherwise).
      */
     <T> T boundingWaits(Connection connection, int querySeconds, Work<T> work) throws SQLException {
         return work.run(connection);
@@ -107,7 +107,7 @@ abstract sealed class FenceStatements permits PostgresFenceStatements, MySqlFenc
         }
     }
 
-    /** Runs an update bound to {@code parameters} (strings and longs); returns the rows changed. */
+    /** Runs an update bound to {@code parameters} (strings and longs). Returns the rows changed. */
     int update(Connection connection, String sql, int querySeconds, Object... parameters) throws SQLException {
         try (PreparedStatement statement = prepare(connection, sql, querySeconds)) {
             for (int i = 0; i < parameters.length; i++) {

@@ -25,7 +25,7 @@ import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
 import org.springframework.jdbc.support.SQLExceptionTranslator;
 
 /**
- * The fence table in one database, once it was found usable: its statements, its address for
+ * The fence table in one database, once it was found usable, with its statements, its address for
  * messages, and how its failures become Spring data-access exceptions. Set up by {@link #connect},
  * which checks the table on a connection of its own (never in the caller's transaction, where a
  * failing probe would abort it on PostgreSQL) and creates it when asked.
@@ -35,8 +35,8 @@ final class FenceTable {
     private static final Pattern USER_INFO = Pattern.compile("//[^/@?;]*@");
 
     /**
-     * One monitor per database and table: stores of one JVM check and create a table one at a time. H2 shows a new
-     * table to other sessions before its primary key exists; a store that found it then and wrote its first row
+     * One monitor per database and table. Stores of one JVM check and create a table one at a time. H2 shows a new
+     * table to other sessions before its primary key exists. A store that found it then and wrote its first row
      * could make the creator's key fail on a duplicate, which left H2's in-memory database closed.
      */
     private static final ConcurrentMap<String, ReentrantLock> SETTING_UP = new ConcurrentHashMap<>();
@@ -53,7 +53,7 @@ final class FenceTable {
 
     /**
      * Learns the database, checks that the table can be read, and creates it first when it cannot
-     * and {@code create} is set; several instances creating it at once is fine. Within one JVM the
+     * and {@code create} is set. Several instances creating it at once is fine. Within one JVM the
      * check and the creation of one table run one store at a time.
      */
     static FenceTable connect(DataSource dataSource, FenceTableName table, boolean create, int querySeconds) {
@@ -101,8 +101,8 @@ final class FenceTable {
         } catch (SQLException e) {
             creationFailure = e;
         } catch (RuntimeException e) {
-            // ScriptUtils wraps the driver's exception; another instance creating the table at the same
-            // moment fails this one's CREATE on PostgreSQL (a duplicate catalog row): look again below.
+            // ScriptUtils wraps the driver's exception. Another instance creating the table at the same
+            // moment fails this one's CREATE on PostgreSQL (a duplicate catalog row). Look again below.
             creationFailure = e.getCause() instanceof SQLException sql ? sql : new SQLException(e.getMessage(), e);
         }
         SQLException stillMissing = probeWhileOthersCreate(dataSource, querySeconds);
@@ -116,7 +116,7 @@ final class FenceTable {
     }
 
     /**
-     * {@link #probe}, looked at again for up to about 2 s while it fails: instances creating the table at the same
+     * {@link #probe}, looked at again for up to about 2 s while it fails. Instances creating the table at the same
      * moment can fail each other's DDL and first reads (H2 reports a duplicate key on the CREATE), and the table is
      * there once the first creator commits.
      */
@@ -134,7 +134,7 @@ final class FenceTable {
         return missing;
     }
 
-    /** Null when the table can be read; else why not. A database that cannot be reached throws. */
+    /** Why the table cannot be read, or null when it can. A database that cannot be reached throws. */
     private SQLException probe(DataSource dataSource, int querySeconds) {
         try (Connection connection = dataSource.getConnection()) {
             try (PreparedStatement statement = FenceStatements.prepare(connection, statements.probe, querySeconds);
@@ -205,7 +205,7 @@ final class FenceTable {
         return text.toString();
     }
 
-    /** A JDBC URL as it may appear in messages: without user, password or other properties. */
+    /** A JDBC URL as it may appear in messages, without user, password or other properties. */
     static String withoutCredentials(String url) {
         if (url == null) {
             return "unknown JDBC URL";

@@ -4,7 +4,7 @@ import java.util.regex.Pattern;
 
 /**
  * The fence table's name, checked to be a plain SQL identifier (optionally schema-qualified) before
- * it is placed into a statement: table names cannot be bound as parameters.
+ * it is placed into a statement. Table names cannot be bound as parameters.
  */
 record FenceTableName(String value) {
 

@@ -17,7 +17,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 /**
  * Where a {@link JdbcFenceStore}'s checks run: in the current Spring transaction on the store's
  * {@link DataSource} (failing it when a check fails), in a transaction of their own, or in the
- * caller's JDBC transaction; each with the database's waits bounded by the store's timeout. Finds
+ * caller's JDBC transaction, each with the database's waits bounded by the store's timeout. Finds
  * (and creates, when asked) the fence table on first use.
  */
 final class FenceTransactions {
@@ -79,7 +79,7 @@ final class FenceTransactions {
         }
     }
 
-    /** Joins the current Spring transaction; any failure makes it roll back. */
+    /** Joins the current Spring transaction. Any failure makes it roll back. */
     private <T> T inSpringTransaction(FenceOperation operation, Work<T> work) {
         try {
             FenceTable fenceTable = table();
@@ -134,7 +134,7 @@ final class FenceTransactions {
     /**
      * Fails the current transaction, whichever manager runs it. A rollback-only mark on the JDBC
      * connection is honoured only by DataSourceTransactionManager (JpaTransactionManager, for one,
-     * asks its EntityManager instead), so a synchronization also vetoes the commit: every
+     * asks its EntityManager instead), so a synchronization also vetoes the commit. Every
      * synchronizing transaction manager rolls back when one fails before commit.
      */
     private void failTransaction(RuntimeException failure) {
@@ -174,7 +174,7 @@ final class FenceTransactions {
         return (int) Math.max(1, (timeout.toMillis() + 999) / 1000);
     }
 
-    /** Bounds every read from the database during the check; returns the timeout to restore, -1 for none. */
+    /** Bounds every read from the database during the check. Returns the timeout to restore, -1 for none. */
     private int limitNetworkWait(Connection connection) {
         try {
             int previous = connection.getNetworkTimeout();
@@ -183,7 +183,7 @@ final class FenceTransactions {
         } catch (SQLFeatureNotSupportedException | UnsupportedOperationException e) {
             return -1;
         } catch (SQLException e) {
-            return -1; // a broken connection: the statement reports it
+            return -1; // a broken connection, which the statement reports
         }
     }
 
@@ -196,7 +196,7 @@ final class FenceTransactions {
                 connection.setNetworkTimeout(DIRECT, previous);
             }
         } catch (SQLException e) {
-            // The connection broke during the check; its pool discards it.
+            // The connection broke during the check. Its pool discards it.
         }
     }
 

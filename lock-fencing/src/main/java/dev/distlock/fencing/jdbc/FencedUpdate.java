@@ -16,20 +16,20 @@ import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The column form of fencing: an update of one row of the application's own table that keeps the
+ * The column form of fencing. An update of one row of the application's own table that keeps the
  * highest token beside the data. It sets the columns and the token column, adding {@code AND
  * <token column> <= ?} to the row's condition, and throws {@link StaleTokenException} when the row
  * exists with a higher token.
  *
  * <p>It protects a write that does not depend on an earlier read (setting a status, a blind
- * overwrite). A read-modify-write needs the fence raised before the read ({@link JdbcFenceStore}):
- * a newer holder may read the same value before this write lands, and both writes pass the check.
+ * overwrite). A read-modify-write needs the fence raised before the read ({@link JdbcFenceStore}).
+ * A newer holder may read the same value before this write lands, and both writes pass the check.
  *
  * <pre>{@code
  * FencedUpdate.table("stock").set("quantity", 7).where("sku", sku).execute(jdbcTemplate, claim);
  * }</pre>
  *
- * Instances are immutable; each {@code set}/{@code where} returns a new one.
+ * Instances are immutable. Each {@code set}/{@code where} returns a new one.
  */
 public final class FencedUpdate {
 
@@ -73,7 +73,7 @@ public final class FencedUpdate {
         return new FencedUpdate(table, tokenColumn, with(sets, new Column(column(column), value)), wheres);
     }
 
-    /** Selects the row by {@code column = value} (replacing an earlier condition on the column); together they name one row. */
+    /** Selects the row by {@code column = value} (replacing an earlier condition on the column). Together they name one row. */
     public FencedUpdate where(String column, Object value) {
         Objects.requireNonNull(
                 value,
@@ -141,7 +141,7 @@ public final class FencedUpdate {
         return refuseIfNewer(tokens, claim);
     }
 
-    /** What a refusal names as the resource: the table and the row's condition. */
+    /** What a refusal names as the resource, the table and the row's condition. */
     public String resource() {
         return table + "["
                 + wheres.stream().map(c -> c.name() + "=" + c.value()).collect(Collectors.joining(", ")) + "]";

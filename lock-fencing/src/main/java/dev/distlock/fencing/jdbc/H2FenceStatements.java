@@ -9,7 +9,7 @@ import java.sql.Statement;
 import java.util.Optional;
 
 /**
- * H2. An existing row is locked by {@code SELECT ... FOR UPDATE}; a missing one is inserted by a
+ * H2. An existing row is locked by {@code SELECT ... FOR UPDATE}. A missing one is inserted by a
  * plain INSERT, which waits for another transaction's insert of the same resource and then fails
  * with a duplicate key (23505): H2 rolls back only that statement, and the next read waits for the
  * other transaction's row. H2 has no shared row locks, so a fenced read locks the row as a write does.
@@ -28,7 +28,7 @@ final class H2FenceStatements extends FenceStatements {
     }
 
     /**
-     * H2 ends row lock waits at the session's LOCK_TIMEOUT, whatever the query timeout: set it to the
+     * H2 ends row lock waits at the session's LOCK_TIMEOUT, whatever the query timeout. Set it to the
      * store's timeout for the check, and back after.
      */
     @Override

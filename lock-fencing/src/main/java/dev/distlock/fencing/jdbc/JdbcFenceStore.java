@@ -13,16 +13,16 @@ import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 
 /**
- * Fences in a table of the application's database, checked inside the caller's transaction: the
+ * Fences in a table of the application's database, checked inside the caller's transaction. The
  * resource's row is raised and stays locked until that transaction ends, so a stale holder's
  * transaction and the next holder's never interleave, and a stale token fails the transaction.
  *
  * <p>{@link #admitWrite(String, FencingClaim)} and {@link #admitRead(String, FencingClaim)} join
  * the current Spring-managed transaction on the store's {@link DataSource} (so {@code JdbcTemplate},
- * {@code JdbcClient} and JPA writes in it are covered) and make it roll back when they refuse;
- * outside a transaction they check and raise in one transaction of their own. The {@link
+ * {@code JdbcClient} and JPA writes in it are covered) and make it roll back when they refuse.
+ * Outside a transaction they check and raise in one transaction of their own. The {@link
  * Connection} forms take part in the caller's own JDBC transaction. Call them first in the
- * transaction, before any read the write depends on; see {@code docs/fencing.md}.
+ * transaction, before any read the write depends on. See {@code docs/fencing.md}.
  */
 public final class JdbcFenceStore implements FenceStore {
 
@@ -51,7 +51,7 @@ public final class JdbcFenceStore implements FenceStore {
 
     /**
      * Admits {@code claim} as a writer of {@code resource} in the current Spring transaction (or one
-     * of its own when there is none); the row stays locked until that transaction ends.
+     * of its own when there is none). The row stays locked until that transaction ends.
      */
     @Override
     public Fence admitWrite(String resource, FencingClaim claim) {
@@ -63,7 +63,7 @@ public final class JdbcFenceStore implements FenceStore {
 
     /**
      * Admits {@code claim} as a writer of {@code resource} in the caller's JDBC transaction on
-     * {@code connection} (auto-commit off); roll that transaction back when this throws.
+     * {@code connection} (auto-commit off). Roll that transaction back when this throws.
      */
     public Fence admitWrite(Connection connection, String resource, FencingClaim claim) {
         check(resource, claim);
@@ -73,7 +73,7 @@ public final class JdbcFenceStore implements FenceStore {
 
     /**
      * Checks that {@code claim} may read {@code resource} as current, in the current Spring
-     * transaction; the row is share-locked until it ends, so no newer writer raises it meanwhile.
+     * transaction. The row is share-locked until it ends, so no newer writer raises it meanwhile.
      */
     @Override
     public void admitRead(String resource, FencingClaim claim) {
@@ -146,7 +146,7 @@ public final class JdbcFenceStore implements FenceStore {
 
     private Void read(Connection connection, String resource, FencingClaim claim) throws SQLException {
         FenceStatements statements = transactions.table().statements;
-        // A read-only transaction may not lock rows (PostgreSQL refuses); its check holds at its start.
+        // A read-only transaction may not lock rows (PostgreSQL refuses). Its check holds at its start.
         String sql = connection.isReadOnly() ? statements.select : statements.selectShared;
         FenceRule.admitRead(
                 resource,
@@ -196,13 +196,13 @@ public final class JdbcFenceStore implements FenceStore {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         }
 
-        /** The fence table; default {@code distributed_lock_fence}. */
+        /** The fence table. Default {@code distributed_lock_fence}. */
         public Builder tableName(String tableName) {
             this.tableName = tableName;
             return this;
         }
 
-        /** Whether to create the fence table on first use when it is missing; default false. */
+        /** Whether to create the fence table on first use when it is missing. Default false. */
         public Builder initializeSchema(boolean initializeSchema) {
             this.initializeSchema = initializeSchema;
             return this;
@@ -210,7 +210,7 @@ public final class JdbcFenceStore implements FenceStore {
 
         /**
          * How long one check may wait for the fence row (held by another holder's transaction) and for
-         * the database; rounded up to whole seconds. Default 10 s.
+         * the database. Rounded up to whole seconds. Default 10 s.
          */
         public Builder timeout(Duration timeout) {
             if (timeout == null || timeout.isNegative() || timeout.isZero()) {

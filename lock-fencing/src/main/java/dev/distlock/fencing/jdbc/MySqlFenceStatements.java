@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * MySQL and MariaDB. The row is locked by an upsert that changes nothing when it exists (InnoDB
- * takes an exclusive lock on the duplicate row), then read: a {@code SELECT ... FOR UPDATE} of a
+ * takes an exclusive lock on the duplicate row), then read. A {@code SELECT ... FOR UPDATE} of a
  * missing row would take a gap lock, and two transactions inserting the same resource behind gap
  * locks deadlock. UTC_TIMESTAMP does not depend on the session's time zone.
  */

@@ -7,7 +7,7 @@ import java.sql.SQLException;
 import java.util.Optional;
 
 /**
- * PostgreSQL. An existing row is locked by {@code SELECT ... FOR UPDATE}; a missing one is inserted
+ * PostgreSQL. An existing row is locked by {@code SELECT ... FOR UPDATE}. A missing one is inserted
  * with {@code ON CONFLICT DO NOTHING}, which waits for a racing insert of the same resource to end
  * instead of failing (a failed statement would abort the caller's whole transaction).
  */

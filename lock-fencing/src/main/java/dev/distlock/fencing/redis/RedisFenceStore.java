@@ -23,7 +23,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * earlier holder cannot overtake.
  *
  * <p>A resource's fence is the hash {@code <prefix>{<resource>}} (fields {@code backend}, {@code
- * lock}, {@code token}); the braces put it in the hash slot of the key named like the resource, so
+ * lock}, {@code token}). The braces put it in the hash slot of the key named like the resource, so
  * on a Redis Cluster a fenced value and its fence share a hash slot. A resource name that carries a hash tag
  * of its own keeps it ({@code <prefix><resource>}).
  */
@@ -76,7 +76,7 @@ public final class RedisFenceStore implements FenceStore {
 
     /**
      * Stores {@code value} at {@code key} when {@code claim} is admitted as a writer of the resource
-     * named like the key, in one step with raising its fence; stores nothing otherwise.
+     * named like the key, in one step with raising its fence. Stores nothing otherwise.
      *
      * @throws StaleTokenException when a newer holder already registered with the key
      * @throws FenceMismatchException when another lock key or backend guards the key
@@ -87,7 +87,7 @@ public final class RedisFenceStore implements FenceStore {
     }
 
     /**
-     * Admits {@code claim} as a writer of {@code key} (raising its fence), then reads the value: the
+     * Admits {@code claim} as a writer of {@code key} (raising its fence), then reads the value. The
      * read of a read-modify-write, after which no earlier holder can write the key.
      *
      * @return the value, or empty when the key has none

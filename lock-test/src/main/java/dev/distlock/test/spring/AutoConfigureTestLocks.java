@@ -10,9 +10,9 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * On a Spring test class ({@code @SpringBootTest} or a slice): the application's {@link
- * dev.distlock.core.LockRegistry} becomes a {@link dev.distlock.test.ControlledLockRegistry},
- * whichever backend the configuration names, so no lock server is contacted; its {@link
+ * On a Spring test class ({@code @SpringBootTest} or a slice), makes the application's {@link
+ * dev.distlock.core.LockRegistry} a {@link dev.distlock.test.ControlledLockRegistry},
+ * whichever backend the configuration names, so no lock server is contacted. Its {@link
  * dev.distlock.test.LockControl} can be injected, and is reset after each test method.
  *
  * <p>The backend's own beans are left out by selecting {@code distributed-lock.backend=memory} for

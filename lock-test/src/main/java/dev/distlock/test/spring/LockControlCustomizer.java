@@ -3,7 +3,7 @@ package dev.distlock.test.spring;
 import dev.distlock.test.LockControl;
 
 /**
- * Steers the controlled registry before the application starts: a bean of this type (in a
+ * Steers the controlled registry before the application starts. A bean of this type (in a
  * {@code @TestConfiguration}) runs once the registry exists, before the starter's start-up check
  * and the application's own start-up code use it, e.g. to start with the backend unreachable.
  */

@@ -7,7 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * A fence store in memory for {@link AutoConfigureTestLocks}, when the application has none: after the
+ * A fence store in memory for {@link AutoConfigureTestLocks}, when the application has none. After the
  * starter's fencing configuration, so an application with a {@code DataSource} keeps its SQL fence store
  * and its own {@code FenceStore} bean wins. {@code @Fenced} methods and tests that inject a {@code
  * FenceStore} then work without a database.

@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 
 /**
- * The controlled registry in place of the application's, for {@link AutoConfigureTestLocks}: it
+ * The controlled registry in place of the application's, for {@link AutoConfigureTestLocks}. It
  * comes before the starter's configuration, whose backends then find a registry and make none.
  * Lease time and key prefix come from {@code distributed-lock.*} as for a real backend. It is
  * {@code @Primary}, so it is also the one injected when the application defines a registry bean of
