@@ -141,21 +141,26 @@ abstract class Rule12AsynchronousHolds extends LockGroup {
         after.get().close();
     }
 
+    /** A backend that cannot check the guard with the take refuses the call, naming the key, and takes nothing. */
+    private void saysItCannotCheck(FencedLock lock, String guard) throws InterruptedException {
+        assertThatThrownBy(() -> lock.tryAcquireUnlessHeld(guard))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining(lock.key())
+                .hasMessageContaining(registryA.backend());
+        assertThat(tryNow(registryB, lock.key()))
+                .as("nothing was taken")
+                .isPresent()
+                .get()
+                .satisfies(LockHandle::close);
+    }
+
     @Test
     void aTakeUnlessAnotherKeyIsHeldIsRefusedWhileThatKeyIsHeldOrSaysItCannotCheck() throws Exception {
         String key = key("guarded");
         String guard = key("guard");
         FencedLock lock = registryA.obtain(key);
         if (!guardsTakes(key, guard)) {
-            assertThatThrownBy(() -> lock.tryAcquireUnlessHeld(guard))
-                    .isInstanceOf(UnsupportedOperationException.class)
-                    .hasMessageContaining(key)
-                    .hasMessageContaining(registryA.backend());
-            assertThat(tryNow(registryB, key))
-                    .as("nothing was taken")
-                    .isPresent()
-                    .get()
-                    .satisfies(LockHandle::close);
+            saysItCannotCheck(lock, guard);
             return;
         }
         try (LockHandle guarding =
