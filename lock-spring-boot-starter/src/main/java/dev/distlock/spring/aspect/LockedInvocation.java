@@ -41,15 +41,7 @@ final class LockedInvocation implements LockedTask<Object, Throwable>, MultiLock
     public Object run(LockHandle handle) throws Throwable {
         ran = true;
         startHold(handle, locked);
-        HeldLocks.push(handle);
-        Object result;
-        try {
-            result = invocation.proceed();
-        } finally {
-            HeldLocks.pop(handle);
-        }
-        finished = true;
-        return result;
+        return proceedHolding(handle, () -> HeldLocks.push(handle));
     }
 
     @Override
@@ -58,7 +50,12 @@ final class LockedInvocation implements LockedTask<Object, Throwable>, MultiLock
         if (locked.holdAtLeast() != null) {
             handle.holdAtLeast(locked.holdAtLeast());
         }
-        HeldLocks.push(handle);
+        return proceedHolding(handle, () -> HeldLocks.push(handle));
+    }
+
+    /** Runs the method with {@code handle} pushed on the thread's held locks, and marks it finished when it returns. */
+    private Object proceedHolding(Object handle, Runnable push) throws Throwable {
+        push.run();
         Object result;
         try {
             result = invocation.proceed();
